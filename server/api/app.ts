@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto'
+import { Hono } from 'hono'
+import { ZodError } from 'zod'
+import type { Config } from '#server/config'
+import type { Database } from '#server/db/client'
+import type { Logger } from '#server/http/logger'
+import { Problem, problemResponse, problems } from '#server/http/problem'
+import { HEADERS } from '~/lib/constants'
+import { healthRoutes } from './health'
+
+export type BackendDeps = {
+  config: Config
+  db: Database
+  logger: Logger
+  /** Injected so tests can move time; defaults to the wall clock. */
+  now: () => Date
+}
+
+/** What the transport knows about the caller: the socket's address, for throttling and audit. */
+export type BackendBindings = { remoteAddress?: string | undefined }
+
+export type BackendEnv = {
+  Bindings: BackendBindings
+  Variables: {
+    deps: BackendDeps
+    correlationId: string
+    log: Logger
+    ip: string
+  }
+}
+
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,64}$/
+
+export type Backend = {
+  app: Hono<BackendEnv>
+  fetch: (request: Request, bindings?: BackendBindings) => Promise<Response>
+}
+
+export function createBackend(deps: BackendDeps): Backend {
+  const app = new Hono<BackendEnv>()
+
+  app.use(async (c, next) => {
+    const incoming = c.req.header(HEADERS.correlationId)
+    const correlationId = incoming && CORRELATION_ID.test(incoming) ? incoming : randomUUID()
+    const log = deps.logger.child({ correlationId })
+    c.set('deps', deps)
+    c.set('correlationId', correlationId)
+    c.set('log', log)
+    c.set('ip', clientIp(c.req.raw, c.env?.remoteAddress, deps.config.trustProxy))
+    const started = performance.now()
+    await next()
+    c.header(HEADERS.correlationId, correlationId)
+    log.info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    )
+  })
+
+  app.route('/', healthRoutes)
+
+  app.notFound((c) => problemResponse(problems.notFound(), c.req.path, c.get('correlationId')))
+
+  app.onError((error, c) => {
+    const correlationId = c.get('correlationId') ?? randomUUID()
+    if (error instanceof Problem) return problemResponse(error.init, c.req.path, correlationId)
+    if (error instanceof ZodError) {
+      return problemResponse(problems.badRequest('The request is not valid.', fieldErrors(error)), c.req.path, correlationId)
+    }
+    ;(c.get('log') ?? deps.logger).error({ err: error }, 'unhandled error')
+    return problemResponse(
+      {
+        status: 500,
+        title: 'Internal Server Error',
+        detail: 'The server encountered an error.',
+        code: 'KR_INTERNAL',
+        remediation: 'Retry later; if it continues, contact support with the correlation id.',
+      },
+      c.req.path,
+      correlationId,
+    )
+  })
+
+  return { app, fetch: (request, bindings = {}) => Promise.resolve(app.fetch(request, bindings)) }
+}
+
+export function fieldErrors(error: ZodError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {}
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_'
+    ;(errors[key] ??= []).push(issue.message)
+  }
+  return errors
+}
+
+/** The address used for throttling and audit. X-Forwarded-For only counts behind a trusted proxy. */
+function clientIp(request: Request, remoteAddress: string | undefined, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
+    if (forwarded) return forwarded
+  }
+  return remoteAddress ?? 'unknown'
+}

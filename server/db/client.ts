@@ -1,0 +1,101 @@
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import pg from 'pg'
+import * as schema from './schema'
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]
+
+export type DatabaseHandle = {
+  db: Database
+  driver: 'pglite' | 'postgres'
+  close(): Promise<void>
+}
+
+export type OpenOptions = {
+  dataDir: string
+  databaseUrl?: string | undefined
+  migrationsFolder: string
+  /** Load the PGlite data folder from a dump (tests start from a migrated template). */
+  loadDataDir?: Blob | undefined
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    const db = drizzlePg({ client: pool, schema }) as unknown as Database
+    await migratePg(drizzlePg({ client: pool }), { migrationsFolder: options.migrationsFolder })
+    return { db, driver: 'postgres', close: () => pool.end() }
+  }
+
+  const dir = path.join(options.dataDir, 'pglite')
+  // PGlite creates only the last folder of the path.
+  mkdirSync(options.dataDir, { recursive: true })
+  const releaseLock = lockDataFolder(options.dataDir)
+  try {
+    const client = await PGlite.create({ dataDir: dir, loadDataDir: options.loadDataDir })
+    const db = drizzlePglite({ client, schema }) as unknown as Database
+    await migratePglite(drizzlePglite({ client }), { migrationsFolder: options.migrationsFolder })
+    return {
+      db,
+      driver: 'pglite',
+      async close() {
+        await client.close()
+        releaseLock()
+      },
+    }
+  } catch (error) {
+    releaseLock()
+    throw error
+  }
+}
+
+export class DataFolderLockedError extends Error {}
+
+/**
+ * Nothing locks a PGlite data folder: two processes on one folder lose writes. Take an exclusive
+ * lock file holding our pid; a lock left by a process that no longer runs is taken over.
+ */
+function lockDataFolder(dataDir: string): () => void {
+  const file = path.join(dataDir, 'pglite.lock')
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx')
+      writeSync(fd, String(process.pid))
+      closeSync(fd)
+      return () => {
+        try {
+          unlinkSync(file)
+        } catch {
+          // already gone
+        }
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const pid = Number(readFileSync(file, 'utf8'))
+      if (pid && pid !== process.pid && isRunning(pid)) {
+        throw new DataFolderLockedError(
+          `The data folder ${dataDir} is in use by another process (pid ${pid}). ` +
+            'Stop it first, or set DATA_DIR to another folder.',
+        )
+      }
+      unlinkSync(file)
+    }
+  }
+  throw new DataFolderLockedError(`Could not lock the data folder ${dataDir}.`)
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

@@ -1,0 +1,248 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgPolicy,
+  pgRole,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+
+/**
+ * The role every tenant transaction runs as (SET LOCAL ROLE). It is created by the first, custom
+ * migration and must never be able to bypass row-level security: start-up checks that.
+ */
+export const appUser = pgRole('app_user').existing()
+
+const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::uuid`
+
+/** Row-level security for a tenant-owned table: a row is visible only inside its tenant. */
+function tenantPolicy(name: string) {
+  return pgPolicy(`${name}_tenant_isolation`, {
+    as: 'permissive',
+    for: 'all',
+    to: appUser,
+    using: sql`tenant_id = ${currentTenant}`,
+    withCheck: sql`tenant_id = ${currentTenant}`,
+  })
+}
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}
+
+// ---- Global identity and infrastructure (not owned by one tenant) ----
+
+export const tenants = pgTable('tenants', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  mfaEnforced: boolean('mfa_enforced').notNull().default(false),
+  ...timestamps,
+})
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    position: text('position'),
+    passwordHash: text('password_hash'),
+    /** active | blocked | inactive */
+    status: text('status').notNull().default('active'),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    mfaEnforced: boolean('mfa_enforced').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+)
+
+export const mfaSecrets = pgTable('mfa_secrets', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  /** The last accepted TOTP time step: a code is accepted once. */
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** user | admin */
+    kind: text('kind').notNull(),
+    requiresMfa: boolean('requires_mfa').notNull().default(false),
+    /** The second step must first enrol an authenticator. */
+    mfaEnrollment: boolean('mfa_enrollment').notNull().default(false),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+)
+
+/** One-time tokens sent by mail: e-mail verification and password reset. Only hashes are stored. */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** verify-email | reset-password */
+    purpose: text('purpose').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('auth_tokens_user_idx').on(t.userId, t.purpose)],
+)
+
+/** Failed sign-in counters per account and per address, shared by every instance. */
+export const loginThrottles = pgTable('login_throttles', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+})
+
+/** Stored first responses for idempotency keys, replayed for 24 hours. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    key: text('key').notNull(),
+    /** The user id, or the anonymous CSRF binding for calls made before sign-in. */
+    principal: text('principal').notNull(),
+    route: text('route').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** running | done */
+    state: text('state').notNull().default('running'),
+    responseStatus: integer('response_status'),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    responseBody: text('response_body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.principal, t.route] })],
+)
+
+/** Mail waiting to be delivered; SMTP delivery arrives with the admin configuration work. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    toAddress: text('to_address').notNull(),
+    template: text('template').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    /** queued | sent | failed */
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_outbox_to_idx').on(t.toAddress, t.createdAt)],
+)
+
+// ---- Tenant-owned (row-level security on app.tenant_id) ----
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** admin | read-write | read-only */
+    roleKey: text('role_key').notNull(),
+    /** active | invited | suspended */
+    status: text('status').notNull().default('active'),
+    isDefault: boolean('is_default').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('memberships_tenant_user_idx').on(t.tenantId, t.userId),
+    index('memberships_user_idx').on(t.userId),
+    tenantPolicy('memberships'),
+  ],
+).enableRLS()
+
+export const devices = pgTable(
+  'devices',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id').notNull(),
+    platform: text('platform').notNull(),
+    name: text('name'),
+    pushToken: text('push_token'),
+    registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('devices_tenant_user_device_idx').on(t.tenantId, t.userId, t.deviceId),
+    tenantPolicy('devices'),
+  ],
+).enableRLS()
+
+/**
+ * Audit trail. Security events that happen before a tenant is known (a failed sign-in for an
+ * unknown address) carry no tenant; the application role never sees those rows.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    actorUserId: uuid('actor_user_id'),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    ip: text('ip'),
+    correlationId: text('correlation_id'),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_events_tenant_created_idx').on(t.tenantId, t.createdAt), tenantPolicy('audit_events')],
+).enableRLS()
+
+/** Tables whose rows belong to one tenant; start-up checks each has row-level security forced. */
+export const tenantTables = ['memberships', 'devices', 'audit_events'] as const

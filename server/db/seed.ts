@@ -1,0 +1,51 @@
+import { eq } from 'drizzle-orm'
+import { hashPassword } from '#server/domain/auth/passwords'
+import type { Database } from './client'
+import { mfaSecrets, memberships, tenants, users } from './schema'
+import { withTenant } from './tenancy'
+
+/**
+ * Demo accounts, created on first start when SEED is on (the default). They are public knowledge
+ * (the README lists them): switch SEED off for any real deployment.
+ */
+export const DEMO = {
+  tenant: { name: 'Demo Construction', slug: 'demo' },
+  otherTenant: { name: 'Northwind Builders', slug: 'northwind' },
+  admin: { email: 'admin@demo.example.com', password: 'demo-admin-password', displayName: 'Alex Admin' },
+  user: { email: 'user@demo.example.com', password: 'demo-user-password', displayName: 'Sam Site' },
+  otherUser: { email: 'user@northwind.example.com', password: 'northwind-user-password', displayName: 'Nico North' },
+  /** The admin's TOTP secret (Base32), to add to an authenticator app. */
+  adminTotpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+} as const
+
+export async function seedIfEmpty(db: Database): Promise<boolean> {
+  const existing = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, DEMO.tenant.slug)).limit(1)
+  if (existing.length > 0) return false
+
+  const [demo] = await db.insert(tenants).values(DEMO.tenant).returning({ id: tenants.id })
+  const [other] = await db.insert(tenants).values(DEMO.otherTenant).returning({ id: tenants.id })
+  if (!demo || !other) throw new Error('seed: tenants not created')
+
+  const now = new Date()
+  const [admin, user, otherUser] = await db
+    .insert(users)
+    .values([
+      { email: DEMO.admin.email, displayName: DEMO.admin.displayName, firstName: 'Alex', lastName: 'Admin', position: 'Project Director', passwordHash: await hashPassword(DEMO.admin.password), emailVerifiedAt: now, mfaEnforced: true },
+      { email: DEMO.user.email, displayName: DEMO.user.displayName, firstName: 'Sam', lastName: 'Site', position: 'Site Engineer', passwordHash: await hashPassword(DEMO.user.password), emailVerifiedAt: now },
+      { email: DEMO.otherUser.email, displayName: DEMO.otherUser.displayName, firstName: 'Nico', lastName: 'North', position: 'Site Manager', passwordHash: await hashPassword(DEMO.otherUser.password), emailVerifiedAt: now },
+    ])
+    .returning({ id: users.id })
+  if (!admin || !user || !otherUser) throw new Error('seed: users not created')
+
+  await db.insert(mfaSecrets).values({ userId: admin.id, secret: DEMO.adminTotpSecret, confirmedAt: now })
+  await withTenant(db, demo.id, (tx) =>
+    tx.insert(memberships).values([
+      { tenantId: demo.id, userId: admin.id, roleKey: 'admin', isDefault: true },
+      { tenantId: demo.id, userId: user.id, roleKey: 'read-write', isDefault: true },
+    ]),
+  )
+  await withTenant(db, other.id, (tx) =>
+    tx.insert(memberships).values({ tenantId: other.id, userId: otherUser.id, roleKey: 'read-write', isDefault: true }),
+  )
+  return true
+}

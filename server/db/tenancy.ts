@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm'
+import type { Database, Tx } from './client'
+import { tenantTables } from './schema'
+
+/**
+ * Every tenant-owned query runs inside one of these transactions: as the plain application role,
+ * with app.tenant_id set for this transaction only (never session-wide: PGlite is one shared
+ * connection). Row-level security then refuses any row of another tenant.
+ */
+export async function withTenant<T>(db: Database, tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local role app_user`)
+    await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true)`)
+    return work(tx)
+  })
+}
+
+export class RlsBypassError extends Error {}
+
+/** Refuse to run if the role used for tenant work can bypass row-level security. */
+export async function assertRowLevelSecurity(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local role app_user`)
+    const roles = await tx.execute<{ rolsuper: boolean; rolbypassrls: boolean }>(
+      sql`select rolsuper, rolbypassrls from pg_roles where rolname = current_user`,
+    )
+    const role = roles.rows[0]
+    if (!role || role.rolsuper || role.rolbypassrls) {
+      throw new RlsBypassError('The application role can bypass row-level security; refusing to start.')
+    }
+    const tables = await tx.execute<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(
+      sql`select c.relname, c.relrowsecurity, c.relforcerowsecurity
+          from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
+    )
+    for (const name of tenantTables) {
+      const table = tables.rows.find((t) => t.relname === name)
+      if (!table?.relrowsecurity || !table.relforcerowsecurity) {
+        throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)
+      }
+    }
+  })
+}

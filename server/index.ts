@@ -1,0 +1,70 @@
+import { createServer } from 'node:http'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { getRequestListener } from '@hono/node-server'
+import { createRequestHandler, type ServerBuild } from 'react-router'
+import { ConfigError } from '#server/config'
+import { DataFolderLockedError } from '#server/db/client'
+import { RlsBypassError } from '#server/db/tenancy'
+import { startCore } from '#server/start'
+import { createFrontDoor } from '#server/web/front-door'
+
+// This file is bundled to build/node/index.js; the project root is two folders up.
+const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+async function main() {
+  const { config, logger, database, backend } = await startCore(rootDir)
+  const build = (await import(pathToFileURL(path.join(rootDir, 'build/server/index.js')).href)) as ServerBuild
+  const handleWeb = createRequestHandler(build, 'production')
+  const frontDoor = createFrontDoor({
+    config,
+    logger,
+    backend,
+    web: (request, context) => handleWeb(request, context),
+    clientDir: path.join(rootDir, 'build/client'),
+  })
+
+  const server = createServer(getRequestListener(frontDoor.fetch))
+  server.listen(config.port, config.host, () => {
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : config.port
+    logger.info({ url: `http://${config.host}:${port}`, publicUrl: config.publicUrl }, 'Site Portal is listening')
+  })
+
+  // Graceful shutdown: stop accepting, let in-flight requests finish, then close the database.
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down')
+    const force = setTimeout(() => {
+      logger.warn('in-flight requests did not finish in 10 s; closing anyway')
+      server.closeAllConnections()
+    }, 10_000)
+    force.unref()
+    server.close(() => {
+      database
+        .close()
+        .then(() => {
+          logger.info('stopped')
+          process.exit(0)
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'closing the database failed')
+          process.exit(1)
+        })
+    })
+    server.closeIdleConnections()
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataFolderLockedError || error instanceof RlsBypassError) {
+    console.error(error.message)
+  } else {
+    console.error(error)
+  }
+  process.exit(1)
+})

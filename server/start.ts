@@ -1,0 +1,30 @@
+import path from 'node:path'
+import { createBackend, type Backend } from '#server/api/app'
+import { loadConfig, type Config } from '#server/config'
+import { openDatabase, type DatabaseHandle } from '#server/db/client'
+import { seedIfEmpty } from '#server/db/seed'
+import { assertRowLevelSecurity } from '#server/db/tenancy'
+import { createLogger, type Logger } from '#server/http/logger'
+
+export type Started = { config: Config; logger: Logger; database: DatabaseHandle; backend: Backend }
+
+/** Everything both entries (production and development) share: configuration, database, backend. */
+export async function startCore(rootDir: string, env: Record<string, string | undefined> = process.env): Promise<Started> {
+  const config = loadConfig(env)
+  const logger = createLogger(config.logLevel)
+  const database = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    migrationsFolder: path.join(rootDir, 'server/db/migrations'),
+  })
+  try {
+    await assertRowLevelSecurity(database.db)
+    if (config.seed && (await seedIfEmpty(database.db))) logger.info('seeded the demo tenants and accounts')
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+  const backend = createBackend({ config, db: database.db, logger, now: () => new Date() })
+  logger.info({ driver: database.driver, dataDir: config.dataDir }, 'database ready')
+  return { config, logger, database, backend }
+}

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import path from 'node:path'
+import { serveStatic } from '@hono/node-server/serve-static'
+import { Hono, type Context } from 'hono'
+import { compress } from 'hono/compress'
+import type { AppLoadContext } from 'react-router'
+import type { Backend } from '#server/api/app'
+import type { Config } from '#server/config'
+import type { Logger } from '#server/http/logger'
+import type { BackendTransport } from '~/lib/load-context'
+
+export type WebHandler = (request: Request, context: AppLoadContext) => Promise<Response>
+
+type FrontEnv = { Bindings: { incoming: IncomingMessage } }
+
+export type FrontDoorOptions = {
+  config: Config
+  logger: Logger
+  backend: Backend
+  web: WebHandler
+  /** build/client in production; undefined in development, where Vite serves the assets. */
+  clientDir: string | undefined
+}
+
+/**
+ * One origin for everything: static assets, the backend's calls and the web app's pages.
+ * `/api`, `/hub` and `/telemetry` always reach the backend; `/auth/*` and `/invite/*` reach it
+ * when the request asks for JSON, and the web app's routes otherwise (DESIGN.md).
+ */
+export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
+  const { config, backend, web, clientDir } = options
+  const app = new Hono<FrontEnv>()
+  const remoteTransport = config.backendUrl ? createRemoteTransport(config.backendUrl) : undefined
+
+  app.use(compress())
+
+  if (clientDir) {
+    app.use(
+      '/assets/*',
+      async (c, next) => {
+        await next()
+        if (c.res.status === 200) c.header('cache-control', 'public, max-age=31536000, immutable')
+      },
+      serveStatic({ root: path.relative(process.cwd(), clientDir) }),
+    )
+    app.use(
+      '*',
+      serveStatic({
+        root: path.relative(process.cwd(), clientDir),
+        onFound: (_path, c) => {
+          c.header('cache-control', 'public, max-age=3600')
+        },
+      }),
+    )
+  }
+
+  const toBackend = (c: Context<FrontEnv>) =>
+    remoteTransport
+      ? remoteTransport(c.req.raw, remoteAddressOf(c))
+      : backend.fetch(c.req.raw, { remoteAddress: remoteAddressOf(c) })
+
+  app.all('/api/*', toBackend)
+  app.all('/hub/*', toBackend)
+  app.all('/telemetry/*', toBackend)
+
+  app.all('*', async (c) => {
+    const { pathname } = new URL(c.req.url)
+    if ((pathname.startsWith('/auth/') || pathname.startsWith('/invite/')) && wantsJson(c.req.raw)) {
+      return toBackend(c)
+    }
+    const remoteAddress = remoteAddressOf(c)
+    const cspNonce = randomBytes(16).toString('base64')
+    const transport: BackendTransport = remoteTransport
+      ? (request) => remoteTransport(request, remoteAddress)
+      : (request) => backend.fetch(request, { remoteAddress })
+    const response = await web(c.req.raw, {
+      backend: transport,
+      cspNonce,
+      remoteAddress,
+      oidcEnabled: Boolean(config.oidcIssuer),
+    })
+    return withSecurityHeaders(response, cspNonce, config)
+  })
+
+  return app
+}
+
+function remoteAddressOf(c: Context<FrontEnv>): string | undefined {
+  return c.env?.incoming?.socket?.remoteAddress
+}
+
+/** A JSON call (fetch from an island or another client), as opposed to a page or an HTML form post. */
+export function wantsJson(request: Request): boolean {
+  const contentType = request.headers.get('content-type') ?? ''
+  if (contentType.includes('application/json')) return true
+  const accept = request.headers.get('accept') ?? ''
+  return accept.includes('application/json') && !accept.includes('text/html')
+}
+
+/** With BACKEND_URL the same calls go over HTTP to a remote backend. */
+function createRemoteTransport(backendUrl: string) {
+  const base = new URL(backendUrl)
+  return async (request: Request, remoteAddress: string | undefined): Promise<Response> => {
+    const url = new URL(request.url)
+    const target = new URL(url.pathname + url.search, base)
+    const headers = new Headers(request.headers)
+    if (remoteAddress) headers.set('x-forwarded-for', remoteAddress)
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD'
+    return fetch(target, {
+      method: request.method,
+      headers,
+      body: hasBody ? request.body : null,
+      redirect: 'manual',
+      signal: request.signal,
+      ...(hasBody && { duplex: 'half' }),
+    } as RequestInit)
+  }
+}
+
+function withSecurityHeaders(response: Response, nonce: string, config: Config): Response {
+  const dev = config.env === 'development'
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    // Vite injects styles at runtime in development only.
+    dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    dev ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+  const headers = new Headers(response.headers)
+  headers.set('content-security-policy', csp)
+  headers.set('x-content-type-options', 'nosniff')
+  headers.set('referrer-policy', 'strict-origin-when-cross-origin')
+  headers.set('x-frame-options', 'DENY')
+  headers.set('cross-origin-opener-policy', 'same-origin')
+  headers.set('permissions-policy', 'camera=(self), geolocation=(), microphone=()')
+  if (config.publicUrl.startsWith('https://')) headers.set('strict-transport-security', 'max-age=31536000')
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+}

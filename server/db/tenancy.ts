@@ -21,22 +21,29 @@ export class RlsBypassError extends Error {}
 export async function assertRowLevelSecurity(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local role app_user`)
-    const roles = await tx.execute<{ rolsuper: boolean; rolbypassrls: boolean }>(
-      sql`select rolsuper, rolbypassrls from pg_roles where rolname = current_user`,
+    const roles = rowsOf<{ rolsuper: boolean; rolbypassrls: boolean }>(
+      await tx.execute(sql`select rolsuper, rolbypassrls from pg_roles where rolname = current_user`),
     )
-    const role = roles.rows[0]
+    const role = roles[0]
     if (!role || role.rolsuper || role.rolbypassrls) {
       throw new RlsBypassError('The application role can bypass row-level security; refusing to start.')
     }
-    const tables = await tx.execute<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(
-      sql`select c.relname, c.relrowsecurity, c.relforcerowsecurity
-          from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
+    const tables = rowsOf<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(
+      await tx.execute(
+        sql`select c.relname, c.relrowsecurity, c.relforcerowsecurity
+            from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
+      ),
     )
     for (const name of tenantTables) {
-      const table = tables.rows.find((t) => t.relname === name)
+      const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)
       }
     }
   })
+}
+
+/** Rows of a raw `execute`: both drivers answer `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows
 }

@@ -33,6 +33,6 @@ export async function checkTotp(
     epochTolerance: 30,
     ...(lastUsedStep !== null && { afterTimeStep: lastUsedStep }),
   })
-  if (!result.valid) return { valid: false }
+  if (!result.valid || !('timeStep' in result)) return { valid: false }
   return { valid: true, timeStep: result.timeStep }
 }

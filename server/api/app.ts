@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ZodError } from 'zod'
 import type { Config } from '#server/config'
 import type { Database } from '#server/db/client'
 import type { Logger } from '#server/http/logger'
-import { Problem, problemResponse, problems } from '#server/http/problem'
+import { Problem, problemResponse, problems, type ProblemInit } from '#server/http/problem'
 import { HEADERS } from '~/lib/constants'
+import type { AuthSession } from '#server/domain/auth/sessions'
+import { csrfProtection } from '#server/http/csrf'
+import { resolveSession } from '#server/http/session'
+import { accountRoutes } from './auth/account-routes'
+import { deviceRoutes } from './auth/device-routes'
+import { sessionRoutes } from './auth/session-routes'
 import { healthRoutes } from './health'
 
 export type BackendDeps = {
@@ -26,6 +33,9 @@ export type BackendEnv = {
     correlationId: string
     log: Logger
     ip: string
+    session: AuthSession | undefined
+    sessionToken: string | undefined
+    csrfToken: string
   }
 }
 
@@ -56,28 +66,33 @@ export function createBackend(deps: BackendDeps): Backend {
     )
   })
 
-  app.route('/', healthRoutes)
+  app.use(resolveSession)
+  app.use(csrfProtection)
 
-  app.notFound((c) => problemResponse(problems.notFound(), c.req.path, c.get('correlationId')))
+  app.route('/', healthRoutes)
+  app.route('/', sessionRoutes)
+  app.route('/', accountRoutes)
+  app.route('/', deviceRoutes)
+
+  // Through the context, so cookies and headers set before the failure (a fresh CSRF token) survive.
+  const respond = async (c: Context<BackendEnv>, init: ProblemInit) => {
+    const response = problemResponse(init, c.req.path, c.get('correlationId') ?? randomUUID())
+    return c.body(await response.text(), response.status as ContentfulStatusCode, Object.fromEntries(response.headers))
+  }
+
+  app.notFound((c) => respond(c, problems.notFound()))
 
   app.onError((error, c) => {
-    const correlationId = c.get('correlationId') ?? randomUUID()
-    if (error instanceof Problem) return problemResponse(error.init, c.req.path, correlationId)
-    if (error instanceof ZodError) {
-      return problemResponse(problems.badRequest('The request is not valid.', fieldErrors(error)), c.req.path, correlationId)
-    }
+    if (error instanceof Problem) return respond(c, error.init)
+    if (error instanceof ZodError) return respond(c, problems.badRequest('The request is not valid.', fieldErrors(error)))
     ;(c.get('log') ?? deps.logger).error({ err: error }, 'unhandled error')
-    return problemResponse(
-      {
-        status: 500,
-        title: 'Internal Server Error',
-        detail: 'The server encountered an error.',
-        code: 'KR_INTERNAL',
-        remediation: 'Retry later; if it continues, contact support with the correlation id.',
-      },
-      c.req.path,
-      correlationId,
-    )
+    return respond(c, {
+      status: 500,
+      title: 'Internal Server Error',
+      detail: 'The server encountered an error.',
+      code: 'KR_INTERNAL',
+      remediation: 'Retry later; if it continues, contact support with the correlation id.',
+    })
   })
 
   return { app, fetch: (request, bindings = {}) => Promise.resolve(app.fetch(request, bindings)) }

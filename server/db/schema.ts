@@ -22,6 +22,7 @@ import {
 export const appUser = pgRole('app_user').existing()
 
 const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::uuid`
+const currentUser = sql`nullif(current_setting('app.user_id', true), '')::uuid`
 
 /** Row-level security for a tenant-owned table: a row is visible only inside its tenant. */
 function tenantPolicy(name: string) {
@@ -195,6 +196,8 @@ export const memberships = pgTable(
     uniqueIndex('memberships_tenant_user_idx').on(t.tenantId, t.userId),
     index('memberships_user_idx').on(t.userId),
     tenantPolicy('memberships'),
+    // Signing in must list a user's own organisations before a tenant is chosen (withUser).
+    pgPolicy('memberships_own_rows', { as: 'permissive', for: 'select', to: appUser, using: sql`user_id = ${currentUser}` }),
   ],
 ).enableRLS()
 
@@ -241,7 +244,12 @@ export const auditEvents = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('audit_events_tenant_created_idx').on(t.tenantId, t.createdAt), tenantPolicy('audit_events')],
+  (t) => [
+    index('audit_events_tenant_created_idx').on(t.tenantId, t.createdAt),
+    tenantPolicy('audit_events'),
+    // Events without a tenant may be written, never read back through the application role.
+    pgPolicy('audit_events_untenanted_insert', { as: 'permissive', for: 'insert', to: appUser, withCheck: sql`tenant_id is null` }),
+  ],
 ).enableRLS()
 
 /** Tables whose rows belong to one tenant; start-up checks each has row-level security forced. */

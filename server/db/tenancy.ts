@@ -15,6 +15,18 @@ export async function withTenant<T>(db: Database, tenantId: string, work: (tx: T
   })
 }
 
+/**
+ * For work that has a user but no tenant yet (signing in lists the user's own memberships) or
+ * no tenant at all (security events): the application role, with app.user_id set and no tenant.
+ */
+export async function withUser<T>(db: Database, userId: string | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local role app_user`)
+    await tx.execute(sql`select set_config('app.user_id', ${userId ?? ''}, true)`)
+    return work(tx)
+  })
+}
+
 export class RlsBypassError extends Error {}
 
 /** Refuse to run if the role used for tenant work can bypass row-level security. */

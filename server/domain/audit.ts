@@ -1,0 +1,47 @@
+import type { Database, Tx } from '#server/db/client'
+import { auditEvents } from '#server/db/schema'
+import { withTenant, withUser } from '#server/db/tenancy'
+
+export type AuditAction =
+  | 'auth.signin'
+  | 'auth.signin.failed'
+  | 'auth.lockout'
+  | 'auth.signout'
+  | 'auth.mfa.enrolled'
+  | 'auth.mfa.verified'
+  | 'auth.mfa.failed'
+  | 'auth.password.changed'
+  | 'auth.password.reset'
+  | 'auth.password.reset.requested'
+  | 'auth.registered'
+  | 'auth.email.verified'
+  | 'auth.device.registered'
+  | 'auth.device.revoked'
+
+export type AuditInput = {
+  tenantId?: string | undefined
+  actorUserId?: string | undefined
+  action: AuditAction
+  targetType?: string | undefined
+  targetId?: string | undefined
+  ip?: string | undefined
+  correlationId?: string | undefined
+  data?: Record<string, unknown> | undefined
+}
+
+/** Appends an audit event: inside the tenant when there is one, as an untenanted event otherwise. */
+export async function recordAudit(db: Database, input: AuditInput): Promise<void> {
+  const write = (tx: Tx) =>
+    tx.insert(auditEvents).values({
+      tenantId: input.tenantId ?? null,
+      actorUserId: input.actorUserId,
+      action: input.action,
+      targetType: input.targetType,
+      targetId: input.targetId,
+      ip: input.ip,
+      correlationId: input.correlationId,
+      data: input.data,
+    })
+  if (input.tenantId) await withTenant(db, input.tenantId, write)
+  else await withUser(db, input.actorUserId, write)
+}

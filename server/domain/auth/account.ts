@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import type { Database } from '#server/db/client'
+import { authTokens, memberships, tenants, users } from '#server/db/schema'
+import { withTenant } from '#server/db/tenancy'
+import { Problem } from '#server/http/problem'
+import { recordAudit } from '../audit'
+import { enqueueMail } from '../mail'
+import { hashPassword, verifyPassword } from './passwords'
+import { revokeAllSessions } from './sessions'
+import { hashToken, newToken } from './tokens'
+
+type Ctx = { ip: string; correlationId: string; publicUrl: string }
+
+const VERIFY_TTL_MS = 24 * 60 * 60_000
+const RESET_TTL_MS = 60 * 60_000
+
+export type Registration = { displayName: string; email: string; password: string; organisationName: string }
+
+/**
+ * Self-registration creates the person's own organisation, with them as its administrator, and
+ * sends a verification link. If the address already has an account, the answer is the same and
+ * the mail says so instead: nobody learns from the response which addresses are registered.
+ */
+export async function registerSelf(db: Database, input: Registration, ctx: Ctx, now: Date): Promise<void> {
+  const email = input.email.trim()
+  const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+  if (existing) {
+    await enqueueMail(db, {
+      to: email,
+      template: 'account-exists',
+      subject: 'You already have a Site Portal account',
+      text: `Someone (hopefully you) tried to register with this address, which already has an account.\n\nSign in: ${ctx.publicUrl}/auth/login\nForgot your password? ${ctx.publicUrl}/auth/forgot-password\n`,
+    })
+    return
+  }
+
+  const passwordHash = await hashPassword(input.password)
+  const { token, hash } = newToken()
+  const userId = await db.transaction(async (tx) => {
+    const [user] = await tx.insert(users).values({ email, displayName: input.displayName.trim(), passwordHash }).returning({ id: users.id })
+    const [tenant] = await tx
+      .insert(tenants)
+      .values({ name: input.organisationName.trim(), slug: slugFor(input.organisationName) })
+      .returning({ id: tenants.id })
+    if (!user || !tenant) throw new Error('registration rows not created')
+    await tx.insert(authTokens).values({ tokenHash: hash, userId: user.id, purpose: 'verify-email', expiresAt: new Date(now.getTime() + VERIFY_TTL_MS) })
+    return { user: user.id, tenant: tenant.id }
+  })
+  await withTenant(db, userId.tenant, (tx) =>
+    tx.insert(memberships).values({ tenantId: userId.tenant, userId: userId.user, roleKey: 'admin', isDefault: true }),
+  )
+  await enqueueMail(db, {
+    tenantId: userId.tenant,
+    to: email,
+    template: 'verify-email',
+    subject: 'Verify your e-mail address for Site Portal',
+    text: `Welcome to Site Portal, ${input.displayName.trim()}.\n\nVerify your e-mail address to finish registering:\n${ctx.publicUrl}/auth/verify-email?token=${token}\n\nThe link works for 24 hours.\n`,
+  })
+  await recordAudit(db, { tenantId: userId.tenant, actorUserId: userId.user, action: 'auth.registered', ip: ctx.ip, correlationId: ctx.correlationId })
+}
+
+function slugFor(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+  return `${base || 'organisation'}-${randomBytes(3).toString('hex')}`
+}
+
+const invalidLink = () =>
+  new Problem({
+    status: 400,
+    title: 'Invalid link',
+    detail: 'This link is invalid or has expired.',
+    code: 'KR_TOKEN_INVALID',
+    remediation: 'Request a new e-mail and use the newest link.',
+    errors: { token: ['This link is invalid or has expired.'] },
+  })
+
+/** Consumes a one-time token atomically: a link works once. */
+async function consumeToken(db: Database, token: string, purpose: 'verify-email' | 'reset-password', now: Date): Promise<string> {
+  const [row] = await db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(and(eq(authTokens.tokenHash, hashToken(token)), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .returning({ userId: authTokens.userId })
+  if (!row) throw invalidLink()
+  return row.userId
+}
+
+export async function verifyEmail(db: Database, token: string, ctx: Ctx, now: Date): Promise<void> {
+  const userId = await consumeToken(db, token, 'verify-email', now)
+  await db.update(users).set({ emailVerifiedAt: now, updatedAt: now }).where(eq(users.id, userId))
+  await recordAudit(db, { actorUserId: userId, action: 'auth.email.verified', ip: ctx.ip, correlationId: ctx.correlationId })
+}
+
+/** Always answers the same; sends a link only to an existing, usable account. */
+export async function requestPasswordReset(db: Database, email: string, ctx: Ctx, now: Date): Promise<void> {
+  const [user] = await db
+    .select({ id: users.id, email: users.email, status: users.status })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+  if (!user || user.status !== 'active') return
+  const { token, hash } = newToken()
+  await db.insert(authTokens).values({ tokenHash: hash, userId: user.id, purpose: 'reset-password', expiresAt: new Date(now.getTime() + RESET_TTL_MS) })
+  await enqueueMail(db, {
+    to: user.email,
+    template: 'reset-password',
+    subject: 'Reset your Site Portal password',
+    text: `Someone asked to reset the password of your Site Portal account.\n\nChoose a new password:\n${ctx.publicUrl}/auth/forgot-password?token=${token}\n\nThe link works for 1 hour. If you did not ask for this, ignore this e-mail.\n`,
+  })
+  await recordAudit(db, { actorUserId: user.id, action: 'auth.password.reset.requested', ip: ctx.ip, correlationId: ctx.correlationId })
+}
+
+/** Sets the new password, signs the account out everywhere, and counts as proof of the mailbox. */
+export async function confirmPasswordReset(db: Database, token: string, password: string, ctx: Ctx, now: Date): Promise<void> {
+  const userId = await consumeToken(db, token, 'reset-password', now)
+  const passwordHash = await hashPassword(password)
+  await db
+    .update(users)
+    .set({ passwordHash, updatedAt: now, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})` })
+    .where(eq(users.id, userId))
+  await revokeAllSessions(db, userId, now)
+  await recordAudit(db, { actorUserId: userId, action: 'auth.password.reset', ip: ctx.ip, correlationId: ctx.correlationId })
+}
+
+/** A signed-in user changes their password; their other sessions end. */
+export async function changePassword(
+  db: Database,
+  session: { id: string; userId: string; tenantId: string },
+  input: { currentPassword: string; newPassword: string },
+  ctx: Omit<Ctx, 'publicUrl'>,
+  now: Date,
+): Promise<void> {
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, session.userId))
+  if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new Problem({
+      status: 400,
+      title: 'Invalid request',
+      detail: 'The current password is not correct.',
+      code: 'KR_VALIDATION',
+      errors: { currentPassword: ['The current password is not correct.'] },
+    })
+  }
+  await db.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: now }).where(eq(users.id, session.userId))
+  await revokeAllSessions(db, session.userId, now, session.id)
+  await recordAudit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'auth.password.changed', ip: ctx.ip, correlationId: ctx.correlationId })
+}

@@ -1,0 +1,85 @@
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import type { Database } from '#server/db/client'
+import { devices } from '#server/db/schema'
+import { withTenant } from '#server/db/tenancy'
+import { Problem } from '#server/http/problem'
+import { recordAudit } from '../audit'
+
+type Owner = { tenantId: string; userId: string }
+type Ctx = { ip: string; correlationId: string }
+
+export type DeviceView = {
+  deviceId: string
+  platform: string
+  name: string | null
+  registeredAtUtc: string
+  lastSeenAtUtc: string
+  revokedAtUtc: string | null
+}
+
+const columns = {
+  deviceId: devices.deviceId,
+  platform: devices.platform,
+  name: devices.name,
+  registeredAt: devices.registeredAt,
+  lastSeenAt: devices.lastSeenAt,
+  revokedAt: devices.revokedAt,
+}
+
+function view(row: { deviceId: string; platform: string; name: string | null; registeredAt: Date; lastSeenAt: Date; revokedAt: Date | null }): DeviceView {
+  return {
+    deviceId: row.deviceId,
+    platform: row.platform,
+    name: row.name,
+    registeredAtUtc: row.registeredAt.toISOString(),
+    lastSeenAtUtc: row.lastSeenAt.toISOString(),
+    revokedAtUtc: row.revokedAt?.toISOString() ?? null,
+  }
+}
+
+/** The signed-in user's own devices in their organisation. */
+export async function listDevices(db: Database, owner: Owner, includeRevoked: boolean): Promise<DeviceView[]> {
+  const rows = await withTenant(db, owner.tenantId, (tx) =>
+    tx
+      .select(columns)
+      .from(devices)
+      .where(and(eq(devices.userId, owner.userId), includeRevoked ? undefined : isNull(devices.revokedAt)))
+      .orderBy(desc(devices.lastSeenAt)),
+  )
+  return rows.map(view)
+}
+
+/** Registering the same device again updates it (and brings a revoked one back). */
+export async function registerDevice(
+  db: Database,
+  owner: Owner,
+  input: { deviceId: string; platform: string; name?: string | undefined; pushToken?: string | undefined },
+  ctx: Ctx,
+  now: Date,
+): Promise<DeviceView> {
+  const [row] = await withTenant(db, owner.tenantId, (tx) =>
+    tx
+      .insert(devices)
+      .values({ tenantId: owner.tenantId, userId: owner.userId, deviceId: input.deviceId, platform: input.platform, name: input.name, pushToken: input.pushToken, registeredAt: now, lastSeenAt: now })
+      .onConflictDoUpdate({
+        target: [devices.tenantId, devices.userId, devices.deviceId],
+        set: { platform: input.platform, name: input.name ?? null, pushToken: input.pushToken ?? null, lastSeenAt: now, revokedAt: null },
+      })
+      .returning(columns),
+  )
+  if (!row) throw new Error('device not stored')
+  await recordAudit(db, { tenantId: owner.tenantId, actorUserId: owner.userId, action: 'auth.device.registered', targetType: 'Device', targetId: input.deviceId, ip: ctx.ip, correlationId: ctx.correlationId })
+  return view(row)
+}
+
+export async function revokeDevice(db: Database, owner: Owner, deviceId: string, ctx: Ctx, now: Date): Promise<void> {
+  const revoked = await withTenant(db, owner.tenantId, (tx) =>
+    tx
+      .update(devices)
+      .set({ revokedAt: now })
+      .where(and(eq(devices.userId, owner.userId), eq(devices.deviceId, deviceId), isNull(devices.revokedAt)))
+      .returning({ deviceId: devices.deviceId }),
+  )
+  if (revoked.length === 0) throw new Problem({ status: 404, title: 'Not found', detail: 'The requested resource was not found.', code: 'KR_NOT_FOUND' })
+  await recordAudit(db, { tenantId: owner.tenantId, actorUserId: owner.userId, action: 'auth.device.revoked', targetType: 'Device', targetId: deviceId, ip: ctx.ip, correlationId: ctx.correlationId })
+}

@@ -1,0 +1,174 @@
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import type { Database } from '#server/db/client'
+import { memberships, sessions, tenants, users } from '#server/db/schema'
+import { withTenant } from '#server/db/tenancy'
+import { SESSION_EXPIRY_FALLBACK_MS } from '~/lib/constants'
+import { rolesFor } from './roles'
+import { hashToken, newToken } from './tokens'
+
+export type SessionKind = 'user' | 'admin'
+
+/** The session of the current request, as the backend sees it. */
+export type AuthSession = {
+  id: string
+  userId: string
+  tenantId: string
+  kind: SessionKind
+  requiresMfa: boolean
+  mfaEnrollment: boolean
+  issuedAt: Date
+  expiresAt: Date
+  userStatus: string
+}
+
+/** Idle expiry (spec §9 fallback): every request in the second half of the window slides it on. */
+export const SESSION_IDLE_MS = SESSION_EXPIRY_FALLBACK_MS
+/** A half-finished sign-in (waiting for the second factor) lives this long. */
+export const MFA_PENDING_MS = 5 * 60_000
+/** However active, a session ends after this long; admin sessions sooner. */
+export const SESSION_ABSOLUTE_MS: Record<SessionKind, number> = { user: 14 * 24 * 60 * 60_000, admin: 12 * 60 * 60_000 }
+
+export async function createSession(
+  db: Database,
+  input: { userId: string; tenantId: string; kind: SessionKind; requiresMfa: boolean; mfaEnrollment: boolean; ip: string; userAgent: string | undefined },
+  now: Date,
+): Promise<{ token: string; session: AuthSession }> {
+  const { token, hash } = newToken()
+  const lifetime = input.requiresMfa ? MFA_PENDING_MS : SESSION_IDLE_MS
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      tokenHash: hash,
+      userId: input.userId,
+      tenantId: input.tenantId,
+      kind: input.kind,
+      requiresMfa: input.requiresMfa,
+      mfaEnrollment: input.mfaEnrollment,
+      issuedAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + lifetime),
+      ip: input.ip,
+      userAgent: input.userAgent?.slice(0, 400),
+    })
+    .returning()
+  if (!row) throw new Error('session not created')
+  return {
+    token,
+    session: {
+      id: row.id,
+      userId: row.userId,
+      tenantId: row.tenantId,
+      kind: row.kind as SessionKind,
+      requiresMfa: row.requiresMfa,
+      mfaEnrollment: row.mfaEnrollment,
+      issuedAt: row.issuedAt,
+      expiresAt: row.expiresAt,
+      userStatus: 'active',
+    },
+  }
+}
+
+export async function findSession(db: Database, token: string, now: Date): Promise<AuthSession | undefined> {
+  const [row] = await db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      tenantId: sessions.tenantId,
+      kind: sessions.kind,
+      requiresMfa: sessions.requiresMfa,
+      mfaEnrollment: sessions.mfaEnrollment,
+      issuedAt: sessions.issuedAt,
+      expiresAt: sessions.expiresAt,
+      userStatus: users.status,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .limit(1)
+  if (!row) return undefined
+  return { ...row, kind: row.kind as SessionKind }
+}
+
+/** Slides the idle expiry on, within the absolute lifetime. Returns the new expiry when it moved. */
+export async function touchSession(db: Database, session: AuthSession, now: Date, force = false): Promise<Date | undefined> {
+  if (session.requiresMfa) return undefined
+  const remaining = session.expiresAt.getTime() - now.getTime()
+  if (!force && remaining > SESSION_IDLE_MS / 2) return undefined
+  const absoluteEnd = session.issuedAt.getTime() + SESSION_ABSOLUTE_MS[session.kind]
+  const next = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteEnd))
+  if (next.getTime() <= session.expiresAt.getTime()) return undefined
+  await db.update(sessions).set({ expiresAt: next, lastSeenAt: now }).where(eq(sessions.id, session.id))
+  session.expiresAt = next
+  return next
+}
+
+export async function revokeSession(db: Database, sessionId: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId))
+}
+
+export async function revokeAllSessions(db: Database, userId: string, now: Date, exceptSessionId?: string): Promise<void> {
+  const sessionsOfUser = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+  for (const s of sessionsOfUser) {
+    if (s.id !== exceptSessionId) await revokeSession(db, s.id, now)
+  }
+}
+
+/** The flat user-session response of spec §3, plus kind, adminUiAllowed and requiresMfa. */
+export type SessionView = {
+  userId: string
+  displayName: string
+  email: string
+  roles: string[]
+  tenantId: string
+  tenantName: string
+  tenantSlug: string
+  featureFlags: Record<string, boolean>
+  syncCursor: { value: string; expiresAtUtc: string } | null
+  issuedAtUtc: string
+  sessionExpiresAtUtc: string
+  correlationId: string
+  kind: SessionKind
+  adminUiAllowed: boolean
+  requiresMfa: boolean
+  mfaEnrollment: boolean
+}
+
+export async function sessionView(db: Database, session: AuthSession, correlationId: string): Promise<SessionView> {
+  const [identity] = await db
+    .select({ displayName: users.displayName, email: users.email, tenantName: tenants.name, tenantSlug: tenants.slug })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, session.tenantId))
+    .where(eq(users.id, session.userId))
+    .limit(1)
+  if (!identity) throw new Error('session without user or tenant')
+  const [membership] = await withTenant(db, session.tenantId, (tx) =>
+    tx
+      .select({ roleKey: memberships.roleKey })
+      .from(memberships)
+      .where(and(eq(memberships.userId, session.userId), eq(memberships.tenantId, session.tenantId)))
+      .limit(1),
+  )
+  const roles = membership ? rolesFor(membership.roleKey) : ['User']
+  return {
+    userId: session.userId,
+    displayName: identity.displayName,
+    email: identity.email,
+    roles,
+    tenantId: session.tenantId,
+    tenantName: identity.tenantName,
+    tenantSlug: identity.tenantSlug,
+    featureFlags: { mobileSync: false },
+    syncCursor: null,
+    issuedAtUtc: session.issuedAt.toISOString(),
+    sessionExpiresAtUtc: session.expiresAt.toISOString(),
+    correlationId,
+    kind: session.kind,
+    // The Administration area needs an admin sign-in that passed its second factor.
+    adminUiAllowed: session.kind === 'admin' && !session.requiresMfa && membership?.roleKey === 'admin',
+    requiresMfa: session.requiresMfa,
+    mfaEnrollment: session.mfaEnrollment,
+  }
+}

@@ -1,0 +1,89 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createMiddleware } from 'hono/factory'
+import type { BackendEnv } from '#server/api/app'
+import { HEADERS } from '~/lib/constants'
+import { readCookie, writeCookie } from './cookies'
+import { Problem } from './problem'
+
+/**
+ * OWASP's signed double-submit cookie: the token is a nonce plus an HMAC of the nonce and the
+ * session it belongs to (or "anon" before sign-in), under the server secret. An unsafe request
+ * must echo the cookie's token in the X-CSRF-Token header (HTML forms carry it as a hidden field,
+ * which the web app passes on as that header), the token must verify for the current session,
+ * and a cross-site request is refused outright, whatever its token.
+ */
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+export function mintCsrfToken(secret: string, binding: string): string {
+  const nonce = randomBytes(18).toString('base64url')
+  return `${nonce}.${sign(secret, binding, nonce)}`
+}
+
+export function verifyCsrfToken(secret: string, binding: string, token: string | undefined): boolean {
+  if (!token) return false
+  const [nonce, mac] = token.split('.')
+  if (!nonce || !mac) return false
+  const expected = Buffer.from(sign(secret, binding, nonce))
+  const actual = Buffer.from(mac)
+  return expected.length === actual.length && timingSafeEqual(expected, actual)
+}
+
+/** The nonce of a token: a stable anonymous identity for idempotency keys before sign-in. */
+export function csrfNonce(token: string | undefined): string | undefined {
+  return token?.split('.')[0]
+}
+
+function sign(secret: string, binding: string, nonce: string): string {
+  return createHmac('sha256', secret).update(`${binding}!${nonce}`).digest('base64url')
+}
+
+export function csrfBinding(sessionId: string | undefined): string {
+  return sessionId ? `session:${sessionId}` : 'anon'
+}
+
+/** Paths a browser may call without the token: they carry no credentials and change nothing of the user's. */
+const EXEMPT = [/^\/telemetry\/public-/]
+
+export const csrfProtection = createMiddleware<BackendEnv>(async (c, next) => {
+  const { config } = c.get('deps')
+  const binding = csrfBinding(c.get('session')?.id)
+  const cookieToken = readCookie(c, config, 'csrf')
+  const valid = verifyCsrfToken(config.sessionSecret, binding, cookieToken)
+
+  if (UNSAFE.has(c.req.method) && !EXEMPT.some((p) => p.test(c.req.path))) {
+    if (isCrossSite(c.req.raw, config.publicUrl)) {
+      throw new Problem({ status: 403, title: 'Forbidden', detail: 'Cross-site requests are not allowed.', code: 'KR_CSRF_CROSS_SITE' })
+    }
+    const headerToken = c.req.header(HEADERS.csrf)
+    if (!valid || !headerToken || headerToken !== cookieToken) {
+      throw new Problem({
+        status: 403,
+        title: 'Forbidden',
+        detail: 'The form or request has expired or did not come from this site.',
+        code: 'KR_CSRF_INVALID',
+        remediation: 'Reload the page and try again.',
+      })
+    }
+  }
+
+  c.set('csrfToken', valid && cookieToken ? cookieToken : issueCsrfToken(c, binding))
+  await next()
+  c.header(HEADERS.csrf, c.get('csrfToken'))
+})
+
+/** Mints a token for a binding, sets the cookie and returns the token (after sign-in and sign-out). */
+export function issueCsrfToken(c: Parameters<typeof writeCookie>[0], binding: string): string {
+  const { config } = c.get('deps') as BackendEnv['Variables']['deps']
+  const token = mintCsrfToken(config.sessionSecret, binding)
+  writeCookie(c, config, 'csrf', token)
+  c.set('csrfToken', token)
+  return token
+}
+
+function isCrossSite(request: Request, publicUrl: string): boolean {
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return true
+  const origin = request.headers.get('origin')
+  if (!origin || origin === 'null') return origin === 'null'
+  const allowed = new Set([new URL(publicUrl).origin, new URL(request.url).origin])
+  return !allowed.has(origin)
+}

@@ -1,14 +1,83 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { ErrorScreen } from '~/components/errors/error-screen'
+import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus } from '~/components/errors/route-error'
+import { createServerApi } from '~/lib/api.server'
+import { blockedPath } from '~/lib/api/paths'
+import { evaluateGuard } from '~/lib/auth/guard'
+import { guardModeFor } from '~/lib/auth/guard-mode'
+import { deriveRole } from '~/lib/auth/role'
+import type { Session } from '~/lib/auth/session'
+import { takeFlash } from '~/lib/flash.server'
+import { log } from '~/lib/log.server'
 import type { Route } from './+types/root'
 import './app.css'
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { cspNonce: context.cspNonce }
+/**
+ * Resolves the session and applies the guard of spec §4 for every route: public screens pass;
+ * a half-finished sign-in goes back to its second step; everything else needs a session, and the
+ * Administration area an admin-capable one.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { api, responseHeaders, csrfToken, blockedCorrelationId } = createServerApi(request, context)
+  const url = new URL(request.url)
+  const mode = guardModeFor(url.pathname)
+
+  const result = await api.get<Session>('/auth/session')
+  let session = result.ok ? result.data : null
+
+  const blocked = blockedCorrelationId()
+  if (blocked !== undefined && !url.pathname.startsWith('/auth/')) throw redirect(blockedPath(blocked), { headers: responseHeaders })
+
+  if (mode !== 'public') {
+    if (session?.requiresMfa) {
+      throw redirect(`/auth/mfa?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, { headers: responseHeaders })
+    }
+    // Spec §4 "Session loading": a session that is not admin-like gets one refresh to upgrade it.
+    if (mode === 'admin' && session && !session.adminUiAllowed && session.kind !== 'admin') {
+      const refreshed = await api.post<Session>('/auth/session/refresh')
+      if (refreshed.ok) session = refreshed.data
+    }
+    const decision = evaluateGuard({ mode, session, path: url.pathname + url.search })
+    if (decision.outcome !== 'allow') throw redirect(decision.redirectTo, { headers: responseHeaders })
+    log('info', 'guard resumed', { event: 'Auth.Guard.Resumed', path: url.pathname, mode, userId: session?.userId })
+  }
+
+  const flash = await takeFlash(request, responseHeaders)
+  return data(
+    {
+      cspNonce: context.cspNonce,
+      csrfToken: csrfToken() ?? null,
+      flash,
+      oidcEnabled: context.oidcEnabled,
+      session: session && !session.requiresMfa ? shellSession(session) : null,
+    },
+    { headers: responseHeaders },
+  )
+}
+
+/** Only what pages need: no tokens or cursors in the HTML. */
+function shellSession(session: Session) {
+  return {
+    userId: session.userId,
+    displayName: session.displayName,
+    email: session.email,
+    roles: session.roles,
+    tenantName: session.tenantName,
+    tenantSlug: session.tenantSlug,
+    kind: session.kind,
+    adminUiAllowed: session.adminUiAllowed,
+    isAdmin: deriveRole(session) === 'admin',
+  }
+}
+
+export type ShellSession = ReturnType<typeof shellSession>
+
+export function useShellSession(): ShellSession | null {
+  return useRouteLoaderData<typeof loader>('root')?.session ?? null
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>('root')
-  const nonce = data?.cspNonce
+  const nonce = useRouteLoaderData<typeof loader>('root')?.cspNonce
   return (
     <html lang="en">
       <head>
@@ -31,12 +100,12 @@ export default function App() {
   return <Outlet />
 }
 
+export function meta() {
+  return [{ title: 'Site Portal' }]
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const message = isRouteErrorResponse(error) ? error.statusText || 'Something went wrong' : error instanceof Error ? error.message : 'Something went wrong'
   return (
-    <main className="p-6">
-      <h1 className="text-xl font-semibold">Unexpected error</h1>
-      <p role="alert">{message}</p>
-    </main>
+    <ErrorScreen standalone message={routeErrorMessage(error)} status={routeErrorStatus(error)} correlationId={routeErrorCorrelationId(error)} />
   )
 }

@@ -1,6 +1,63 @@
-import { type RouteConfig, index } from '@react-router/dev/routes'
+import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
+
+/** A screen whose issue comes later: the shell and an honest empty state (routes/coming-later.tsx). */
+function later(path: string, id: string) {
+  return route(path, 'routes/coming-later.tsx', { id })
+}
 
 // Explicit route config, in the order of spec §2.
 export default [
-  index('routes/home.tsx'),
+  // Public screens
+  route('auth/login', 'routes/auth/login.tsx'),
+  route('auth/mfa', 'routes/auth/mfa.tsx'),
+  route('auth/register', 'routes/auth/register.tsx'),
+  route('auth/verify-email', 'routes/auth/verify-email.tsx'),
+  route('auth/forgot-password', 'routes/auth/forgot-password.tsx'),
+  route('auth/logout', 'routes/auth/logout.tsx'),
+  route('invite/:token', 'routes/invite.tsx', { id: 'invite' }),
+  route('invite/project/:token', 'routes/invite.tsx', { id: 'project-invite' }),
+  route('auth/blocked', 'routes/auth/blocked.tsx'),
+
+  // Signed-in screens, inside the shell
+  layout('routes/shell.tsx', [
+    index('routes/dashboard.tsx', { id: 'home' }),
+    route('control-panel', 'routes/dashboard.tsx', { id: 'control-panel' }),
+    route('dashboard', 'routes/dashboard.tsx', { id: 'dashboard' }),
+    later('projects', 'projects'),
+    later('reports', 'reports'),
+    later('documents', 'documents'),
+    ...prefix('doc-control', [
+      later('parties', 'doc-control-parties'),
+      later('matrix', 'doc-control-matrix'),
+      later('deliverables', 'doc-control-deliverables'),
+      later('wizard', 'doc-control-wizard'),
+      later('dashboard', 'doc-control-dashboard'),
+      later('inbox', 'doc-control-inbox'),
+    ]),
+    later('items', 'items'),
+    later('items/:itemId', 'item'),
+    later('items/:itemId/activity', 'item-activity'),
+
+    route('settings', 'routes/settings/layout.tsx', [
+      index('routes/settings/user.tsx', { id: 'settings-index' }),
+      route('user', 'routes/settings/user.tsx', { id: 'settings-user' }),
+      later('site', 'settings-site'),
+      later('notifications', 'settings-notifications'),
+      later('admin', 'settings-admin'),
+      later('link', 'settings-link'),
+      later('billing', 'settings-billing'),
+      later('billing/success', 'settings-billing-success'),
+      later('billing/cancel', 'settings-billing-cancel'),
+      later('entitlements', 'settings-entitlements'),
+    ]),
+
+    route('forbidden/admin', 'routes/forbidden-admin.tsx'),
+
+    // Administration area (guard mode admin)
+    route('admin', 'routes/admin/layout.tsx', [
+      index('routes/admin/control-panel.tsx', { id: 'admin-index' }),
+      route('control-panel', 'routes/admin/control-panel.tsx', { id: 'admin-control-panel' }),
+      route('*', 'routes/admin/coming-later.tsx', { id: 'admin-page' }),
+    ]),
+  ]),
 ] satisfies RouteConfig

@@ -26,7 +26,6 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED: booleanish.default(true),
   COOKIE_SECURE: booleanish.optional(),
-  OIDC_ISSUER: z.url().optional(),
   TRUST_PROXY: booleanish.default(false),
 })
 
@@ -42,7 +41,6 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
   seed: boolean
   cookieSecure: boolean
-  oidcIssuer: string | undefined
   trustProxy: boolean
 }
 
@@ -71,7 +69,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seed: e.SEED,
     // Secure cookies need https; browsers accept them on http://localhost only, not on a LAN address.
     cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
-    oidcIssuer: e.OIDC_ISSUER,
     trustProxy: e.TRUST_PROXY,
   }
 }

@@ -78,7 +78,8 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       backend: transport,
       cspNonce,
       remoteAddress,
-      oidcEnabled: Boolean(config.oidcIssuer),
+      // Identity-provider sign-in (OIDC) is not built yet, so no provider can be configured.
+      oidcEnabled: false,
     })
     return withSecurityHeaders(response, cspNonce, config)
   })

@@ -1,0 +1,129 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { AuthCard } from '~/components/auth/auth-card'
+import { CsrfInput } from '~/components/ui/csrf-input'
+import { Field } from '~/components/ui/field'
+import { FormError } from '~/components/ui/form-error'
+import { SubmitButton } from '~/components/ui/submit-button'
+import { createServerApi } from '~/lib/api.server'
+import { blockedPath } from '~/lib/api/paths'
+import { safeRedirectPath } from '~/lib/auth/guard'
+import type { Session } from '~/lib/auth/session'
+import { failureStatus, replyWithApiError } from '~/lib/forms'
+import { LoginSchema } from '~/lib/schemas/auth'
+import type { Route } from './+types/login'
+
+type Mode = 'user' | 'admin'
+
+function modeOf(value: string | null | FormDataEntryValue): Mode {
+  return value === 'admin' ? 'admin' : 'user'
+}
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { oidcEnabled: context.oidcEnabled }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const mode = modeOf(formData.get('mode'))
+  const redirectTo = safeRedirectPath(String(formData.get('redirectTo') ?? ''))
+  const submission = parseWithZod(formData, { schema: LoginSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }), correlationId: null }, { status: 400 })
+  }
+
+  const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  const result = await api.post<Session>(mode === 'admin' ? '/auth/admin/login' : '/auth/login', submission.value)
+  if (!result.ok) {
+    if (result.error.problem?.code === 'KR_USER_BLOCKED') throw redirect(blockedPath(result.error.correlationId), { headers: responseHeaders })
+    return data(
+      { result: replyWithApiError(submission, result.error, ['password']), correlationId: result.error.correlationId ?? null },
+      { status: failureStatus(result.error), headers: responseHeaders },
+    )
+  }
+  if (result.data.requiresMfa) {
+    throw redirect(`/auth/mfa?redirectTo=${encodeURIComponent(redirectTo)}`, { headers: responseHeaders })
+  }
+  throw redirect(redirectTo, { headers: responseHeaders })
+}
+
+export default function Login({ actionData, loaderData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams()
+  const mode = modeOf(searchParams.get('mode'))
+  const redirectTo = searchParams.get('redirectTo') ?? ''
+  const [form, fields] = useForm({
+    id: `login-${mode}`,
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(LoginSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+  })
+  const modeLink = (target: Mode) => {
+    const params = new URLSearchParams(searchParams)
+    if (target === 'admin') params.set('mode', 'admin')
+    else params.delete('mode')
+    const query = params.toString()
+    return query ? `?${query}` : '.'
+  }
+
+  return (
+    <AuthCard title={mode === 'admin' ? 'Admin sign-in' : 'Sign in'}>
+      <nav aria-label="Sign-in type" className="mb-6 grid grid-cols-2 gap-1 rounded-md bg-surface-muted p-1 text-sm font-medium">
+        <Link to={modeLink('user')} aria-current={mode === 'user' ? 'page' : undefined} className={tabClass(mode === 'user')}>
+          User sign-in
+        </Link>
+        <Link to={modeLink('admin')} aria-current={mode === 'admin' ? 'page' : undefined} className={tabClass(mode === 'admin')}>
+          Admin sign-in
+        </Link>
+      </nav>
+      {mode === 'admin' ? (
+        <p className="mb-4 text-sm text-muted">Administrators always confirm their sign-in with an authentication code.</p>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <CsrfInput />
+        <input type="hidden" name="mode" value={mode} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <FormError id={form.errorId} errors={form.errors} />
+        {actionData?.correlationId ? <p className="text-xs text-muted">Correlation id: {actionData.correlationId}</p> : null}
+        <Field
+          label="E-mail address"
+          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'username', spellCheck: false }}
+          errors={fields.email.errors}
+        />
+        <Field
+          label="Password"
+          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password' }}
+          errors={fields.password.errors}
+        />
+        <SubmitButton pendingLabel="Signing in…">Sign in</SubmitButton>
+      </Form>
+      {loaderData.oidcEnabled ? (
+        <Form method="post" action="/auth/oidc" className="mt-4">
+          <CsrfInput />
+          <SubmitButton variant="secondary" className="w-full" action="/auth/oidc">
+            Sign in with your identity provider
+          </SubmitButton>
+        </Form>
+      ) : null}
+      <div className="mt-6 flex flex-col gap-2 text-sm">
+        <Link to="/auth/forgot-password" className="text-primary underline">
+          Forgot your password?
+        </Link>
+        <Link to="/auth/register" className="text-primary underline">
+          Create an account
+        </Link>
+      </div>
+    </AuthCard>
+  )
+}
+
+function tabClass(active: boolean) {
+  return `rounded px-3 py-2 text-center ${active ? 'bg-surface text-text shadow-sm' : 'text-muted hover:text-text'}`
+}
+
+export function meta({ location }: Route.MetaArgs) {
+  const admin = new URLSearchParams(location.search).get('mode') === 'admin'
+  return [{ title: `${admin ? 'Admin sign-in' : 'Sign in'} · Site Portal` }]
+}

@@ -1,0 +1,53 @@
+import { useLocation } from 'react-router'
+import { EmptyState } from '~/components/ui/empty-state'
+import { PageHeader } from '~/components/ui/page-header'
+import type { Route } from './+types/coming-later'
+
+/**
+ * Screens of spec §2 whose issues come later. They show the shell and say plainly that the
+ * screen is not built yet: no sample data, nothing that looks like it works and does not.
+ */
+const TITLES: Array<[RegExp, string]> = [
+  [/^\/projects/, 'Projects'],
+  [/^\/reports/, 'Reports'],
+  [/^\/documents/, 'Documents'],
+  [/^\/doc-control\/parties/, 'Parties'],
+  [/^\/doc-control\/matrix/, 'Responsibility matrix'],
+  [/^\/doc-control\/deliverables/, 'Deliverables'],
+  [/^\/doc-control\/wizard/, 'Document control set-up'],
+  [/^\/doc-control\/dashboard/, 'Document control dashboard'],
+  [/^\/doc-control\/inbox/, 'Document inbox'],
+  [/^\/items\/[^/]+\/activity/, 'Item activity'],
+  [/^\/items\/[^/]+/, 'Item'],
+  [/^\/items/, 'Items'],
+  [/^\/settings\/site/, 'Site settings'],
+  [/^\/settings\/notifications/, 'Notification settings'],
+  [/^\/settings\/admin/, 'Admin settings'],
+  [/^\/settings\/link/, 'Link subscription'],
+  [/^\/settings\/billing\/success/, 'Payment received'],
+  [/^\/settings\/billing\/cancel/, 'Payment cancelled'],
+  [/^\/settings\/billing/, 'Billing'],
+  [/^\/settings\/entitlements/, 'Entitlements'],
+]
+
+export function titleFor(pathname: string): string {
+  return TITLES.find(([pattern]) => pattern.test(pathname))?.[1] ?? 'Site Portal'
+}
+
+export default function ComingLater() {
+  const { pathname } = useLocation()
+  const title = titleFor(pathname)
+  const inSettings = pathname.startsWith('/settings')
+  return (
+    <>
+      {inSettings ? <h2 className="mb-4 text-xl font-semibold">{title}</h2> : <PageHeader title={title} />}
+      <EmptyState heading="Not available yet" headingLevel={inSettings ? 3 : 2}>
+        This part of Site Portal is not built yet. Nothing is stored or shown here for now.
+      </EmptyState>
+    </>
+  )
+}
+
+export function meta({ location }: Route.MetaArgs) {
+  return [{ title: `${titleFor(location.pathname)} · Site Portal` }]
+}

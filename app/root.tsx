@@ -3,6 +3,7 @@ import { ErrorScreen } from '~/components/errors/error-screen'
 import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus } from '~/components/errors/route-error'
 import { createServerApi } from '~/lib/api.server'
 import { blockedPath } from '~/lib/api/paths'
+import { buildFlags } from '~/lib/auth/flags'
 import { evaluateGuard } from '~/lib/auth/guard'
 import { guardModeFor } from '~/lib/auth/guard-mode'
 import { deriveRole } from '~/lib/auth/role'
@@ -24,6 +25,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const result = await api.get<Session>('/auth/session')
   let session = result.ok ? result.data : null
+  // Spec §4: the automatic demo admin session, only in a build made with the adminAutoSession flag.
+  if (!session && mode !== 'public' && buildFlags.adminAutoSession) {
+    const demo = await api.post<Session>('/auth/demo-session')
+    if (demo.ok) session = demo.data
+  }
 
   const blocked = blockedCorrelationId()
   if (blocked !== undefined && !url.pathname.startsWith('/auth/')) throw redirect(blockedPath(blocked), { headers: responseHeaders })

@@ -27,6 +27,7 @@ const envSchema = z.object({
   SEED: booleanish.default(true),
   COOKIE_SECURE: booleanish.optional(),
   TRUST_PROXY: booleanish.default(false),
+  DEMO_AUTO_SESSION: booleanish.default(false),
 })
 
 export type Config = {
@@ -42,6 +43,8 @@ export type Config = {
   seed: boolean
   cookieSecure: boolean
   trustProxy: boolean
+  /** Allows POST /auth/demo-session (spec §4 demo admin session); the web build must ask for it too. */
+  demoAutoSession: boolean
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +73,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Secure cookies need https; browsers accept them on http://localhost only, not on a LAN address.
     cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY,
+    demoAutoSession: e.DEMO_AUTO_SESSION,
   }
 }
 

@@ -98,6 +98,8 @@ export const sessions = pgTable(
     mfaEnrollment: boolean('mfa_enrollment').notNull().default(false),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** However active, the session ends here (its absolute lifetime). */
+    maxExpiresAt: timestamp('max_expires_at', { withTimezone: true }).notNull(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),

@@ -3,7 +3,9 @@ import type { BackendEnv } from '#server/api/app'
 import { recordAudit } from '#server/domain/audit'
 import { enrollment, verifyMfa } from '#server/domain/auth/mfa'
 import { revokeSession, sessionView, touchSession } from '#server/domain/auth/sessions'
+import { createDemoSession } from '#server/domain/auth/demo-session'
 import { signIn } from '#server/domain/auth/sign-in'
+import { Problem, problems } from '#server/http/problem'
 import { parseJson } from '#server/http/body'
 import { clearCookie, writeCookie } from '#server/http/cookies'
 import { csrfBinding, issueCsrfToken } from '#server/http/csrf'
@@ -15,6 +17,14 @@ import { requestContext, startSession } from './context'
 export const sessionRoutes = new Hono<BackendEnv>()
   .post('/auth/login', (c) => signInWith(c, 'user'))
   .post('/auth/admin/login', (c) => signInWith(c, 'admin'))
+
+  .post('/auth/demo-session', async (c) => {
+    const { db, now, config } = c.get('deps')
+    if (!config.demoAutoSession) throw new Problem(problems.notFound())
+    const created = await createDemoSession(db, requestContext(c), now())
+    startSession(c, created.token, created.session)
+    return c.json(await sessionView(db, created.session, c.get('correlationId')))
+  })
 
   .get('/auth/mfa/enrollment', async (c) => {
     const session = requirePendingSession(c)

@@ -104,6 +104,7 @@ CREATE TABLE "sessions" (
 	"mfa_enrollment" boolean DEFAULT false NOT NULL,
 	"issued_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
+	"max_expires_at" timestamp with time zone NOT NULL,
 	"last_seen_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"revoked_at" timestamp with time zone,
 	"ip" text,

@@ -18,6 +18,7 @@ export type AuthSession = {
   mfaEnrollment: boolean
   issuedAt: Date
   expiresAt: Date
+  maxExpiresAt: Date
   userStatus: string
 }
 
@@ -30,11 +31,22 @@ export const SESSION_ABSOLUTE_MS: Record<SessionKind, number> = { user: 14 * 24 
 
 export async function createSession(
   db: Database,
-  input: { userId: string; tenantId: string; kind: SessionKind; requiresMfa: boolean; mfaEnrollment: boolean; ip: string; userAgent: string | undefined },
+  input: {
+    userId: string
+    tenantId: string
+    kind: SessionKind
+    requiresMfa: boolean
+    mfaEnrollment: boolean
+    ip: string
+    userAgent: string | undefined
+    /** A shorter absolute lifetime than the kind's (the demo session's hour). */
+    maxLifetimeMs?: number | undefined
+  },
   now: Date,
 ): Promise<{ token: string; session: AuthSession }> {
   const { token, hash } = newToken()
-  const lifetime = input.requiresMfa ? MFA_PENDING_MS : SESSION_IDLE_MS
+  const maxLifetime = input.requiresMfa ? MFA_PENDING_MS : (input.maxLifetimeMs ?? SESSION_ABSOLUTE_MS[input.kind])
+  const lifetime = Math.min(input.requiresMfa ? MFA_PENDING_MS : SESSION_IDLE_MS, maxLifetime)
   const [row] = await db
     .insert(sessions)
     .values({
@@ -47,6 +59,7 @@ export async function createSession(
       issuedAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + lifetime),
+      maxExpiresAt: new Date(now.getTime() + maxLifetime),
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 400),
     })
@@ -63,6 +76,7 @@ export async function createSession(
       mfaEnrollment: row.mfaEnrollment,
       issuedAt: row.issuedAt,
       expiresAt: row.expiresAt,
+      maxExpiresAt: row.maxExpiresAt,
       userStatus: 'active',
     },
   }
@@ -79,6 +93,7 @@ export async function findSession(db: Database, token: string, now: Date): Promi
       mfaEnrollment: sessions.mfaEnrollment,
       issuedAt: sessions.issuedAt,
       expiresAt: sessions.expiresAt,
+      maxExpiresAt: sessions.maxExpiresAt,
       userStatus: users.status,
     })
     .from(sessions)
@@ -94,8 +109,7 @@ export async function touchSession(db: Database, session: AuthSession, now: Date
   if (session.requiresMfa) return undefined
   const remaining = session.expiresAt.getTime() - now.getTime()
   if (!force && remaining > SESSION_IDLE_MS / 2) return undefined
-  const absoluteEnd = session.issuedAt.getTime() + SESSION_ABSOLUTE_MS[session.kind]
-  const next = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteEnd))
+  const next = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, session.maxExpiresAt.getTime()))
   if (next.getTime() <= session.expiresAt.getTime()) return undefined
   await db.update(sessions).set({ expiresAt: next, lastSeenAt: now }).where(eq(sessions.id, session.id))
   session.expiresAt = next

@@ -58,6 +58,7 @@ function RequestForm({ sent }: { sent: boolean }) {
   const [form, fields] = useForm({
     id: 'reset-request',
     lastResult: useActionResult(),
+    defaultNoValidate: false,
     constraint: getZodConstraint(ResetRequestSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
@@ -89,6 +90,7 @@ function ResetForm({ token }: { token: string }) {
   const [form, fields] = useForm({
     id: 'reset-confirm',
     lastResult: useActionResult(),
+    defaultNoValidate: false,
     constraint: getZodConstraint(ResetConfirmSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',

@@ -55,6 +55,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const [form, fields] = useForm({
     id: `login-${mode}`,
     lastResult: actionData?.result,
+    defaultNoValidate: false,
     constraint: getZodConstraint(LoginSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',

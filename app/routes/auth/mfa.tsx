@@ -50,6 +50,7 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({
     id: 'mfa',
     lastResult: actionData?.result,
+    defaultNoValidate: false,
     constraint: getZodConstraint(MfaSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',

@@ -40,6 +40,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const [form, fields] = useForm({
     id: 'register',
     lastResult: actionData?.result,
+    defaultNoValidate: false,
     constraint: getZodConstraint(RegisterSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',

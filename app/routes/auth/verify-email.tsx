@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
-  const [form] = useForm({ id: 'verify-email', lastResult: actionData?.result })
+  const [form] = useForm({ id: 'verify-email', lastResult: actionData?.result, defaultNoValidate: false })
   if (!loaderData.token) {
     return (
       <AuthCard title="Check your e-mail">

@@ -37,6 +37,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({
     id: 'password-set',
     lastResult: actionData?.result,
+    defaultNoValidate: false,
     constraint: getZodConstraint(PasswordSetSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',

@@ -1,0 +1,40 @@
+import { type ReactNode } from 'react'
+import { Link } from 'react-router'
+import { NavTabs } from '~/components/shell/nav-tabs'
+import { UserMenu } from '~/components/shell/user-menu'
+import { FlashToast } from '~/components/ui/toast'
+
+/** What the shell needs from the session; the root maps the real session onto it. */
+export type ShellSession = { displayName: string; email: string; showAdminTab: boolean }
+
+/**
+ * The signed-in frame (spec §2): skip link, product name, user menu, top tabs, the flash message
+ * and `<main id="main">` around the screen.
+ */
+export function AppShell({ session, children }: { session: ShellSession; children: ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="fixed top-2 left-2 z-50 -translate-y-[200%] rounded-md bg-surface px-4 py-2 font-medium text-primary-strong shadow-lg focus:translate-y-0"
+      >
+        Skip to main content
+      </a>
+      <header className="border-b border-border bg-surface">
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 pt-2">
+          <Link to="/dashboard" className="rounded-sm text-lg font-semibold text-text no-underline">
+            Site Portal
+          </Link>
+          <UserMenu displayName={session.displayName} email={session.email} />
+        </div>
+        <div className="mx-auto max-w-7xl sm:px-2">
+          <NavTabs showAdminTab={session.showAdminTab} />
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:py-8">
+        <FlashToast />
+        {children}
+      </main>
+    </div>
+  )
+}

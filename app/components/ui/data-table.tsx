@@ -1,0 +1,87 @@
+import { type ReactNode, useId } from 'react'
+import { cx } from '~/components/ui/class-names'
+import { Pagination, type PaginationProps } from '~/components/ui/pagination'
+
+export type DataTableColumn<Row> = {
+  key: string
+  header: ReactNode
+  cell: (row: Row) => ReactNode
+  /** Numbers and amounts align to the end. */
+  align?: 'start' | 'end'
+  /** The cell that names the row (usually the first, a title or link) becomes a row header. */
+  rowHeader?: boolean
+  /** Hidden below the small breakpoint, for columns a phone can do without. */
+  hideOnMobile?: boolean
+}
+
+export type DataTableProps<Row> = {
+  /** Names the table for assistive technology; visible unless `captionHidden`. */
+  caption: ReactNode
+  captionHidden?: boolean
+  columns: ReadonlyArray<DataTableColumn<Row>>
+  rows: readonly Row[]
+  rowKey: (row: Row) => string
+  /** Shown instead of the table when there are no rows, e.g. an `EmptyState`. */
+  emptyState?: ReactNode
+  pagination?: PaginationProps
+  className?: string
+}
+
+/**
+ * A native table in a horizontally scrollable, keyboard-focusable region (so a wide table works
+ * on a phone), with an empty state and previous/next paging driven by the URL.
+ */
+export function DataTable<Row>({ caption, captionHidden, columns, rows, rowKey, emptyState, pagination, className }: DataTableProps<Row>) {
+  const captionId = useId()
+  return (
+    <div className={className}>
+      {rows.length === 0 && emptyState !== undefined ? (
+        emptyState
+      ) : (
+        <div
+          role="region"
+          aria-labelledby={captionId}
+          tabIndex={0}
+          className="scroll-shadow-x overflow-x-auto rounded-lg border border-border"
+        >
+          <table className="w-full border-collapse text-left text-sm">
+            <caption id={captionId} className={captionHidden ? 'sr-only' : 'px-4 pt-3 pb-2 text-left text-base font-semibold text-text'}>
+              {caption}
+            </caption>
+            <thead className="bg-surface-muted">
+              <tr>
+                {columns.map((column) => (
+                  <th key={column.key} scope="col" className={cellClasses(column, 'font-semibold text-text whitespace-nowrap')}>
+                    {column.header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={rowKey(row)} className="border-t border-border">
+                  {columns.map((column) =>
+                    column.rowHeader ? (
+                      <th key={column.key} scope="row" className={cellClasses(column, 'font-medium text-text')}>
+                        {column.cell(row)}
+                      </th>
+                    ) : (
+                      <td key={column.key} className={cellClasses(column, 'text-text')}>
+                        {column.cell(row)}
+                      </td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pagination ? <Pagination {...pagination} /> : null}
+    </div>
+  )
+}
+
+function cellClasses<Row>(column: DataTableColumn<Row>, extra: string) {
+  return cx('px-4 py-3 align-top', column.align === 'end' ? 'text-right' : 'text-left', column.hideOnMobile && 'hidden sm:table-cell', extra)
+}

@@ -61,3 +61,18 @@ export const ERROR_CODES = {
   syncCursorStale: 'KR_SYNC_CURSOR_STALE',
   mfaRequired: 'KR_MFA_REQUIRED',
 } as const
+
+/** Cookie names shared by the web app and the backend (DESIGN.md "Identity and sessions"). */
+export const COOKIES = {
+  /** The readable CSRF double-submit cookie; `__Host-` prefixed outside development. */
+  csrf: 'sp_csrf',
+  csrfHost: '__Host-sp_csrf',
+  /** The client id of server-side calls (spec §5), readable so islands can share it. */
+  clientId: 'sp_cid',
+} as const
+/** The hidden form field that carries the CSRF token in HTML forms. */
+export const CSRF_FORM_FIELD = 'csrf'
+/** Where the browser keeps its client id (spec §5). */
+export const CLIENT_ID_STORAGE_KEY = 'sp.clientId'
+/** The server-side client id cookie lives one year. */
+export const CLIENT_ID_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60

@@ -1,0 +1,38 @@
+import { loginPath } from '~/lib/auth/guard'
+import { COOKIES } from '~/lib/constants'
+import { createApiClient } from './client'
+import { loadBrowserClientId } from './client-id'
+import { detectClientOs } from './client-os'
+import { csrfTokenFromCookies, decodeCookieValue, parseCookieHeader } from './cookies'
+import { blockedPath } from './paths'
+import type { ApiClient, ApiClientOptions } from './types'
+
+export type BrowserApiOptions = Pick<ApiClientOptions, 'defaultTimeoutMs' | 'onSignedOut' | 'onBlocked' | 'onTenantCleared'>
+
+/**
+ * The client as islands use it: same-origin fetch with the browser's cookies, the CSRF token read
+ * from its readable cookie, the client id from localStorage (or the server's sp_cid cookie). By
+ * default a blocked user goes to /auth/blocked (spec §8) and any other sign-out to the login page,
+ * back to where they were.
+ * Call it in the browser only (an effect or an event handler), never during server rendering.
+ */
+export function createBrowserApi(options: BrowserApiOptions = {}): ApiClient {
+  const serverClientId = decodeCookieValue(parseCookieHeader(document.cookie).get(COOKIES.clientId))
+  return createApiClient({
+    transport: (request) => fetch(request),
+    origin: window.location.origin,
+    getCsrfToken: () => csrfTokenFromCookies(parseCookieHeader(document.cookie)),
+    clientId: loadBrowserClientId(undefined, serverClientId),
+    os: detectClientOs(navigator.userAgent),
+    defaultTimeoutMs: options.defaultTimeoutMs,
+    onBlocked: options.onBlocked ?? ((correlationId) => window.location.assign(blockedPath(correlationId))),
+    onSignedOut: options.onSignedOut ?? signInAgain,
+    onTenantCleared: options.onTenantCleared,
+  })
+}
+
+function signInAgain(reason: string): void {
+  // The blocked page is already on its way (onBlocked); a second navigation would replace it.
+  if (reason === 'blocked') return
+  window.location.assign(loginPath(window.location.pathname + window.location.search))
+}

@@ -1,0 +1,87 @@
+/** The shapes of the API client (spec §7 "Common to all calls", spec §8). */
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** Spec §8 "Fetch error kinds": three named kinds, or the numeric HTTP status. */
+export type ErrorKind = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR' | number
+
+/** Spec §3 "Error shape": RFC 9457 problem details as the backend sends them. */
+export type ProblemDetails = {
+  status?: number
+  title?: string
+  detail?: string
+  correlationId?: string
+  code?: string
+  remediation?: string
+  type?: string
+  instance?: string
+  retryAfterSeconds?: number
+  /** Field-by-field validation errors, keyed by the request body's field names. */
+  errors?: Record<string, string[]>
+  [extension: string]: unknown
+}
+
+/**
+ * A failed call. A plain object (no class, no Headers) so a loader can hand it to its component
+ * as data.
+ */
+export type ApiError = {
+  kind: ErrorKind
+  /** The HTTP status when a response arrived (also for PARSING_ERROR), else undefined. */
+  status: number | undefined
+  /** The parsed body, or the raw text when it could not be parsed. */
+  data: unknown
+  problem: ProblemDetails | undefined
+  correlationId: string | undefined
+  /** The catalogue text of spec §8 "Messages" for this error. */
+  message: string
+}
+
+export type ApiSuccess<T> = { ok: true; status: number; data: T; headers: Headers }
+export type ApiFailure = { ok: false; error: ApiError }
+export type ApiResult<T> = ApiSuccess<T> | ApiFailure
+
+/** Why the client gave up on the session (spec §8 "Behaviour"). */
+export type SignedOutReason = 'unauthorized' | 'blocked' | 'not-active' | 'expired'
+
+export type Transport = (request: Request) => Promise<Response>
+
+export type ApiClientOptions = {
+  transport: Transport
+  /** Absolute origin the paths are resolved against, e.g. `https://portal.example`. */
+  origin: string
+  getCsrfToken: () => string | undefined
+  clientId: string
+  os: string
+  /** Applies to each attempt when a call sets no timeout of its own; none when undefined. */
+  defaultTimeoutMs?: number | undefined
+  onSignedOut?: ((reason: SignedOutReason) => void) | undefined
+  onBlocked?: ((correlationId: string | undefined) => void) | undefined
+  onTenantCleared?: (() => void) | undefined
+  /** Injected for tests; default setTimeout-based. */
+  sleep?: ((ms: number) => Promise<void>) | undefined
+  /** Injected for tests; default Date.now. */
+  now?: (() => number) | undefined
+}
+
+export type RequestOptions = {
+  method?: HttpMethod | undefined
+  /** JSON-encoded unless FormData, Blob, ArrayBuffer (or a view of one) or URLSearchParams. */
+  body?: unknown
+  headers?: HeadersInit | undefined
+  timeoutMs?: number | undefined
+  signal?: AbortSignal | undefined
+  /** true: a fresh key for this logical call; a string: that key. Added anyway for spec §5 areas. */
+  idempotencyKey?: true | string | undefined
+}
+
+export type MethodOptions = Omit<RequestOptions, 'method' | 'body'>
+
+export type ApiClient = {
+  request: <T = unknown>(path: string, options?: RequestOptions) => Promise<ApiResult<T>>
+  get: <T = unknown>(path: string, options?: MethodOptions) => Promise<ApiResult<T>>
+  post: <T = unknown>(path: string, body?: unknown, options?: MethodOptions) => Promise<ApiResult<T>>
+  put: <T = unknown>(path: string, body?: unknown, options?: MethodOptions) => Promise<ApiResult<T>>
+  patch: <T = unknown>(path: string, body?: unknown, options?: MethodOptions) => Promise<ApiResult<T>>
+  del: <T = unknown>(path: string, options?: MethodOptions & { body?: unknown }) => Promise<ApiResult<T>>
+}

@@ -1,0 +1,303 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { createServer } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { AxeResults } from 'axe-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+const rootDir = fileURLToPath(new URL('../..', import.meta.url))
+const serverEntry = path.join(rootDir, 'build/node/index.js')
+/** Bounds for a machine that is stuck, not expectations: nothing asserts on how long things take. */
+const START_LIMIT_MS = 60_000
+const STOP_LIMIT_MS = 20_000
+
+// ---- The portal: the built server as its users run it ----
+
+export type Portal = {
+  baseUrl: string
+  /** What the server printed (LOG_LEVEL=warn), for failure messages. */
+  output(): string
+  /** SIGTERM, wait for a clean exit, remove the data folder. Throws if the shutdown was not clean. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts `node build/node/index.js` (built by `npm run test:e2e`) on a free port with a fresh data
+ * folder and the demo seed, and resolves once /api/health answers.
+ */
+export async function startPortal(): Promise<Portal> {
+  if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first (npm run test:e2e does).`)
+  const started = performance.now()
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-'))
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, [serverEntry], {
+    cwd: rootDir,
+    // Only what the server needs: nothing of the test runner's environment (NODE_ENV=test,
+    // DATABASE_URL, …) leaks in.
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseUrl,
+      SEED: 'true',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-64_000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  // A crashed or interrupted test run must not leave a server behind.
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+
+  let stopped: Promise<void> | undefined
+  const portal: Portal = {
+    baseUrl,
+    output: () => output,
+    stop() {
+      stopped ??= (async () => {
+        try {
+          const code = await terminate(child, exited)
+          if (code !== 0) throw new Error(`The portal did not shut down cleanly (exit code ${code}). Its output:\n${output}`)
+        } finally {
+          process.off('exit', killOnExit)
+          await rm(dataDir, { recursive: true, force: true })
+        }
+      })()
+      return stopped
+    },
+  }
+
+  try {
+    await waitForHealth(baseUrl, child, () => output)
+  } catch (error) {
+    await portal.stop().catch(() => undefined)
+    throw error
+  }
+  console.info(`[e2e] portal started in ${Math.round(performance.now() - started)} ms at ${baseUrl}`)
+  return portal
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + START_LIMIT_MS
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`The portal exited during start (${child.exitCode ?? child.signalCode}). Its output:\n${output()}`)
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(5_000) })
+      if (response.ok && ((await response.json()) as { database?: string }).database === 'reachable') return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`The portal did not answer /api/health within ${START_LIMIT_MS / 1000} s. Its output:\n${output()}`)
+}
+
+async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS)
+  try {
+    return await exited
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+// ---- The browser: Debian's Chromium through playwright-core ----
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    // launch() already uses a fresh temporary profile; --user-data-dir would be refused.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+}
+
+export type Viewport = 'desktop' | 'phone'
+
+export type JourneyOptions = {
+  javaScript: boolean
+  viewport?: Viewport
+  /** The portal's address: lets `page.goto('/')` work and defines "same origin" for failed requests. */
+  baseUrl?: string
+  /** Console messages or failures a test expects (an error page on purpose, say). */
+  ignore?: RegExp[]
+}
+
+export type Journey = {
+  context: BrowserContext
+  page: Page
+  /** Everything recorded so far: console errors, page errors, failed same-origin requests. */
+  problems: string[]
+  assertNoConsoleErrors(): void
+  close(): Promise<void>
+}
+
+const viewports = {
+  desktop: { viewport: { width: 1280, height: 800 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+} satisfies Record<Viewport, BrowserContextOptions>
+
+/** Per context, what checkAccessibility needs to know about it. */
+const journeys = new WeakMap<BrowserContext, { javaScript: boolean; contextOptions: BrowserContextOptions }>()
+
+export async function newJourneyContext(browser: Browser, options: JourneyOptions): Promise<Journey> {
+  const contextOptions: BrowserContextOptions = {
+    ...viewports[options.viewport ?? 'desktop'],
+    javaScriptEnabled: options.javaScript,
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    ...(options.baseUrl && { baseURL: options.baseUrl }),
+  }
+  const context = await browser.newContext(contextOptions)
+  journeys.set(context, { javaScript: options.javaScript, contextOptions })
+  const page = await context.newPage()
+  const problems: string[] = []
+  const record = (problem: string) => {
+    if (!options.ignore?.some((pattern) => pattern.test(problem))) problems.push(problem)
+  }
+  const origin = () => originOf(options.baseUrl ?? page.url())
+  const sameOrigin = (url: string) => originOf(url) === origin()
+
+  context.on('console', (message) => {
+    if (message.type() !== 'error') return
+    const { url, lineNumber } = message.location()
+    record(`console error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`)
+  })
+  context.on('weberror', (webError) => record(`page error: ${webError.error().stack ?? webError.error().message}`))
+  context.on('requestfailed', (request) => {
+    const failure = request.failure()?.errorText ?? 'failed'
+    // A navigation cancels the requests still running on the page it leaves: that is not a fault.
+    if (failure === 'net::ERR_ABORTED' || !sameOrigin(request.url())) return
+    // Without JavaScript, Chromium refuses the page's modulepreload requests and reports 'csp'.
+    if (!options.javaScript && request.resourceType() === 'script') return
+    record(`request failed: ${request.method()} ${request.url()}: ${failure}`)
+  })
+  context.on('response', (response) => {
+    if (response.status() >= 500 && sameOrigin(response.url())) {
+      record(`server error: ${response.request().method()} ${response.url()} answered ${response.status()}`)
+    }
+  })
+
+  return {
+    context,
+    page,
+    problems,
+    assertNoConsoleErrors() {
+      if (problems.length > 0) throw new Error(`The browser reported ${problems.length} problem(s):\n${problems.join('\n')}`)
+    },
+    close: () => context.close(),
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
+  }
+}
+
+// ---- Accessibility: axe-core ----
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+type Violation = { id: string; impact: string | null; help: string; helpUrl: string; targets: string[] }
+
+/**
+ * Runs axe-core on the page as the user sees it and throws listing every serious or critical
+ * violation.
+ *
+ * JavaScript on: axe runs in the page itself. It is injected with page.evaluate, which goes through
+ * the DevTools protocol and is not subject to the page's Content-Security-Policy; addScriptTag
+ * would be blocked (no 'unsafe-inline') and log a CSP error. So no bypassCSP is needed, and the
+ * journey keeps testing the real CSP.
+ *
+ * JavaScript off: axe cannot run there (timers never fire in a page without script, so axe.run
+ * never settles). We take the page's DOM as parsed without script (page.content()), and check it in
+ * a separate JS-enabled context with the same viewport and cookies, served at the same URL so the
+ * same stylesheets and images load. The snapshot is served with `script-src 'none'` so the app's
+ * scripts cannot hydrate it into the JS-on page, and its <noscript> elements are renamed to an
+ * inert custom element, because a scripting browser would not render their content while a user
+ * without JavaScript sees it. Limit: live form values typed in the page are not in the snapshot.
+ */
+export async function checkAccessibility(page: Page): Promise<void> {
+  const journey = journeys.get(page.context())
+  const violations = journey && !journey.javaScript ? await axeOnSnapshot(page, journey.contextOptions) : await runAxe(page)
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  if (serious.length === 0) return
+  const lines = serious.map((v) => `- [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n    ${v.targets.join('\n    ')}`)
+  throw new Error(`axe found ${serious.length} serious or critical violation(s) on ${page.url()}:\n${lines.join('\n')}`)
+}
+
+async function runAxe(page: Page): Promise<Violation[]> {
+  if (await page.evaluate(() => !('axe' in window))) await page.evaluate(axeSource)
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe
+    const results = await axe.run(document, { resultTypes: ['violations'] })
+    return results.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      helpUrl: v.helpUrl,
+      targets: v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? `: ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`),
+    }))
+  })
+}
+
+async function axeOnSnapshot(page: Page, contextOptions: BrowserContextOptions): Promise<Violation[]> {
+  const browser = page.context().browser()
+  if (!browser) throw new Error('checkAccessibility: the page has no browser')
+  const url = page.url()
+  const withoutHash = url.split('#')[0]
+  const html = (await page.content()).replace(/<(\/?)noscript\b/gi, '<$1sp-noscript')
+  const inspection = await browser.newContext({
+    ...contextOptions,
+    javaScriptEnabled: true,
+    storageState: await page.context().storageState(),
+  })
+  try {
+    const inspect = await inspection.newPage()
+    await inspect.route(
+      (target) => target.href === withoutHash,
+      (route) =>
+        route.fulfill({
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "script-src 'none'" },
+          body: html,
+        }),
+      { times: 1 },
+    )
+    await inspect.goto(url)
+    return await runAxe(inspect)
+  } finally {
+    await inspection.close()
+  }
+}

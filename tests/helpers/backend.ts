@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { inject } from 'vitest'
+import { createBackend, type Backend } from '#server/api/app'
+import { loadConfig, type Config } from '#server/config'
+import { openDatabase, type Database, type DatabaseHandle } from '#server/db/client'
+import { assertRowLevelSecurity } from '#server/db/tenancy'
+import { createLogger } from '#server/http/logger'
+import { databaseOf } from '#tests/setup/api-global'
+
+/** The address the backend sees for test requests (TEST-NET-3, RFC 5737). */
+export const TEST_REMOTE_ADDRESS = '203.0.113.7'
+export const TEST_ORIGIN = 'http://portal.test'
+/** Fixed so cookies and CSRF tokens signed in one test read the same in the next. */
+export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdefghijklmnopqr'
+
+const migrationsFolder = fileURLToPath(new URL('../../server/db/migrations', import.meta.url))
+
+/**
+ * The backend's clock: frozen, so nothing depends on how long a test takes. `now()` reads it;
+ * `set` and `advance` move it (expiry, throttling windows); `reset` returns to where it started.
+ */
+export type TestClock = {
+  (): Date
+  set(at: Date | string | number): void
+  advance(ms: number): void
+  reset(): void
+}
+
+export type TestRequestInit = RequestInit & {
+  /** The caller's address as the transport would report it; TEST_REMOTE_ADDRESS unless given. */
+  remoteAddress?: string
+}
+
+export type TestBackend = {
+  db: Database
+  driver: DatabaseHandle['driver']
+  backend: Backend
+  config: Config
+  now: TestClock
+  /** Sends a request for `path` (relative to http://portal.test) straight to the backend. */
+  fetch(path: string, init?: TestRequestInit): Promise<Response>
+  /** Closes the database and removes it (folder or PostgreSQL database). Safe to call twice. */
+  close(): Promise<void>
+}
+
+export type TestBackendOptions = {
+  /** Where the clock starts; the wall-clock time at creation by default. */
+  now?: Date | string | number
+  /** Extra environment for loadConfig, e.g. { TRUST_PROXY: 'true' }. */
+  env?: Record<string, string>
+}
+
+/**
+ * A real backend on a fresh, migrated database of its own: PGlite loaded from the template that
+ * tests/setup/api-global.ts built, or a new PostgreSQL database when TEST_DATABASE_URL is set.
+ * Create one per test file (beforeAll) and close it in afterAll; tests make their own tenants and
+ * users, so they run in any order.
+ */
+export async function createTestBackend(options: TestBackendOptions = {}): Promise<TestBackend> {
+  const started = performance.now()
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-api-'))
+  const cleanups: Array<() => Promise<void>> = [() => rm(dataDir, { recursive: true, force: true })]
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  }
+
+  try {
+    const serverUrl = process.env.TEST_DATABASE_URL
+    let databaseUrl: string | undefined
+    let handle: DatabaseHandle
+    if (serverUrl) {
+      const name = `${inject('testDatabasePrefix') || 'sp_t_'}${randomBytes(6).toString('hex')}`
+      await adminQuery(serverUrl, `create database "${name}"`)
+      cleanups.push(() => adminQuery(serverUrl, `drop database if exists "${name}" with (force)`))
+      databaseUrl = databaseOf(serverUrl, name)
+      handle = await openDatabase({ dataDir, databaseUrl, migrationsFolder })
+    } else {
+      const template = inject('pgliteTemplate')
+      if (!template) throw new Error('No PGlite template: run API tests through `vitest --project api` (tests/setup/api-global.ts).')
+      const dump = new Blob([await readFile(template)])
+      handle = await openDatabase({ dataDir, migrationsFolder, loadDataDir: dump })
+    }
+    cleanups.push(() => handle.close())
+    await assertRowLevelSecurity(handle.db)
+
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: TEST_ORIGIN,
+      SEED: 'false',
+      ...options.env,
+    })
+    const now = createClock(options.now ?? Date.now())
+    const backend = createBackend({ config, db: handle.db, logger: createLogger(config.logLevel), now })
+
+    const what = handle.driver === 'postgres' ? 'fresh PostgreSQL database' : 'fresh PGlite from template'
+    console.info(`[api] ${what} ready in ${Math.round(performance.now() - started)} ms`)
+
+    return {
+      db: handle.db,
+      driver: handle.driver,
+      backend,
+      config,
+      now,
+      fetch(requestPath, init = {}) {
+        const { remoteAddress = TEST_REMOTE_ADDRESS, ...requestInit } = init
+        const request = new Request(new URL(requestPath, TEST_ORIGIN), requestInit)
+        return backend.fetch(request, { remoteAddress })
+      },
+      close: cleanUp,
+    }
+  } catch (error) {
+    await cleanUp()
+    throw error
+  }
+}
+
+function createClock(start: Date | string | number): TestClock {
+  const origin = new Date(start).getTime()
+  if (Number.isNaN(origin)) throw new Error(`createTestBackend: not a date: ${String(start)}`)
+  let current = origin
+  return Object.assign(() => new Date(current), {
+    set(at: Date | string | number) {
+      const next = new Date(at).getTime()
+      if (Number.isNaN(next)) throw new Error(`TestClock.set: not a date: ${String(at)}`)
+      current = next
+    },
+    advance(ms: number) {
+      current += ms
+    },
+    reset() {
+      current = origin
+    },
+  })
+}
+
+async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}

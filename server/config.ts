@@ -28,6 +28,7 @@ const envSchema = z.object({
   COOKIE_SECURE: booleanish.optional(),
   TRUST_PROXY: booleanish.default(false),
   DEMO_AUTO_SESSION: booleanish.default(false),
+  MAIL_FILE_DIR: z.string().min(1).optional(),
 })
 
 export type Config = {
@@ -45,6 +46,8 @@ export type Config = {
   trustProxy: boolean
   /** Allows POST /auth/demo-session (spec §4 demo admin session); the web build must ask for it too. */
   demoAutoSession: boolean
+  /** Deliver queued mail as .eml files into this folder (development and tests); unset: mail stays queued. */
+  mailFileDir: string | undefined
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY,
     demoAutoSession: e.DEMO_AUTO_SESSION,
+    mailFileDir: e.MAIL_FILE_DIR ? path.resolve(e.MAIL_FILE_DIR) : undefined,
   }
 }
 

@@ -13,7 +13,7 @@ import { createFrontDoor } from '#server/web/front-door'
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 async function main() {
-  const { config, logger, database, backend } = await startCore(rootDir)
+  const { config, logger, backend, close } = await startCore(rootDir)
   const build = (await import(pathToFileURL(path.join(rootDir, 'build/server/index.js')).href)) as ServerBuild
   const handleWeb = createRequestHandler(build, 'production')
   const frontDoor = createFrontDoor({
@@ -43,8 +43,7 @@ async function main() {
     }, 10_000)
     force.unref()
     server.close(() => {
-      database
-        .close()
+      close()
         .then(() => {
           logger.info('stopped')
           process.exit(0)

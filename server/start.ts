@@ -5,8 +5,16 @@ import { openDatabase, type DatabaseHandle } from '#server/db/client'
 import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
+import { fileTransport, startMailDelivery } from '#server/jobs/mail-delivery'
 
-export type Started = { config: Config; logger: Logger; database: DatabaseHandle; backend: Backend }
+export type Started = {
+  config: Config
+  logger: Logger
+  database: DatabaseHandle
+  backend: Backend
+  /** Stops background jobs and closes the database. */
+  close(): Promise<void>
+}
 
 /** Everything both entries (production and development) share: configuration, database, backend. */
 export async function startCore(rootDir: string, env: Record<string, string | undefined> = process.env): Promise<Started> {
@@ -26,5 +34,15 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   }
   const backend = createBackend({ config, db: database.db, logger, now: () => new Date() })
   logger.info({ driver: database.driver, dataDir: config.dataDir }, 'database ready')
-  return { config, logger, database, backend }
+  const mail = config.mailFileDir ? startMailDelivery({ db: database.db, transport: fileTransport(config.mailFileDir), logger }) : undefined
+  return {
+    config,
+    logger,
+    database,
+    backend,
+    async close() {
+      await mail?.stop()
+      await database.close()
+    },
+  }
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import os from 'node:os'
@@ -20,6 +20,8 @@ const STOP_LIMIT_MS = 20_000
 
 export type Portal = {
   baseUrl: string
+  /** The newest mail to this address, as the server delivered it (MAIL_FILE_DIR); waits for it. */
+  mailTo(address: string, options?: { after?: number }): Promise<{ subject: string; text: string; deliveredAt: number }>
   /** What the server printed (LOG_LEVEL=warn), for failure messages. */
   output(): string
   /** SIGTERM, wait for a clean exit, remove the data folder. Throws if the shutdown was not clean. */
@@ -46,6 +48,7 @@ export async function startPortal(): Promise<Portal> {
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
+      MAIL_FILE_DIR: path.join(dataDir, 'mail'),
       PUBLIC_URL: baseUrl,
       SEED: 'true',
       LOG_LEVEL: 'warn',
@@ -66,6 +69,7 @@ export async function startPortal(): Promise<Portal> {
   let stopped: Promise<void> | undefined
   const portal: Portal = {
     baseUrl,
+    mailTo: (address, options) => waitForMail(path.join(dataDir, 'mail'), address, options?.after ?? 0),
     output: () => output,
     stop() {
       stopped ??= (async () => {
@@ -89,6 +93,27 @@ export async function startPortal(): Promise<Portal> {
   }
   console.info(`[e2e] portal started in ${Math.round(performance.now() - started)} ms at ${baseUrl}`)
   return portal
+}
+
+async function waitForMail(dir: string, address: string, after: number) {
+  const deadline = Date.now() + 15_000
+  while (Date.now() < deadline) {
+    const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.eml')) : []
+    const mails = await Promise.all(
+      files.map(async (file) => {
+        const full = path.join(dir, file)
+        const [raw, info] = await Promise.all([readFile(full, 'utf8'), stat(full)])
+        const [head = '', ...body] = raw.split('\n\n')
+        return { head, text: body.join('\n\n'), deliveredAt: info.mtimeMs }
+      }),
+    )
+    const newest = mails
+      .filter((m) => m.head.split('\n').includes(`To: ${address}`) && m.deliveredAt > after)
+      .sort((a, b) => b.deliveredAt - a.deliveredAt)[0]
+    if (newest) return { subject: /^Subject: (.*)$/m.exec(newest.head)?.[1] ?? '', text: newest.text, deliveredAt: newest.deliveredAt }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`No mail to ${address} arrived in ${dir}`)
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -188,6 +213,9 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
 
   context.on('console', (message) => {
     if (message.type() !== 'error') return
+    // Chromium logs every 4xx answer as a console error. A form that fails validation answers 400,
+    // a wrong password 401: the journeys assert those screens; faults are 5xx (below) or missing assets.
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return
     const { url, lineNumber } = message.location()
     record(`console error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`)
   })
@@ -203,6 +231,10 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
   context.on('response', (response) => {
     if (response.status() >= 500 && sameOrigin(response.url())) {
       record(`server error: ${response.request().method()} ${response.url()} answered ${response.status()}`)
+    }
+    const type = response.request().resourceType()
+    if (response.status() === 404 && sameOrigin(response.url()) && ['stylesheet', 'script', 'image', 'font'].includes(type)) {
+      record(`missing ${type}: ${response.url()}`)
     }
   })
 

@@ -1,0 +1,56 @@
+import { expect } from 'vitest'
+import type { Page } from 'playwright-core'
+import { DEMO } from '#server/db/seed'
+import { currentTotp } from '#server/domain/auth/totp'
+import { checkAccessibility } from './harness'
+
+/** The variants every journey runs in: JavaScript on and off, on a desktop and a phone screen. */
+export const VARIANTS = [
+  { name: 'JS on, desktop', javaScript: true, viewport: 'desktop' },
+  { name: 'JS off, desktop', javaScript: false, viewport: 'desktop' },
+  { name: 'JS on, phone', javaScript: true, viewport: 'phone' },
+  { name: 'JS off, phone', javaScript: false, viewport: 'phone' },
+] as const
+
+/** Waits for the screen whose h1 is `name`, and checks it with axe. */
+export async function expectScreen(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('heading', { level: 1, name }).waitFor()
+  await checkAccessibility(page)
+}
+
+export async function signIn(page: Page, email: string, password: string, options: { admin?: boolean } = {}): Promise<void> {
+  if (options.admin) await page.getByRole('link', { name: 'Admin sign-in' }).click()
+  await page.getByLabel('E-mail address').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/**
+ * The demo admin's next authentication code. A code is accepted once, so a second admin sign-in
+ * in the same 30 s uses the next step's code (the server accepts one step of drift) and a third
+ * waits for the clock.
+ */
+let lastStep = 0
+export async function nextAdminCode(): Promise<string> {
+  for (;;) {
+    const step = Math.floor(Date.now() / 30_000)
+    const usable = Math.max(step, lastStep + 1)
+    if (usable <= step + 1) {
+      lastStep = usable
+      return currentTotp(DEMO.adminTotpSecret, new Date(usable * 30_000))
+    }
+    await new Promise((resolve) => setTimeout(resolve, (step + 1) * 30_000 - Date.now() + 50))
+  }
+}
+
+export async function signOut(page: Page, displayName: string): Promise<void> {
+  await page.locator('summary', { hasText: `Account menu for ${displayName}` }).click()
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expectScreen(page, 'Sign in')
+  expect(new URL(page.url()).pathname).toBe('/auth/login')
+}
+
+export function pathOf(page: Page): string {
+  const url = new URL(page.url())
+  return url.pathname + url.search
+}

@@ -19,7 +19,11 @@ export async function expectScreen(page: Page, name: string | RegExp): Promise<v
 }
 
 export async function signIn(page: Page, email: string, password: string, options: { admin?: boolean } = {}): Promise<void> {
-  if (options.admin) await page.getByRole('link', { name: 'Admin sign-in' }).click()
+  if (options.admin) {
+    await page.getByRole('link', { name: 'Admin sign-in' }).click()
+    // With script this is a client-side navigation: type only once the admin form is there.
+    await page.getByRole('heading', { level: 1, name: 'Admin sign-in' }).waitFor()
+  }
   await page.getByLabel('E-mail address').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in' }).click()

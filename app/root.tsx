@@ -9,6 +9,7 @@ import { guardModeFor } from '~/lib/auth/guard-mode'
 import { deriveRole } from '~/lib/auth/role'
 import type { Session } from '~/lib/auth/session'
 import { takeFlash } from '~/lib/flash.server'
+import { preferredLocale } from '~/lib/format'
 import { log } from '~/lib/log.server'
 import type { Route } from './+types/root'
 import './app.css'
@@ -55,6 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       csrfToken: csrfToken() ?? null,
       flash,
       oidcEnabled: context.oidcEnabled,
+      locale: preferredLocale(request.headers.get('accept-language')),
       session: session && !session.requiresMfa ? shellSession(session) : null,
     },
     { headers: responseHeaders },
@@ -82,10 +84,16 @@ export function useShellSession(): ShellSession | null {
   return useRouteLoaderData<typeof loader>('root')?.session ?? null
 }
 
+/** The user's locale (from the browser's Accept-Language), for dates and numbers. */
+export function useLocale(): string {
+  return useRouteLoaderData<typeof loader>('root')?.locale ?? 'en-GB'
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useRouteLoaderData<typeof loader>('root')?.cspNonce
+  const root = useRouteLoaderData<typeof loader>('root')
+  const nonce = root?.cspNonce
   return (
-    <html lang="en">
+    <html lang={root?.locale ?? 'en'}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -14,6 +14,12 @@ import { accountRoutes } from './auth/account-routes'
 import { deviceRoutes } from './auth/device-routes'
 import { sessionRoutes } from './auth/session-routes'
 import { healthRoutes } from './health'
+import { dashboardRoutes } from './reporting/dashboard'
+import { itemsRoutes } from './reporting/items'
+import { projectsRoutes } from './reporting/projects'
+import { reportsRoutes } from './reporting/reports'
+import { syncRoutes } from './reporting/sync'
+import { viewsRoutes } from './reporting/views'
 
 export type BackendDeps = {
   config: Config
@@ -73,6 +79,12 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', sessionRoutes)
   app.route('/', accountRoutes)
   app.route('/', deviceRoutes)
+  app.route('/', projectsRoutes)
+  app.route('/', reportsRoutes)
+  app.route('/', itemsRoutes)
+  app.route('/', viewsRoutes)
+  app.route('/', dashboardRoutes)
+  app.route('/', syncRoutes)
 
   // Through the context, so cookies and headers set before the failure (a fresh CSRF token) survive.
   const respond = async (c: Context<BackendEnv>, init: ProblemInit) => {

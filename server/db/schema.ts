@@ -21,11 +21,11 @@ import {
  */
 export const appUser = pgRole('app_user').existing()
 
-const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::uuid`
+export const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::uuid`
 const currentUser = sql`nullif(current_setting('app.user_id', true), '')::uuid`
 
 /** Row-level security for a tenant-owned table: a row is visible only inside its tenant. */
-function tenantPolicy(name: string) {
+export function tenantPolicy(name: string) {
   return pgPolicy(`${name}_tenant_isolation`, {
     as: 'permissive',
     for: 'all',
@@ -35,7 +35,7 @@ function tenantPolicy(name: string) {
   })
 }
 
-const timestamps = {
+export const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database, Tx } from './client'
 import { tenantTables } from './schema'
+import { reportingTenantTables } from './schema-reporting'
 
 /**
  * Every tenant-owned query runs inside one of these transactions: as the plain application role,
@@ -46,7 +47,7 @@ export async function assertRowLevelSecurity(db: Database): Promise<void> {
             from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
       ),
     )
-    for (const name of tenantTables) {
+    for (const name of [...tenantTables, ...reportingTenantTables]) {
       const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)

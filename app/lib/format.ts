@@ -1,0 +1,36 @@
+/**
+ * Dates and numbers in the user's locale. Server and browser render with the same locale (the
+ * root loader's, from Accept-Language) and the same time zone (UTC for timestamps unless a
+ * calendar date), so hydration never disagrees.
+ */
+const FALLBACK_LOCALE = 'en-GB'
+
+export function preferredLocale(acceptLanguage: string | null | undefined): string {
+  const candidates = (acceptLanguage ?? '')
+    .split(',')
+    .map((part) => part.split(';')[0]?.trim())
+    .filter((tag): tag is string => Boolean(tag) && tag !== '*')
+  for (const tag of candidates) {
+    try {
+      const [supported] = Intl.DateTimeFormat.supportedLocalesOf(tag)
+      if (supported) return supported
+    } catch {
+      // not a valid language tag
+    }
+  }
+  return FALLBACK_LOCALE
+}
+
+/** A moment, e.g. "22 Nov 2026, 09:14 UTC". */
+export function formatDateTime(isoUtc: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC', timeZoneName: 'short' }).format(new Date(isoUtc))
+}
+
+/** A calendar date (YYYY-MM-DD), e.g. "22 Nov 2026": no time zone may shift it. */
+export function formatDate(isoDate: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`))
+}
+
+export function formatNumber(value: number, locale: string): string {
+  return new Intl.NumberFormat(locale).format(value)
+}

@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm'
+import { changeLog, tenantRevisions } from '#server/db/schema-reporting'
+import type { DomainContext } from './context'
+
+export type SyncedEntity = 'Project' | 'Report' | 'ReportItem'
+export type ChangeType = 'Created' | 'Updated' | 'Deleted'
+
+/**
+ * Bumps the tenant's revision and appends the change, in the caller's transaction. The revision
+ * row is locked until that transaction ends, so revisions are handed out one at a time, in commit
+ * order, without gaps (a rolled-back change gives its number back). Returns the new revision,
+ * which the changed row stores.
+ */
+export async function recordChange(ctx: DomainContext, entity: SyncedEntity, entityId: string, changeType: ChangeType): Promise<number> {
+  const [row] = await ctx.tx
+    .insert(tenantRevisions)
+    .values({ tenantId: ctx.actor.tenantId, revision: 1 })
+    .onConflictDoUpdate({ target: tenantRevisions.tenantId, set: { revision: sql`${tenantRevisions.revision} + 1` } })
+    .returning({ revision: tenantRevisions.revision })
+  if (!row) throw new Error('tenant revision not bumped')
+  await ctx.tx.insert(changeLog).values({ tenantId: ctx.actor.tenantId, revision: row.revision, entity, entityId, changeType, changedAt: ctx.now })
+  return row.revision
+}

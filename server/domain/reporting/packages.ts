@@ -1,0 +1,32 @@
+import { and, asc, eq } from 'drizzle-orm'
+import { packages, projectPackages } from '#server/db/schema-reporting'
+import type { PackageInfo } from '~/lib/reporting/types'
+import type { DomainContext } from './context'
+
+/** The organisation's packages (trades, work packages), in their order. */
+export async function organisationPackages(ctx: DomainContext): Promise<PackageInfo[]> {
+  return ctx.tx
+    .select({ key: packages.key, name: packages.name, active: packages.active })
+    .from(packages)
+    .orderBy(asc(packages.sortOrder), asc(packages.name))
+}
+
+/**
+ * The packages usable on a project: the organisation's active ones, unless the project switched
+ * one off, plus any the project switched on itself.
+ */
+export async function projectPackageList(ctx: DomainContext, projectId: string): Promise<PackageInfo[]> {
+  const [all, overrides] = await Promise.all([
+    organisationPackages(ctx),
+    ctx.tx
+      .select({ key: projectPackages.packageKey, active: projectPackages.active })
+      .from(projectPackages)
+      .where(and(eq(projectPackages.tenantId, ctx.actor.tenantId), eq(projectPackages.projectId, projectId))),
+  ])
+  const override = new Map(overrides.map((o) => [o.key, o.active]))
+  return all.map((p) => ({ ...p, active: override.get(p.key) ?? p.active }))
+}
+
+export async function usablePackageKeys(ctx: DomainContext, projectId: string): Promise<Set<string>> {
+  return new Set((await projectPackageList(ctx, projectId)).filter((p) => p.active).map((p) => p.key))
+}

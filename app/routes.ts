@@ -59,5 +59,8 @@ export default [
       route('control-panel', 'routes/admin/control-panel.tsx', { id: 'admin-control-panel' }),
       route('*', 'routes/admin/coming-later.tsx', { id: 'admin-page' }),
     ]),
+
+    // Any other path, so a signed-in user keeps the shell around the "not found" screen.
+    route('*', 'routes/not-found.tsx'),
   ]),
 ] satisfies RouteConfig

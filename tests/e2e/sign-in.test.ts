@@ -121,3 +121,22 @@ describe.each([VARIANTS[0], VARIANTS[3]])('$name', ({ javaScript, viewport }) =>
     j.assertNoConsoleErrors()
   })
 })
+
+describe.each([VARIANTS[1], VARIANTS[2]])('$name', ({ javaScript, viewport }) => {
+  test('an unknown page shows the error screen inside the shell, with a way back', async () => {
+    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page } = j
+    await page.goto('/auth/login')
+    await signIn(page, DEMO.user.email, DEMO.user.password)
+    await expectScreen(page, 'Dashboard')
+    const response = await page.goto('/no-such-page')
+    expect(response?.status()).toBe(404)
+    await expectScreen(page, 'Unexpected error')
+    await page.getByRole('alert').getByText('The requested resource was not found.').waitFor()
+    await page.getByRole('navigation', { name: 'Main' }).waitFor()
+    await page.getByRole('link', { name: 'Go to Dashboard' }).click()
+    await expectScreen(page, 'Dashboard')
+    j.assertNoConsoleErrors()
+  })
+})

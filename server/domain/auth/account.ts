@@ -119,6 +119,11 @@ export async function requestPasswordReset(db: Database, email: string, ctx: Ctx
 /** Sets the new password, signs the account out everywhere, and counts as proof of the mailbox. */
 export async function confirmPasswordReset(db: Database, token: string, password: string, ctx: Ctx, now: Date): Promise<void> {
   const userId = await consumeToken(db, token, 'reset-password', now)
+  // Older links of the same account die with this one: none may set the password again.
+  await db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, 'reset-password'), isNull(authTokens.usedAt)))
   const passwordHash = await hashPassword(password)
   await db
     .update(users)

@@ -18,7 +18,11 @@ export async function enrollment(db: Database, session: AuthSession): Promise<{ 
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, session.userId))
   if (!user) throw new Problem({ status: 401, title: 'Unauthorized', code: 'KR_UNAUTHENTICATED' })
   const [existing] = await db.select().from(mfaSecrets).where(eq(mfaSecrets.userId, session.userId))
-  let secret = existing?.confirmedAt ? undefined : existing?.secret
+  // Confirmed since this sign-in began (in another browser): a password alone must never replace it.
+  if (existing?.confirmedAt) {
+    throw new Problem({ status: 409, title: 'Conflict', detail: 'Two-factor authentication is already set up.', code: 'KR_MFA_ALREADY_ENROLLED' })
+  }
+  let secret = existing?.secret
   if (!secret) {
     secret = newTotpSecret()
     await db

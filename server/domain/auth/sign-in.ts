@@ -7,7 +7,7 @@ import { ERROR_CODES } from '~/lib/constants'
 import { recordAudit } from '../audit'
 import { dummyPasswordHash, verifyPassword } from './passwords'
 import { createSession, type AuthSession, type SessionKind } from './sessions'
-import { clearFailures, lockedFor, recordFailure, throttleKey } from './throttle'
+import { THROTTLE_RULES, clearFailures, lockedFor, recordFailure, throttleKey } from './throttle'
 
 export type SignInInput = {
   email: string
@@ -76,16 +76,21 @@ export async function signIn(db: Database, input: SignInInput, now: Date): Promi
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()))
 
   if (!user || !passwordOk) {
-    await recordFailure(db, 'address', addressKey, now)
-    const locked = await recordFailure(db, 'account', accountKey, now)
+    const addressLocked = await recordFailure(db, 'address', addressKey, now)
+    const accountLocked = await recordFailure(db, 'account', accountKey, now)
+    // Whichever counter this failure filled, the answer and the audit trail are the same.
+    const locked = addressLocked || accountLocked
     await recordAudit(db, {
       action: locked ? 'auth.lockout' : 'auth.signin.failed',
       actorUserId: user?.id,
       ip: input.ip,
       correlationId: input.correlationId,
-      data: { kind: input.kind },
+      data: { kind: input.kind, ...(locked && { lockedBy: accountLocked ? 'account' : 'address' }) },
     })
-    if (locked) throw throttled(Math.ceil((await lockedFor(db, accountKey, now)) || 900))
+    if (locked) {
+      const wait = Math.max(await lockedFor(db, accountKey, now), await lockedFor(db, addressKey, now))
+      throw throttled(wait || THROTTLE_RULES.account.lockMs / 1000)
+    }
     throw invalidCredentials()
   }
 

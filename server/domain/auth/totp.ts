@@ -2,6 +2,9 @@ import { generate, generateSecret, generateURI, verify } from 'otplib'
 
 /** TOTP (RFC 6238) with the parameters every authenticator app understands: SHA-1, 6 digits, 30 s. */
 export const TOTP_ISSUER = 'Site Portal'
+const TOTP_PERIOD_S = 30
+/** One step of clock drift either way. */
+const TOTP_TOLERANCE_S = 30
 
 export function newTotpSecret(): string {
   return generateSecret()
@@ -26,11 +29,15 @@ export async function checkTotp(
   lastUsedStep: number | null,
 ): Promise<{ valid: false } | { valid: true; timeStep: number }> {
   if (!/^\d{6}$/.test(code)) return { valid: false }
+  const epoch = Math.floor(now.getTime() / 1000)
+  // Every step this check could accept is already used (a clock behind the one that accepted the
+  // last code): refuse, as otplib throws when afterTimeStep lies past its window.
+  if (lastUsedStep !== null && lastUsedStep >= Math.floor((epoch + TOTP_TOLERANCE_S) / TOTP_PERIOD_S)) return { valid: false }
   const result = await verify({
     secret,
     token: code,
-    epoch: Math.floor(now.getTime() / 1000),
-    epochTolerance: 30,
+    epoch,
+    epochTolerance: TOTP_TOLERANCE_S,
     ...(lastUsedStep !== null && { afterTimeStep: lastUsedStep }),
   })
   if (!result.valid || !('timeStep' in result)) return { valid: false }

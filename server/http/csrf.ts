@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
 import type { BackendEnv } from '#server/api/app'
 import { HEADERS } from '~/lib/constants'
-import { readCookie, writeCookie } from './cookies'
+import { clearCookie, readCookie, writeCookie } from './cookies'
 import { Problem } from './problem'
 
 /**
@@ -41,6 +41,18 @@ export function csrfBinding(sessionId: string | undefined): string {
   return sessionId ? `session:${sessionId}` : 'anon'
 }
 
+/** Unsafe calls that need no session, so a stale session cookie does not stop them. */
+const SIGNED_OUT_PATHS = new Set([
+  '/auth/login',
+  '/auth/admin/login',
+  '/auth/register-self',
+  '/auth/email/verify',
+  '/auth/password/reset/request',
+  '/auth/password/reset/confirm',
+  '/auth/demo-session',
+  '/auth/session',
+])
+
 /** Paths a browser may call without the token: they carry no credentials and change nothing of the user's. */
 const EXEMPT = [/^\/telemetry\/public-/]
 
@@ -51,6 +63,13 @@ export const csrfProtection = createMiddleware<BackendEnv>(async (c, next) => {
   const valid = verifyCsrfToken(config.sessionSecret, binding, cookieToken)
 
   if (UNSAFE.has(c.req.method) && !EXEMPT.some((p) => p.test(c.req.path))) {
+    // A session cookie that no longer names a live session: the client's problem is the expired
+    // session (401, so it refreshes or signs in), not the token bound to it. Signing in is allowed.
+    if (!c.get('session') && readCookie(c, config, 'session') && !SIGNED_OUT_PATHS.has(c.req.path)) {
+      clearCookie(c, config, 'session')
+      c.set('csrfToken', issueCsrfToken(c, 'anon'))
+      throw new Problem({ status: 401, title: 'Unauthorized', detail: 'Your session has expired. Sign in again.', code: 'KR_SESSION_EXPIRED' })
+    }
     if (isCrossSite(c.req.raw, config.publicUrl)) {
       throw new Problem({ status: 403, title: 'Forbidden', detail: 'Cross-site requests are not allowed.', code: 'KR_CSRF_CROSS_SITE' })
     }

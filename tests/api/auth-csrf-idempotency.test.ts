@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   uniqueSuffix,
   type TestClient,
+  SESSION_COOKIE,
 } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 
@@ -255,4 +256,20 @@ test('after 24 hours a key is forgotten and the request runs again', async () =>
   expect((await mailsTo(t.db, input.email)).map((m) => m.template)).toEqual(['verify-email', 'account-exists'])
   const rows = await t.db.select({ state: idempotencyKeys.state }).from(idempotencyKeys).where(and(eq(idempotencyKeys.key, key)))
   expect(rows).toEqual([{ state: 'done' }])
+})
+
+test('an unsafe call with an expired session answers 401, not a CSRF refusal, and hands out a fresh token', async () => {
+  const member = await createMember(t.db)
+  const c = await signedInClient(t, member)
+  t.now.advance(31 * 60_000)
+  try {
+    const body = await expectProblem(await c.post('/auth/devices/register', { deviceId: 'd-1', platform: 'ios' }), 401, 'KR_SESSION_EXPIRED')
+    expect(body.detail).toBe('Your session has expired. Sign in again.')
+    // The stale session cookie is cleared and the new CSRF token lets the user sign in straight away.
+    expect(c.jar.get(SESSION_COOKIE)).toBeUndefined()
+    const login = await c.post('/auth/login', { email: member.user.email, password: member.user.password })
+    expect(login.status, await show(login)).toBe(200)
+  } finally {
+    t.now.reset()
+  }
 })

@@ -204,3 +204,16 @@ test('changing the password ends the user’s other sessions and keeps this one'
 test('changing the password needs a session', async () => {
   await expectProblem(await client(t).post('/auth/password/set', { currentPassword: 'x', newPassword: NEW_PASSWORD }), 401, 'KR_UNAUTHENTICATED')
 })
+
+test('guessing the current password on the change form is throttled like sign-in', async () => {
+  const member = await createMember(t.db)
+  const c = await signedInClient(t, member)
+  for (let attempt = 1; attempt < 5; attempt++) {
+    await expectProblem(await c.post('/auth/password/set', { currentPassword: `guess ${attempt}`, newPassword: NEW_PASSWORD }), 400, 'KR_VALIDATION')
+  }
+  const locked = await expectProblem(await c.post('/auth/password/set', { currentPassword: 'guess 5', newPassword: NEW_PASSWORD }), 429, 'KR_THROTTLED')
+  expect(locked.retryAfterSeconds).toBeGreaterThan(0)
+  // Even the right password waits until the lock ends.
+  await expectProblem(await c.post('/auth/password/set', { currentPassword: member.user.password, newPassword: NEW_PASSWORD }), 429, 'KR_THROTTLED')
+  expect(await auditOf(t.db, { action: 'auth.lockout', actorUserId: member.user.id })).toHaveLength(1)
+})

@@ -8,6 +8,8 @@ import { recordAudit } from '../audit'
 import { enqueueMail } from '../mail'
 import { hashPassword, verifyPassword } from './passwords'
 import { revokeAllSessions } from './sessions'
+import { throttled } from './sign-in'
+import { clearFailures, lockedFor, recordFailure, throttleKey } from './throttle'
 import { hashToken, newToken } from './tokens'
 
 type Ctx = { ip: string; correlationId: string; publicUrl: string }
@@ -141,8 +143,16 @@ export async function changePassword(
   ctx: Omit<Ctx, 'publicUrl'>,
   now: Date,
 ): Promise<void> {
+  // Someone at an unlocked, signed-in screen must not be able to guess the password at leisure.
+  const guessKey = throttleKey('account', `password-set:${session.userId}`)
+  const wait = await lockedFor(db, guessKey, now)
+  if (wait > 0) throw throttled(wait)
   const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, session.userId))
   if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    if (await recordFailure(db, 'account', guessKey, now)) {
+      await recordAudit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'auth.lockout', ip: ctx.ip, correlationId: ctx.correlationId, data: { lockedBy: 'password-set' } })
+      throw throttled(await lockedFor(db, guessKey, now))
+    }
     throw new Problem({
       status: 400,
       title: 'Invalid request',
@@ -151,6 +161,7 @@ export async function changePassword(
       errors: { currentPassword: ['The current password is not correct.'] },
     })
   }
+  await clearFailures(db, guessKey)
   await db.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: now }).where(eq(users.id, session.userId))
   await revokeAllSessions(db, session.userId, now, session.id)
   await recordAudit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'auth.password.changed', ip: ctx.ip, correlationId: ctx.correlationId })

@@ -2,11 +2,12 @@ import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
 import { memberships, sessions, tenants, users } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
+import type { Session, SessionKind } from '~/lib/auth/session'
 import { SESSION_EXPIRY_FALLBACK_MS } from '~/lib/constants'
 import { rolesFor } from './roles'
 import { hashToken, newToken } from './tokens'
 
-export type SessionKind = 'user' | 'admin'
+export type { SessionKind }
 
 /** The session of the current request, as the backend sees it. */
 export type AuthSession = {
@@ -130,25 +131,8 @@ export async function revokeAllSessions(db: Database, userId: string, now: Date,
   }
 }
 
-/** The flat user-session response of spec §3, plus kind, adminUiAllowed and requiresMfa. */
-export type SessionView = {
-  userId: string
-  displayName: string
-  email: string
-  roles: string[]
-  tenantId: string
-  tenantName: string
-  tenantSlug: string
-  featureFlags: Record<string, boolean>
-  syncCursor: { value: string; expiresAtUtc: string } | null
-  issuedAtUtc: string
-  sessionExpiresAtUtc: string
-  correlationId: string
-  kind: SessionKind
-  adminUiAllowed: boolean
-  requiresMfa: boolean
-  mfaEnrollment: boolean
-}
+/** The flat user-session response of spec §3 (one type for the backend and the web app). */
+export type SessionView = Session
 
 export async function sessionView(db: Database, session: AuthSession, correlationId: string): Promise<SessionView> {
   const [identity] = await db

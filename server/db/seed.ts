@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { hashPassword } from '#server/domain/auth/passwords'
 import type { Database } from './client'
 import { mfaSecrets, memberships, tenants, users } from './schema'
+import { seedReporting } from './seed-reporting'
 import { withTenant } from './tenancy'
 
 /**
@@ -47,5 +48,6 @@ export async function seedIfEmpty(db: Database): Promise<boolean> {
   await withTenant(db, other.id, (tx) =>
     tx.insert(memberships).values({ tenantId: other.id, userId: otherUser.id, roleKey: 'read-write', isDefault: true }),
   )
+  await seedReporting(db, { demoTenantId: demo.id, otherTenantId: other.id, adminId: admin.id, userId: user.id, otherUserId: otherUser.id }, now)
   return true
 }

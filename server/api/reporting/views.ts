@@ -1,5 +1,76 @@
 import { Hono } from 'hono'
+import { z } from 'zod'
 import type { BackendEnv } from '#server/api/app'
+import { asMember } from '#server/domain/reporting/context'
+import { createView, deleteView, listViews, replaceView, VIEW_SCOPES } from '#server/domain/reporting/views'
+import { parseJson } from '#server/http/body'
+import { idempotent } from '#server/http/idempotency'
+import { requireSession } from '#server/http/session'
 
-/** docs/site-reporting.md: the views calls. Not built yet. */
+/** docs/site-reporting.md "Saved views". */
+export const VIEW_NAME_MAX = 80
+export const VIEW_QUERY_MAX = 2000
+
+const scopeField = z.enum(VIEW_SCOPES, { error: 'scope must be personal or shared.' })
+
+/**
+ * The items screen's URL query without its "?" (one leading "?" is dropped, as a pasted
+ * `location.search` has it). It must read back as the same query in a URL: no spaces or control
+ * characters, no "#", and every %-escape well formed.
+ */
+function isQueryString(value: string): boolean {
+  if (/[\s\p{Cc}#]/u.test(value)) return false
+  try {
+    decodeURIComponent(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const queryField = z
+  .string({ error: 'query must be the items screen’s URL query.' })
+  .transform((value) => (value.startsWith('?') ? value.slice(1) : value))
+  .pipe(
+    z
+      .string()
+      .max(VIEW_QUERY_MAX, `The query has at most ${VIEW_QUERY_MAX} characters.`)
+      .refine(isQueryString, 'query must be a URL query string, like status=open&group=package.'),
+  )
+
+const ViewBody = z.object({
+  name: z.string({ error: 'Enter a name.' }).trim().min(1, 'Enter a name.').max(VIEW_NAME_MAX, `Use at most ${VIEW_NAME_MAX} characters.`),
+  scope: scopeField,
+  query: queryField,
+})
+
+const ViewListQuery = z.object({ scope: scopeField.optional() })
+
 export const viewsRoutes = new Hono<BackendEnv>()
+  .get('/api/views', async (c) => {
+    const session = requireSession(c)
+    const { scope } = ViewListQuery.parse(c.req.query())
+    const { db, now } = c.get('deps')
+    return c.json({ items: await asMember(db, session, now(), (ctx) => listViews(ctx, scope)) })
+  })
+
+  .post('/api/views', idempotent, async (c) => {
+    const session = requireSession(c)
+    const input = await parseJson(c, ViewBody)
+    const { db, now } = c.get('deps')
+    return c.json(await asMember(db, session, now(), (ctx) => createView(ctx, input)), 201)
+  })
+
+  .put('/api/views/:id', async (c) => {
+    const session = requireSession(c)
+    const input = await parseJson(c, ViewBody)
+    const { db, now } = c.get('deps')
+    return c.json(await asMember(db, session, now(), (ctx) => replaceView(ctx, c.req.param('id'), input)))
+  })
+
+  .delete('/api/views/:id', async (c) => {
+    const session = requireSession(c)
+    const { db, now } = c.get('deps')
+    await asMember(db, session, now(), (ctx) => deleteView(ctx, c.req.param('id')))
+    return c.body(null, 204)
+  })

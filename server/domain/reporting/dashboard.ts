@@ -1,0 +1,84 @@
+import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm'
+import { memberships, users } from '#server/db/schema'
+import { itemActivity, reportItems } from '#server/db/schema-reporting'
+import type { ActivityEntry, DashboardFigures } from '~/lib/reporting/types'
+import type { DomainContext } from './context'
+import { refOf, userRefs } from './user-refs'
+
+/** How many activity entries the dashboard shows. */
+export const RECENT_ACTIVITY_LIMIT = 10
+
+/**
+ * The dashboard's figures over the organisation's outstanding items (not closed, not deleted):
+ * one aggregate query over the outstanding index, and one for the latest activity.
+ *
+ * "Awaiting my confirmation" counts close-requested items whose verifier is me. The verifier is
+ * the item's creator (the contract's "next action"): for a read-write member, the items they
+ * created; a read-only member verifies nothing. An administrator may verify any item, but counting
+ * every close request of the organisation would bury their own; so an administrator counts the
+ * items they created plus those nobody else can verify any more (the creator is gone, or is no
+ * longer an active read-write or admin member with an active account), which would otherwise wait
+ * for ever.
+ */
+export async function dashboardFigures(ctx: DomainContext): Promise<DashboardFigures> {
+  const me = ctx.actor.userId
+  const today = ctx.now.toISOString().slice(0, 10)
+  const creatorCanVerify = sql`exists (
+    select 1 from ${memberships} inner join ${users} on ${users.id} = ${memberships.userId}
+    where ${memberships.tenantId} = ${reportItems.tenantId} and ${memberships.userId} = ${reportItems.createdBy}
+      and ${memberships.status} = 'active' and ${users.status} = 'active' and ${memberships.roleKey} in ('admin', 'read-write'))`
+  const mine =
+    ctx.actor.roleKey === 'admin'
+      ? sql`(${reportItems.createdBy} = ${me} or not ${creatorCanVerify})`
+      : ctx.actor.roleKey === 'read-write'
+        ? sql`${reportItems.createdBy} = ${me}`
+        : sql`false`
+
+  const [counts] = await ctx.tx
+    .select({
+      openCount: sql<number>`count(*)`.mapWith(Number),
+      awaitingMyConfirmationCount: sql<number>`count(*) filter (where ${reportItems.status} = 'close_requested' and ${mine})`.mapWith(Number),
+      overdueCount: sql<number>`count(*) filter (where ${reportItems.dueDate} < ${today}::date)`.mapWith(Number),
+      assignedToMeCount: sql<number>`count(*) filter (where ${reportItems.assigneeUserId} = ${me})`.mapWith(Number),
+    })
+    .from(reportItems)
+    .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), ne(reportItems.status, 'closed'), isNull(reportItems.deletedAt)))
+
+  return {
+    openCount: counts?.openCount ?? 0,
+    awaitingMyConfirmationCount: counts?.awaitingMyConfirmationCount ?? 0,
+    overdueCount: counts?.overdueCount ?? 0,
+    assignedToMeCount: counts?.assignedToMeCount ?? 0,
+    recentActivity: await recentActivity(ctx),
+  } satisfies DashboardFigures
+}
+
+/** The organisation's latest activity, newest first. Deleted items are never served, nor their history. */
+async function recentActivity(ctx: DomainContext): Promise<DashboardFigures['recentActivity']> {
+  const rows = await ctx.tx
+    .select({
+      id: itemActivity.id,
+      itemId: itemActivity.itemId,
+      action: itemActivity.action,
+      actorUserId: itemActivity.actorUserId,
+      changes: itemActivity.changes,
+      createdAt: itemActivity.createdAt,
+      itemNumber: reportItems.number,
+      itemTitle: reportItems.title,
+    })
+    .from(itemActivity)
+    .innerJoin(reportItems, and(eq(reportItems.tenantId, itemActivity.tenantId), eq(reportItems.id, itemActivity.itemId)))
+    .where(and(eq(itemActivity.tenantId, ctx.actor.tenantId), isNull(reportItems.deletedAt)))
+    .orderBy(desc(itemActivity.createdAt), desc(itemActivity.id))
+    .limit(RECENT_ACTIVITY_LIMIT)
+  const refs = await userRefs(ctx, rows.map((r) => r.actorUserId))
+  return rows.map((row) => ({
+    id: row.id,
+    itemId: row.itemId,
+    action: row.action as ActivityEntry['action'],
+    actor: refOf(refs, row.actorUserId),
+    changes: row.changes,
+    createdAtUtc: row.createdAt.toISOString(),
+    item: { id: row.itemId, number: row.itemNumber, title: row.itemTitle },
+  }))
+}

@@ -1,0 +1,22 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { memberships, users } from '#server/db/schema'
+import type { Member } from '~/lib/reporting/types'
+import type { DomainContext } from './context'
+
+/**
+ * The organisation's active members, the people items can be assigned to: an active membership
+ * of an active user (a blocked or inactive account cannot sign in to act on anything).
+ */
+export async function listMembers(ctx: DomainContext): Promise<Member[]> {
+  const rows = await ctx.tx
+    .select({ userId: users.id, displayName: users.displayName, email: users.email, roleKey: memberships.roleKey })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.tenantId, ctx.actor.tenantId), eq(memberships.status, 'active'), eq(users.status, 'active')))
+    .orderBy(asc(sql`lower(${users.displayName})`), asc(users.id))
+  return rows.map((row) => ({ ...row, roleKey: roleKeyOf(row.roleKey) }) satisfies Member)
+}
+
+function roleKeyOf(value: string): Member['roleKey'] {
+  return value === 'admin' || value === 'read-write' ? value : 'read-only'
+}

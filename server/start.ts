@@ -24,6 +24,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     migrationsFolder: path.join(rootDir, 'server/db/migrations'),
+    onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
   })
   try {
     await assertRowLevelSecurity(database.db)

@@ -27,11 +27,16 @@ export type OpenOptions = {
   migrationsFolder: string
   /** Load the PGlite data folder from a dump (tests start from a migrated template). */
   loadDataDir?: Blob | undefined
+  /** An idle PostgreSQL connection failed (server restart, connection killed): told, not thrown. */
+  onIdleError?: ((error: Error) => void) | undefined
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    // Without a listener, an idle client's error (the server restarting, a connection killed by an
+    // administrator) is an unhandled 'error' event and ends the process; the pool replaces it anyway.
+    pool.on('error', (error) => options.onIdleError?.(error))
     const db = drizzlePg({ client: pool, schema }) as unknown as Database
     await migratePg(drizzlePg({ client: pool }), { migrationsFolder: options.migrationsFolder })
     return { db, driver: 'postgres', close: () => pool.end() }

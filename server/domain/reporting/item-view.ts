@@ -1,0 +1,156 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm'
+import { projects, reportItems, reports } from '#server/db/schema-reporting'
+import { Problem, problems } from '#server/http/problem'
+import type { Item, ItemPriority, ItemStatus, NextAction, UserRef } from '~/lib/reporting/types'
+import type { DomainContext } from './context'
+import { refOf, userRefs } from './user-refs'
+
+/**
+ * The Item JSON of docs/site-reporting.md, built from item rows: titles of the report and the
+ * project, the people as UserRefs, whether it is overdue and who must act next ("ball in court").
+ * Lookups are batched per page (one query per kind), so a page of 100 items costs four queries.
+ */
+
+export const itemColumns = {
+  id: reportItems.id,
+  number: reportItems.number,
+  reportId: reportItems.reportId,
+  projectId: reportItems.projectId,
+  title: reportItems.title,
+  description: reportItems.description,
+  status: reportItems.status,
+  priority: reportItems.priority,
+  assigneeUserId: reportItems.assigneeUserId,
+  packageKey: reportItems.packageKey,
+  location: reportItems.location,
+  dueDate: reportItems.dueDate,
+  createdBy: reportItems.createdBy,
+  closedAt: reportItems.closedAt,
+  closedBy: reportItems.closedBy,
+  createdAt: reportItems.createdAt,
+  updatedAt: reportItems.updatedAt,
+  revision: reportItems.revision,
+}
+
+export type ItemRow = {
+  id: string
+  number: number
+  reportId: string
+  projectId: string
+  title: string
+  description: string | null
+  status: string
+  priority: string
+  assigneeUserId: string | null
+  packageKey: string | null
+  location: string | null
+  dueDate: string | null
+  createdBy: string | null
+  closedAt: Date | null
+  closedBy: string | null
+  createdAt: Date
+  updatedAt: Date
+  revision: number
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value)
+}
+
+/**
+ * A live (not deleted) item of the actor's tenant, or 404: another tenant's id, a deleted item
+ * and a malformed id all read the same. `lock` takes the row lock a read-modify-write needs.
+ */
+export async function findItem(ctx: DomainContext, id: string, options: { lock?: boolean } = {}): Promise<ItemRow> {
+  if (!isUuid(id)) throw new Problem(problems.notFound('The item was not found.'))
+  const query = ctx.tx
+    .select(itemColumns)
+    .from(reportItems)
+    .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), eq(reportItems.id, id), isNull(reportItems.deletedAt)))
+    .limit(1)
+  const [row] = options.lock ? await query.for('update') : await query
+  if (!row) throw new Problem(problems.notFound('The item was not found.'))
+  return row
+}
+
+/** The calendar day (UTC) an item is due by: past it, an item that is not closed is overdue. */
+export function todayUtc(now: Date): string {
+  return now.toISOString().slice(0, 10)
+}
+
+export async function toItems(ctx: DomainContext, rows: ItemRow[]): Promise<Item[]> {
+  if (rows.length === 0) return []
+  const reportIds = [...new Set(rows.map((r) => r.reportId))]
+  const projectIds = [...new Set(rows.map((r) => r.projectId))]
+  const reportTitles = new Map(
+    (await ctx.tx
+      .select({ id: reports.id, title: reports.title })
+      .from(reports)
+      .where(and(eq(reports.tenantId, ctx.actor.tenantId), inArray(reports.id, reportIds)))).map((r) => [r.id, r.title]),
+  )
+  const projectTitles = new Map(
+    (await ctx.tx
+      .select({ id: projects.id, title: projects.title })
+      .from(projects)
+      .where(and(eq(projects.tenantId, ctx.actor.tenantId), inArray(projects.id, projectIds)))).map((p) => [p.id, p.title]),
+  )
+  const people = await userRefs(
+    ctx,
+    rows.flatMap((r) => [r.assigneeUserId, r.createdBy, r.closedBy]),
+  )
+  const today = todayUtc(ctx.now)
+  const ref = (id: string | null) => refOf(people, id)
+  return rows.map((row) => {
+    const status = row.status as ItemStatus
+    const assignee = ref(row.assigneeUserId)
+    const createdBy = ref(row.createdBy)
+    return {
+      id: row.id,
+      number: row.number,
+      reportId: row.reportId,
+      reportTitle: reportTitles.get(row.reportId) ?? null,
+      projectId: row.projectId,
+      projectTitle: projectTitles.get(row.projectId) ?? null,
+      title: row.title,
+      description: row.description,
+      status,
+      priority: row.priority as ItemPriority,
+      assignee,
+      packageKey: row.packageKey,
+      location: row.location,
+      dueDate: row.dueDate,
+      overdue: status !== 'closed' && row.dueDate !== null && row.dueDate < today,
+      createdBy,
+      closedAtUtc: row.closedAt?.toISOString() ?? null,
+      closedBy: ref(row.closedBy),
+      createdAtUtc: row.createdAt.toISOString(),
+      updatedAtUtc: row.updatedAt.toISOString(),
+      revision: row.revision,
+      nextAction: nextAction(status, assignee, createdBy),
+    } satisfies Item
+  })
+}
+
+export async function toItem(ctx: DomainContext, row: ItemRow): Promise<Item> {
+  const [item] = await toItems(ctx, [row])
+  if (!item) throw new Error('item view not built')
+  return item
+}
+
+/** Ball in court: open waits on the assignee, a close request on the verifier (the creator). */
+export function nextAction(status: ItemStatus, assignee: UserRef | null, verifier: UserRef | null): NextAction {
+  switch (status) {
+    case 'open':
+      return assignee
+        ? { by: 'assignee', user: assignee, label: `Waiting on ${assignee.displayName}` }
+        : { by: 'assignee', user: null, label: 'Needs an assignee' }
+    case 'close_requested':
+      return verifier
+        ? { by: 'verifier', user: verifier, label: `Waiting on ${verifier.displayName} to confirm the close` }
+        : { by: 'verifier', user: null, label: 'Waiting on an administrator to confirm the close' }
+    case 'closed':
+      return { by: 'none', user: null, label: 'No action needed' }
+  }
+}

@@ -23,7 +23,16 @@ export function preferredLocale(acceptLanguage: string | null | undefined): stri
 
 /** A moment, e.g. "22 Nov 2026, 09:14 UTC". */
 export function formatDateTime(isoUtc: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC', timeZoneName: 'short' }).format(new Date(isoUtc))
+  // dateStyle/timeStyle cannot be combined with timeZoneName, so the fields are spelled out.
+  return new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(new Date(isoUtc))
 }
 
 /** A calendar date (YYYY-MM-DD), e.g. "22 Nov 2026": no time zone may shift it. */

@@ -155,7 +155,8 @@ test('a half-finished sign-in expires after 5 minutes', async () => {
 
   expect(Date.parse(pending.sessionExpiresAtUtc) - Date.parse(pending.issuedAtUtc)).toBe(5 * MINUTE)
   await expectProblem(reload, 401, 'KR_UNAUTHENTICATED')
-  await expectProblem(late, 401, 'KR_UNAUTHENTICATED')
+  // The browser still holds the dead session's cookie: an unsafe call says the session expired.
+  await expectProblem(late, 401, 'KR_SESSION_EXPIRED')
 })
 
 test('enrolment: the admin sign-in hands out a secret, and a code from it confirms it and opens the admin UI', async () => {

@@ -23,8 +23,9 @@ export default [
     index('routes/dashboard.tsx', { id: 'home' }),
     route('control-panel', 'routes/dashboard.tsx', { id: 'control-panel' }),
     route('dashboard', 'routes/dashboard.tsx', { id: 'dashboard' }),
-    later('projects', 'projects'),
-    later('reports', 'reports'),
+    route('projects', 'routes/projects.tsx'),
+    route('reports', 'routes/reports.tsx'),
+    route('reports/:reportId', 'routes/report.tsx'),
     later('documents', 'documents'),
     ...prefix('doc-control', [
       later('parties', 'doc-control-parties'),
@@ -34,9 +35,9 @@ export default [
       later('dashboard', 'doc-control-dashboard'),
       later('inbox', 'doc-control-inbox'),
     ]),
-    later('items', 'items'),
-    later('items/:itemId', 'item'),
-    later('items/:itemId/activity', 'item-activity'),
+    route('items', 'routes/items.tsx'),
+    route('items/:itemId', 'routes/item.tsx'),
+    route('items/:itemId/activity', 'routes/item-activity.tsx'),
 
     route('settings', 'routes/settings/layout.tsx', [
       index('routes/settings/user.tsx', { id: 'settings-index' }),

@@ -1,36 +1,97 @@
-import { Card } from '~/components/ui/card'
+import { data } from 'react-router'
+import { DashboardActivity } from '~/components/reporting/dashboard-activity'
+import { DashboardFigure } from '~/components/reporting/dashboard-figure'
+import { noticeOf } from '~/components/reporting/report-action'
+import { Banner } from '~/components/ui/banner'
+import { ButtonLink } from '~/components/ui/button-link'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
+import { Section } from '~/components/ui/section'
+import { createServerApi } from '~/lib/api.server'
+import type { DashboardFigures } from '~/lib/reporting/types'
 import { useShellSession } from '~/root'
+import type { Route } from './+types/dashboard'
 
-/** The dashboard (/, /control-panel, /dashboard). Its figures arrive with site reporting. */
-export default function Dashboard() {
+/**
+ * The dashboard (/, /control-panel, /dashboard): what needs attention, each figure a link to the
+ * items it counts, and the organisation's latest changes to items.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { api, responseHeaders } = createServerApi(request, context)
+  const result = await api.get<DashboardFigures>('/api/dashboard')
+  return data(
+    { figures: result.ok ? result.data : null, loadNotice: result.ok ? null : noticeOf(result.error) },
+    { headers: responseHeaders },
+  )
+}
+
+/** The /items views behind the figures (the items screen reads these parameters). */
+const DASHBOARD_LINKS = {
+  open: '/items?status=open',
+  awaitingMyConfirmation: '/items?status=close_requested&verifier=me',
+  overdue: '/items?overdue=true',
+  assignedToMe: '/items?assignee=me',
+} as const
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { figures, loadNotice } = loaderData
   const session = useShellSession()
   if (!session) return null
   return (
     <>
-      <PageHeader title="Dashboard" description={`Welcome, ${session.displayName}.`} />
-      <div className="grid gap-4 md:grid-cols-3">
-        <Card className="p-4">
-          <h2 className="text-sm font-medium text-muted">Organisation</h2>
-          <p className="mt-1 text-lg font-semibold">{session.tenantName}</p>
-        </Card>
-        <Card className="p-4">
-          <h2 className="text-sm font-medium text-muted">Your role</h2>
-          <p className="mt-1 text-lg font-semibold">{session.isAdmin ? 'Administrator' : session.roles.includes('ReadOnly') ? 'Read Only' : 'Read & Write'}</p>
-        </Card>
-        <Card className="p-4">
-          <h2 className="text-sm font-medium text-muted">Signed in as</h2>
-          <p className="mt-1 text-lg font-semibold break-all">{session.email}</p>
-        </Card>
-      </div>
-      <div className="mt-6">
-        <EmptyState heading="No items to show yet">
-          Open items, items waiting for your confirmation and overdue items will appear here once site reporting is available.
-        </EmptyState>
-      </div>
+      <PageHeader title="Dashboard" description={`${session.tenantName} · welcome, ${session.displayName}.`} />
+      {loadNotice ? (
+        <Banner tone="critical" title="The figures could not be loaded" correlationId={loadNotice.correlationId} action={<ButtonLink to="." reloadDocument variant="secondary" size="sm">Try again</ButtonLink>}>
+          {loadNotice.message}
+        </Banner>
+      ) : null}
+      {figures ? (
+        <div className="flex flex-col gap-8">
+          <Section title="Needs attention">
+            <ul className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+              <li>
+                <DashboardFigure label="Open items" value={figures.openCount} to={DASHBOARD_LINKS.open} />
+              </li>
+              <li>
+                <DashboardFigure label="Waiting for my confirmation" value={figures.awaitingMyConfirmationCount} to={DASHBOARD_LINKS.awaitingMyConfirmation} />
+              </li>
+              <li>
+                <DashboardFigure label="Overdue items" value={figures.overdueCount} to={DASHBOARD_LINKS.overdue} alarming />
+              </li>
+              <li>
+                <DashboardFigure label="Assigned to me" value={figures.assignedToMeCount} to={DASHBOARD_LINKS.assignedToMe} />
+              </li>
+            </ul>
+          </Section>
+          <Section title="Recent activity">
+            {figures.recentActivity.length > 0 ? (
+              <DashboardActivity entries={figures.recentActivity} />
+            ) : hasItems(figures) ? (
+              <EmptyState heading="No recent activity" headingLevel={3}>
+                Nobody has changed an item lately.
+              </EmptyState>
+            ) : (
+              <EmptyState
+                heading="No items recorded yet"
+                headingLevel={3}
+                action={
+                  <ButtonLink to="/reports" variant="secondary">
+                    Go to Reports
+                  </ButtonLink>
+                }
+              >
+                Items are recorded in a report. Once your team records some, what is open, overdue or waiting for you shows up here, with the latest changes.
+              </EmptyState>
+            )}
+          </Section>
+        </div>
+      ) : null}
     </>
   )
+}
+
+function hasItems(figures: DashboardFigures): boolean {
+  return figures.openCount + figures.awaitingMyConfirmationCount + figures.overdueCount + figures.assignedToMeCount > 0
 }
 
 export function meta() {

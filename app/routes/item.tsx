@@ -1,0 +1,222 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Link, redirect, useActionData } from 'react-router'
+import { itemFormFailure, itemNoticeFailure, loaded } from '~/components/reporting/item-action'
+import { ItemEditForm } from '~/components/reporting/item-edit-form'
+import { ItemFacts, NextActionBanner } from '~/components/reporting/item-facts'
+import { ItemRespondForm } from '~/components/reporting/item-respond-form'
+import { ItemThread } from '~/components/reporting/item-thread'
+import { ItemVerifyForms } from '~/components/reporting/item-verify-forms'
+import { useReportingAbilities } from '~/components/reporting/project-abilities'
+import { invalidForm, resultFor } from '~/components/reporting/report-action'
+import { Banner } from '~/components/ui/banner'
+import { ButtonLink } from '~/components/ui/button-link'
+import { Card } from '~/components/ui/card'
+import { ConfirmDialog } from '~/components/ui/confirm-dialog'
+import { PageHeader } from '~/components/ui/page-header'
+import { Section } from '~/components/ui/section'
+import { createServerApi } from '~/lib/api.server'
+import type { ApiClient } from '~/lib/api/types'
+import { setFlash } from '~/lib/flash.server'
+import { type Item, type ItemResponse, type Member, type PackageInfo, reportTitle } from '~/lib/reporting/types'
+import { ConfirmCloseSchema, ItemFieldsSchema, RejectCloseSchema, RespondSchema } from '~/lib/schemas/reporting-items'
+import { useLocale, useShellSession } from '~/root'
+import type { Route } from './+types/item'
+
+/**
+ * One item (spec §2 /items/{itemId}): its fields, who acts next, the thread, and the forms the
+ * user may use: respond (and ask to close), the verifier's confirm or reject, edit, delete.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { api, responseHeaders } = createServerApi(request, context)
+  const id = encodeURIComponent(params.itemId)
+  const [itemResult, responses, members] = await Promise.all([
+    api.get<Item>(`/api/items/${id}`),
+    api.get<{ items: ItemResponse[] }>(`/api/items/${id}/responses`),
+    api.get<{ items: Member[] }>('/api/members'),
+  ])
+  const item = loaded(itemResult, responseHeaders)
+  const packages = await api.get<{ items: PackageInfo[] }>(`/api/projects/${encodeURIComponent(item.projectId)}/packages`)
+  return data(
+    {
+      item,
+      responses: loaded(responses, responseHeaders).items,
+      members: members.ok ? members.data.items : [],
+      packages: packages.ok ? packages.data.items : [],
+    },
+    { headers: responseHeaders },
+  )
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  const intent = String(formData.get('intent') ?? '')
+  switch (intent) {
+    case 'respond':
+      return respond(api, params.itemId, formData, responseHeaders)
+    case 'confirm-close':
+    case 'reject-close':
+      return decide(api, params.itemId, intent, formData, responseHeaders)
+    case 'edit':
+      return edit(api, params.itemId, formData, responseHeaders)
+    case 'delete':
+      return remove(api, params.itemId, responseHeaders)
+    default:
+      throw data('Unknown intent', { status: 400 })
+  }
+}
+
+const itemPath = (itemId: string) => `/api/items/${encodeURIComponent(itemId)}`
+
+async function respond(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
+  const submission = parseWithZod(formData, { schema: RespondSchema })
+  if (submission.status !== 'success') return invalidForm('respond', submission)
+  const { body, requestClose } = submission.value
+  const result = await api.post<ItemResponse>(`${itemPath(itemId)}/responses`, { body, requestClose: requestClose ?? false }, { idempotencyKey: true })
+  if (!result.ok) return itemFormFailure('respond', submission, result.error, headers)
+  const message = result.data.requestClose ? 'Response sent, and the close requested. The verifier confirms it.' : 'Response sent.'
+  await setFlash(headers, { tone: 'success', message })
+  throw redirect(`/items/${itemId}`, { headers })
+}
+
+async function decide(api: ApiClient, itemId: string, intent: 'confirm-close' | 'reject-close', formData: FormData, headers: Headers) {
+  const confirmed = intent === 'confirm-close'
+  const submission = parseWithZod(formData, { schema: confirmed ? ConfirmCloseSchema : RejectCloseSchema })
+  if (submission.status !== 'success') return invalidForm(intent, submission)
+  const result = await api.post<Item>(`${itemPath(itemId)}/confirm-close`, { confirmed, body: submission.value.body }, { idempotencyKey: true })
+  if (!result.ok) return itemFormFailure(intent, submission, result.error, headers)
+  const message = confirmed ? `Item #${result.data.number} is closed.` : `Item #${result.data.number} is open again; the reason is in the thread.`
+  await setFlash(headers, { tone: 'success', message })
+  throw redirect(`/items/${itemId}`, { headers })
+}
+
+async function edit(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
+  const submission = parseWithZod(formData, { schema: ItemFieldsSchema })
+  if (submission.status !== 'success') return invalidForm('edit', submission)
+  const v = submission.value
+  // An emptied optional field clears the value (the API's null).
+  const patch = {
+    title: v.title,
+    description: v.description ?? null,
+    priority: v.priority,
+    assigneeUserId: v.assigneeUserId ?? null,
+    packageKey: v.packageKey ?? null,
+    location: v.location ?? null,
+    dueDate: v.dueDate ?? null,
+  }
+  const result = await api.patch<Item>(itemPath(itemId), patch)
+  if (!result.ok) return itemFormFailure('edit', submission, result.error, headers)
+  await setFlash(headers, { tone: 'success', message: `Item #${result.data.number} saved.` })
+  throw redirect(`/items/${itemId}`, { headers })
+}
+
+async function remove(api: ApiClient, itemId: string, headers: Headers) {
+  const item = await api.get<Item>(itemPath(itemId))
+  const result = await api.del(itemPath(itemId))
+  if (!result.ok) return itemNoticeFailure('delete', result.error, headers)
+  const name = item.ok ? `Item #${item.data.number} “${item.data.title}”` : 'The item'
+  await setFlash(headers, { tone: 'success', message: `${name} deleted. Its activity stays on record.` })
+  throw redirect('/items', { headers })
+}
+
+export default function ItemScreen({ loaderData }: Route.ComponentProps) {
+  const { item, responses, members, packages } = loaderData
+  const actionData = useActionData<typeof action>()
+  const session = useShellSession()
+  const can = useReportingAbilities()
+  const locale = useLocale()
+  const userId = session?.userId ?? null
+  const isVerifier = can.write && (Boolean(session?.isAdmin) || (item.createdBy !== null && item.createdBy.id === userId))
+  const canDelete = isVerifier
+  const packageName = (key: string) => packages.find((p) => p.key === key)?.name ?? key
+  const editResult = resultFor(actionData, 'edit')
+  const notice = actionData?.notice
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-3 text-sm">
+        <ol className="flex flex-wrap gap-x-2 text-muted">
+          <li>
+            <Link to="/items" className="text-primary-strong underline underline-offset-2">
+              Items
+            </Link>
+            <span aria-hidden="true"> /</span>
+          </li>
+          <li>
+            <Link to={`/reports/${item.reportId}`} className="text-primary-strong underline underline-offset-2">
+              {reportTitle(item.reportTitle)}
+            </Link>
+          </li>
+        </ol>
+      </nav>
+      <PageHeader
+        title={`#${item.number} ${item.title}`}
+        actions={
+          <ButtonLink to={`/items/${item.id}/activity`} variant="secondary">
+            Activity
+          </ButtonLink>
+        }
+      />
+      <NextActionBanner item={item} userId={userId} locale={locale} />
+      {notice ? (
+        <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
+          {notice.message}
+        </Banner>
+      ) : null}
+      <div className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="flex min-w-0 flex-col gap-8">
+          <Card>
+            <h2 className="sr-only">Details</h2>
+            <ItemFacts item={item} packageName={packageName} locale={locale} />
+          </Card>
+          <Section title="Responses" description="Oldest first.">
+            <ItemThread responses={responses} locale={locale} />
+          </Section>
+          {isVerifier ? (
+            <Section title={verifyTitle(item.status)} description={verifyDescription(item.status)}>
+              <ItemVerifyForms status={item.status} confirmResult={resultFor(actionData, 'confirm-close')} rejectResult={resultFor(actionData, 'reject-close')} />
+            </Section>
+          ) : null}
+          {can.write && item.status !== 'closed' ? (
+            <Section title="Respond">
+              <ItemRespondForm canRequestClose={item.status === 'open'} lastResult={resultFor(actionData, 'respond')} />
+            </Section>
+          ) : null}
+        </div>
+        {can.write ? (
+          <div className="flex min-w-0 flex-col gap-8">
+            <Section title="Edit item">
+              <ItemEditForm item={item} members={members} packages={packages} lastResult={editResult} />
+            </Section>
+            {canDelete ? (
+              <Section title="Delete item" description="For an item recorded by mistake. Its activity stays on record.">
+                <ConfirmDialog
+                  triggerLabel="Delete item…"
+                  title={`Delete item #${item.number}?`}
+                  confirmLabel="Yes, delete item"
+                  pendingLabel="Deleting…"
+                  intent="delete"
+                >
+                  It leaves every list and cannot be restored.
+                </ConfirmDialog>
+              </Section>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </>
+  )
+}
+
+function verifyTitle(status: Item['status']): string {
+  if (status === 'close_requested') return 'Confirm or reject the close'
+  return status === 'closed' ? 'Reopen' : 'Close this item'
+}
+
+function verifyDescription(status: Item['status']): string {
+  if (status === 'close_requested') return 'You verify this item. Reject with a reason if the work is not done.'
+  return status === 'closed' ? 'If the work turns out not to be done, reopen it with the reason.' : 'As its verifier you may close it without a close request.'
+}
+
+export function meta({ data: loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData ? `#${loaderData.item.number} ${loaderData.item.title} · Site Portal` : 'Item · Site Portal' }]
+}

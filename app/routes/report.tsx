@@ -1,0 +1,218 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Link, redirect, useActionData, useLocation } from 'react-router'
+import { useReportingAbilities } from '~/components/reporting/project-abilities'
+import { formFailure, invalidForm, noticeFailure, noticeOf, resultFor } from '~/components/reporting/report-action'
+import { ReportAddItemForm } from '~/components/reporting/report-add-item-form'
+import { ReportItemsTable } from '~/components/reporting/report-items-table'
+import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
+import { ReportRenameForm } from '~/components/reporting/report-rename-form'
+import { Banner } from '~/components/ui/banner'
+import { ButtonLink } from '~/components/ui/button-link'
+import { ConfirmDialog } from '~/components/ui/confirm-dialog'
+import { EmptyState } from '~/components/ui/empty-state'
+import { PageHeader } from '~/components/ui/page-header'
+import { Section } from '~/components/ui/section'
+import { createServerApi } from '~/lib/api.server'
+import { setFlash } from '~/lib/flash.server'
+import { failureStatus } from '~/lib/forms'
+import { formatDate } from '~/lib/format'
+import { type Item, type Member, type PackageInfo, type Page, type Project, type Report, projectTitle, reportTitle } from '~/lib/reporting/types'
+import { ItemCreateSchema, ReportRenameSchema } from '~/lib/schemas/reporting-projects'
+import { useLocale } from '~/root'
+import type { Route } from './+types/report'
+
+/**
+ * A report's page (/reports/{reportId}): its title and project, its items in the order they were
+ * recorded, and the form that adds one. `?rename=1` shows the rename form; the paging cursors
+ * are in the URL too.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const url = new URL(request.url)
+  const position = cursorPosition(url.searchParams)
+  const { api, responseHeaders } = createServerApi(request, context)
+  const reportPath = `/api/reports/${encodeURIComponent(params.reportId)}`
+  const found = await api.get<Report>(reportPath)
+  if (!found.ok) {
+    if (found.error.status === 404) throw data(null, { status: 404, headers: responseHeaders })
+    throw data(found.error.problem ?? null, { status: failureStatus(found.error), headers: responseHeaders })
+  }
+  const report = found.data
+  const projectPath = `/api/projects/${encodeURIComponent(report.projectId)}`
+  const [items, project, members, packages] = await Promise.all([
+    api.get<Page<Item>>(`${reportPath}/items?${new URLSearchParams(cursorQuery(position))}`),
+    api.get<Project>(projectPath),
+    api.get<{ items: Member[] }>('/api/members'),
+    api.get<{ items: PackageInfo[] }>(`${projectPath}/packages`),
+  ])
+  const failed = [items, project, members, packages].find((result) => !result.ok)
+  return data(
+    {
+      report,
+      position,
+      items: items.ok ? items.data : null,
+      projectArchived: project.ok ? project.data.status === 'archived' : false,
+      members: members.ok ? members.data.items : [],
+      packages: packages.ok ? packages.data.items : [],
+      renaming: url.searchParams.has('rename'),
+      loadNotice: failed && !failed.ok ? noticeOf(failed.error) : null,
+    },
+    { headers: responseHeaders },
+  )
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  const reportPath = `/api/reports/${encodeURIComponent(params.reportId)}`
+  const url = new URL(request.url)
+  url.searchParams.delete('rename')
+  const back = `${url.pathname}${url.search}`
+  const intent = String(formData.get('intent') ?? '')
+  switch (intent) {
+    case 'rename': {
+      const submission = parseWithZod(formData, { schema: ReportRenameSchema })
+      if (submission.status !== 'success') return invalidForm(intent, submission)
+      // An emptied title clears it: the API stores an empty title as none.
+      const result = await api.patch<Report>(reportPath, { title: submission.value.title ?? '' })
+      if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders)
+      await setFlash(responseHeaders, { tone: 'success', message: `Report saved as “${reportTitle(result.data.title)}”.` })
+      throw redirect(back, { headers: responseHeaders })
+    }
+    case 'archive':
+    case 'unarchive': {
+      const result = await api.post<Report>(`${reportPath}/${intent}`)
+      if (!result.ok) return noticeFailure(intent, result.error, responseHeaders)
+      const name = reportTitle(result.data.title)
+      await setFlash(responseHeaders, {
+        tone: 'success',
+        message: intent === 'archive' ? `“${name}” archived. It takes no new items.` : `“${name}” is active again.`,
+      })
+      throw redirect(back, { headers: responseHeaders })
+    }
+    case 'add-item': {
+      const submission = parseWithZod(formData, { schema: ItemCreateSchema })
+      if (submission.status !== 'success') return invalidForm(intent, submission)
+      const result = await api.post<Item>(`${reportPath}/items`, submission.value, { idempotencyKey: true })
+      if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders)
+      await setFlash(responseHeaders, { tone: 'success', message: `Item ${result.data.number} “${result.data.title}” added.` })
+      throw redirect(back, { headers: responseHeaders })
+    }
+    default:
+      throw data('Unknown intent', { status: 400 })
+  }
+}
+
+export default function ReportPage({ loaderData }: Route.ComponentProps) {
+  const { report, position, items, projectArchived, members, packages, renaming, loadNotice } = loaderData
+  const actionData = useActionData<typeof action>()
+  const location = useLocation()
+  const locale = useLocale()
+  const can = useReportingAbilities()
+  const title = reportTitle(report.title)
+  const archived = report.status === 'archived'
+  const takesItems = !archived && !projectArchived
+  const withoutRename = new URLSearchParams(location.search)
+  withoutRename.delete('rename')
+  const pagePath = `${location.pathname}${withoutRename.size > 0 ? `?${withoutRename}` : ''}`
+  const renamePath = `${location.pathname}?${new URLSearchParams([...withoutRename, ['rename', '1']])}`
+  const notice = actionData?.notice ?? loadNotice
+
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description={
+          <>
+            Project{' '}
+            <Link to={`/reports?projectId=${encodeURIComponent(report.projectId)}`} className="text-primary-strong underline underline-offset-2">
+              {projectTitle(report.projectTitle)}
+            </Link>
+            {` · created ${report.createdBy ? `by ${report.createdBy.displayName} ` : ''}on ${formatDate(report.createdAtUtc, locale)}`}
+          </>
+        }
+        actions={<ReportActions report={report} renameTo={renamePath} canRename={can.write} canArchive={can.archiveReport(report)} />}
+      />
+      {notice ? (
+        <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
+          {notice.message}
+        </Banner>
+      ) : null}
+      {archived || projectArchived ? (
+        <Banner tone="warning" title={archived ? 'This report is archived' : 'Its project is archived'} className="mb-6">
+          It stays readable, but takes no new items.
+        </Banner>
+      ) : null}
+      {renaming && can.write ? <ReportRenameForm report={report} cancelTo={pagePath} lastResult={resultFor(actionData, 'rename')} /> : null}
+      <div className="flex flex-col gap-10">
+        <Section title="Items" description="In the order they were recorded.">
+          {items ? (
+            <ReportItemsTable
+              items={items.items}
+              packages={packages}
+              pagination={cursorPagination(position, items.nextCursor, 'Items pages')}
+              emptyState={
+                <EmptyState heading="No items yet" headingLevel={3}>
+                  {can.write && takesItems ? 'Add the first one with the form below.' : 'Nobody has recorded an item on this report.'}
+                </EmptyState>
+              }
+            />
+          ) : null}
+        </Section>
+        {can.write && takesItems ? (
+          <Section title="Add item" description="Only the title is required; you can fill in the rest later.">
+            <div className="max-w-3xl">
+              <ReportAddItemForm
+                key={location.key}
+                members={members}
+                packages={packages.filter((pkg) => pkg.active)}
+                lastResult={resultFor(actionData, 'add-item')}
+              />
+            </div>
+          </Section>
+        ) : null}
+      </div>
+    </>
+  )
+}
+
+function ReportActions({ report, renameTo, canRename, canArchive }: { report: Report; renameTo: string; canRename: boolean; canArchive: boolean }) {
+  const title = reportTitle(report.title)
+  if (!canRename && !canArchive) return null
+  return (
+    <div className="flex flex-wrap items-start gap-2">
+      {canRename ? (
+        <ButtonLink to={renameTo} variant="secondary">
+          Rename
+        </ButtonLink>
+      ) : null}
+      {canArchive && report.status === 'active' ? (
+        <ConfirmDialog
+          triggerLabel="Archive report…"
+          title={`Archive “${title}”?`}
+          confirmLabel="Yes, archive report"
+          pendingLabel="Archiving…"
+          intent="archive"
+        >
+          It takes no new items; its items stay readable. It can be unarchived.
+        </ConfirmDialog>
+      ) : null}
+      {canArchive && report.status === 'archived' ? (
+        <ConfirmDialog
+          triggerLabel="Unarchive report…"
+          title={`Unarchive “${title}”?`}
+          confirmLabel="Yes, unarchive report"
+          pendingLabel="Unarchiving…"
+          intent="unarchive"
+          tone="primary"
+        >
+          It takes new items again.
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  )
+}
+
+export function meta({ data: loaderData }: Route.MetaArgs) {
+  const title = loaderData ? reportTitle(loaderData.report.title) : 'Report'
+  return [{ title: `${title} · Site Portal` }]
+}

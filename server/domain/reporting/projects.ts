@@ -48,7 +48,7 @@ export function statusFilter(column: AnyColumn, status: ListStatus): SQL | undef
   return status === 'all' ? undefined : eq(column, status)
 }
 
-const columns = {
+export const projectColumns = {
   id: projects.id,
   title: projects.title,
   code: projects.code,
@@ -62,7 +62,7 @@ const columns = {
 
 export type ProjectRow = { id: string; title: string | null; code: string | null; status: string; archivedAt: Date | null; createdBy: string | null; createdAt: Date; updatedAt: Date; revision: number }
 
-function toProject(row: ProjectRow, refs: Awaited<ReturnType<typeof userRefs>>): Project {
+export function toProject(row: ProjectRow, refs: Awaited<ReturnType<typeof userRefs>>): Project {
   return {
     id: row.id,
     title: row.title,
@@ -84,7 +84,7 @@ async function present(ctx: DomainContext, row: ProjectRow): Promise<Project> {
 export async function findProjectRow(ctx: DomainContext, id: string, lock?: 'update' | 'share'): Promise<ProjectRow | undefined> {
   if (!isUuid(id)) return undefined
   const query = ctx.tx
-    .select(columns)
+    .select(projectColumns)
     .from(projects)
     .where(and(eq(projects.tenantId, ctx.actor.tenantId), eq(projects.id, id)))
   const [row] = lock ? await query.for(lock) : await query
@@ -99,7 +99,7 @@ export async function requireProjectRow(ctx: DomainContext, id: string, lock?: '
 
 export async function listProjects(ctx: DomainContext, query: { limit: number; after: Cursor | undefined; status: ListStatus }): Promise<Page<Project>> {
   const rows = await ctx.tx
-    .select(columns)
+    .select(projectColumns)
     .from(projects)
     .where(and(eq(projects.tenantId, ctx.actor.tenantId), statusFilter(projects.status, query.status), olderThan(query.after, projects.createdAt, projects.id)))
     .orderBy(desc(projects.createdAt), desc(projects.id))
@@ -123,7 +123,7 @@ export async function createProject(ctx: DomainContext, input: ProjectInput): Pr
   const [row] = await ctx.tx
     .insert(projects)
     .values({ tenantId: ctx.actor.tenantId, id, title: input.title ?? null, code: input.code ?? null, createdBy: ctx.actor.userId, revision, createdAt: ctx.now, updatedAt: ctx.now })
-    .returning(columns)
+    .returning(projectColumns)
   if (!row) throw new Error('project not stored')
   return present(ctx, row)
 }
@@ -151,7 +151,7 @@ async function writeProject(ctx: DomainContext, id: string, set: Partial<Pick<ty
     .update(projects)
     .set({ ...set, revision, updatedAt: ctx.now })
     .where(and(eq(projects.tenantId, ctx.actor.tenantId), eq(projects.id, id)))
-    .returning(columns)
+    .returning(projectColumns)
   if (!row) throw new Error('project not updated')
   return row
 }

@@ -55,7 +55,7 @@ function toReport(row: ReportRow, refs: Map<string, UserRef>, itemCounts: ItemCo
 }
 
 /** Reports with their creators and item counts: three queries for a whole page, whatever its size. */
-async function present(ctx: DomainContext, rows: ReportRow[]): Promise<Report[]> {
+export async function presentReports(ctx: DomainContext, rows: ReportRow[]): Promise<Report[]> {
   if (rows.length === 0) return []
   const [refs, counts] = await Promise.all([userRefs(ctx, rows.map((r) => r.createdBy)), itemCountsOf(ctx, rows.map((r) => r.id))])
   return rows.map((row) => toReport(row, refs, counts.get(row.id) ?? NO_ITEMS))
@@ -79,7 +79,7 @@ async function itemCountsOf(ctx: DomainContext, reportIds: string[]): Promise<Ma
   return counts
 }
 
-function selectReports(ctx: DomainContext) {
+export function selectReports(ctx: DomainContext) {
   return ctx.tx
     .select(columns)
     .from(reports)
@@ -100,7 +100,7 @@ async function requireReportRow(ctx: DomainContext, id: string, lock?: 'update')
 }
 
 async function presentOne(ctx: DomainContext, row: ReportRow): Promise<Report> {
-  const [report] = await present(ctx, [row])
+  const [report] = await presentReports(ctx, [row])
   if (!report) throw new Error('report not presented')
   return report
 }
@@ -121,7 +121,7 @@ export async function listReports(ctx: DomainContext, query: ReportListQuery): P
     .orderBy(desc(reports.createdAt), desc(reports.id))
     .limit(query.limit + 1)
   const page = pageOf(rows, query.limit)
-  return { items: await present(ctx, page.rows), nextCursor: page.nextCursor }
+  return { items: await presentReports(ctx, page.rows), nextCursor: page.nextCursor }
 }
 
 export async function getReport(ctx: DomainContext, id: string): Promise<Report> {

@@ -1,12 +1,14 @@
-import { and, asc, count, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm'
 import { changeLog, projects, reportItems, reports, tenantRevisions } from '#server/db/schema-reporting'
 import { Problem } from '#server/http/problem'
 import { ERROR_CODES } from '~/lib/constants'
-import type { Item, ItemCounts, Project, Report } from '~/lib/reporting/types'
+import type { Item, Project, Report } from '~/lib/reporting/types'
 import type { ChangeType, SyncedEntity } from './change-log'
 import type { DomainContext } from './context'
 import { itemColumns, toItems } from './item-view'
-import { refOf, userRefs } from './user-refs'
+import { projectColumns, toProject } from './projects'
+import { presentReports, selectReports } from './reports'
+import { userRefs } from './user-refs'
 
 /**
  * Mobile sync (docs/site-reporting.md "Change log"): a full snapshot without a cursor, then the
@@ -91,86 +93,20 @@ function scope(column: Parameters<typeof inArray>[0], ids: string[] | undefined)
 async function projectViews(ctx: DomainContext, ids?: string[]): Promise<Project[]> {
   if (ids?.length === 0) return []
   const rows = await ctx.tx
-    .select({
-      id: projects.id,
-      title: projects.title,
-      code: projects.code,
-      status: projects.status,
-      archivedAt: projects.archivedAt,
-      createdBy: projects.createdBy,
-      createdAt: projects.createdAt,
-      updatedAt: projects.updatedAt,
-      revision: projects.revision,
-    })
+    .select(projectColumns)
     .from(projects)
     .where(and(eq(projects.tenantId, ctx.actor.tenantId), scope(projects.id, ids)))
     .orderBy(asc(projects.createdAt), asc(projects.id))
   const people = await userRefs(ctx, rows.map((r) => r.createdBy))
-  return rows.map(
-    (r) =>
-      ({
-        id: r.id,
-        title: r.title,
-        code: r.code,
-        status: r.status as Project['status'],
-        archivedAtUtc: r.archivedAt?.toISOString() ?? null,
-        createdBy: refOf(people, r.createdBy),
-        createdAtUtc: r.createdAt.toISOString(),
-        updatedAtUtc: r.updatedAt.toISOString(),
-        revision: r.revision,
-      }) satisfies Project,
-  )
+  return rows.map((r) => toProject(r, people))
 }
 
 async function reportViews(ctx: DomainContext, ids?: string[]): Promise<Report[]> {
   if (ids?.length === 0) return []
-  const rows = await ctx.tx
-    .select({
-      id: reports.id,
-      projectId: reports.projectId,
-      projectTitle: projects.title,
-      title: reports.title,
-      status: reports.status,
-      archivedAt: reports.archivedAt,
-      createdBy: reports.createdBy,
-      createdAt: reports.createdAt,
-      updatedAt: reports.updatedAt,
-      revision: reports.revision,
-    })
-    .from(reports)
-    .innerJoin(projects, and(eq(projects.tenantId, reports.tenantId), eq(projects.id, reports.projectId)))
+  const rows = await selectReports(ctx)
     .where(and(eq(reports.tenantId, ctx.actor.tenantId), scope(reports.id, ids)))
     .orderBy(asc(reports.createdAt), asc(reports.id))
-  const counted = await ctx.tx
-    .select({ reportId: reportItems.reportId, status: reportItems.status, n: count() })
-    .from(reportItems)
-    .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), isNull(reportItems.deletedAt), scope(reportItems.reportId, ids)))
-    .groupBy(reportItems.reportId, reportItems.status)
-  const counts = new Map<string, ItemCounts>()
-  for (const c of counted) {
-    const entry = counts.get(c.reportId) ?? { open: 0, closeRequested: 0, closed: 0 }
-    if (c.status === 'open') entry.open = c.n
-    else if (c.status === 'close_requested') entry.closeRequested = c.n
-    else if (c.status === 'closed') entry.closed = c.n
-    counts.set(c.reportId, entry)
-  }
-  const people = await userRefs(ctx, rows.map((r) => r.createdBy))
-  return rows.map(
-    (r) =>
-      ({
-        id: r.id,
-        projectId: r.projectId,
-        projectTitle: r.projectTitle,
-        title: r.title,
-        status: r.status as Report['status'],
-        archivedAtUtc: r.archivedAt?.toISOString() ?? null,
-        createdBy: refOf(people, r.createdBy),
-        createdAtUtc: r.createdAt.toISOString(),
-        updatedAtUtc: r.updatedAt.toISOString(),
-        revision: r.revision,
-        itemCounts: counts.get(r.id) ?? { open: 0, closeRequested: 0, closed: 0 },
-      }) satisfies Report,
-  )
+  return presentReports(ctx, rows)
 }
 
 /** Live items only: a deleted item is never served (its change reads Deleted, data null). */

@@ -10,7 +10,6 @@ import { deriveRole } from '~/lib/auth/role'
 import type { Session } from '~/lib/auth/session'
 import { takeFlash } from '~/lib/flash.server'
 import { preferredLocale } from '~/lib/format'
-import { log } from '~/lib/log.server'
 import type { Route } from './+types/root'
 import './app.css'
 
@@ -46,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }
     const decision = evaluateGuard({ mode, session, path: url.pathname + url.search })
     if (decision.outcome !== 'allow') throw redirect(decision.redirectTo, { headers: responseHeaders })
-    log('info', 'guard resumed', { event: 'Auth.Guard.Resumed', path: url.pathname, mode, userId: session?.userId })
+    context.logger.info({ event: 'Auth.Guard.Resumed', path: url.pathname, mode, userId: session?.userId }, 'guard resumed')
   }
 
   const flash = await takeFlash(request, responseHeaders)

@@ -5,6 +5,13 @@
  */
 export type BackendTransport = (request: Request) => Promise<Response>
 
+/** The server's structured logger (pino), so the web app's lines share its format and LOG_LEVEL. */
+export type WebLogger = {
+  info(fields: Record<string, unknown>, message: string): void
+  warn(fields: Record<string, unknown>, message: string): void
+  error(fields: Record<string, unknown>, message: string): void
+}
+
 declare module 'react-router' {
   interface AppLoadContext {
     backend: BackendTransport
@@ -12,6 +19,7 @@ declare module 'react-router' {
     /** The browser's address as the web server saw it, forwarded to the backend. */
     remoteAddress: string | undefined
     oidcEnabled: boolean
+    logger: WebLogger
   }
 }
 

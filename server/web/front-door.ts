@@ -30,6 +30,7 @@ export type FrontDoorOptions = {
  */
 export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
   const { config, backend, web, clientDir } = options
+  const webLogger = options.logger.child({ component: 'web' })
   const app = new Hono<FrontEnv>()
   const remoteTransport = config.backendUrl ? createRemoteTransport(config.backendUrl) : undefined
 
@@ -80,6 +81,7 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       remoteAddress,
       // Identity-provider sign-in (OIDC) is not built yet, so no provider can be configured.
       oidcEnabled: false,
+      logger: webLogger,
     })
     return withSecurityHeaders(response, cspNonce, config)
   })

@@ -12,7 +12,8 @@ function fakeBackend(...replies: Reply[]) {
     if (!reply) throw new Error(`unexpected request ${request.method} ${request.url}`)
     return typeof reply === 'function' ? reply(request) : reply
   }
-  const context: AppLoadContext = { backend, cspNonce: 'nonce', remoteAddress: '203.0.113.9', oidcEnabled: false }
+  const silent = { info() {}, warn() {}, error() {} }
+  const context: AppLoadContext = { backend, cspNonce: 'nonce', remoteAddress: '203.0.113.9', oidcEnabled: false, logger: silent }
   return { context, requests }
 }
 

@@ -8,9 +8,10 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import * as identitySchema from './schema'
+import * as photoSchema from './schema-photos'
 import * as reportingSchema from './schema-reporting'
 
-const schema = { ...identitySchema, ...reportingSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]

@@ -47,6 +47,8 @@ export const tenants = pgTable('tenants', {
   name: text('name').notNull(),
   slug: text('slug').notNull().unique(),
   mfaEnforced: boolean('mfa_enforced').notNull().default(false),
+  /** Photo and document storage allowed to the tenant, in bytes (issue 4): 10 GiB by default. */
+  storageQuotaBytes: bigint('storage_quota_bytes', { mode: 'number' }).notNull().default(10 * 1024 ** 3),
   ...timestamps,
 })
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database, Tx } from './client'
 import { tenantTables } from './schema'
+import { photoTenantTables } from './schema-photos'
 import { reportingTenantTables } from './schema-reporting'
 
 /**
@@ -47,7 +48,7 @@ export async function assertRowLevelSecurity(db: Database): Promise<void> {
             from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
       ),
     )
-    for (const name of [...tenantTables, ...reportingTenantTables]) {
+    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables]) {
       const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)

@@ -6,6 +6,8 @@ import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
 import { fileTransport, startMailDelivery } from '#server/jobs/mail-delivery'
+import { startUploadPurge } from '#server/jobs/upload-purge'
+import { blobStoreFor } from '#server/storage/blob-store'
 
 export type Started = {
   config: Config
@@ -36,6 +38,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const backend = createBackend({ config, db: database.db, logger, now: () => new Date() })
   logger.info({ driver: database.driver, dataDir: config.dataDir }, 'database ready')
   const mail = config.mailFileDir ? startMailDelivery({ db: database.db, transport: fileTransport(config.mailFileDir), logger }) : undefined
+  const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger })
   return {
     config,
     logger,
@@ -43,6 +46,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
     backend,
     async close() {
       await mail?.stop()
+      await uploadPurge.stop()
       await database.close()
     },
   }

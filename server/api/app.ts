@@ -14,6 +14,8 @@ import { accountRoutes } from './auth/account-routes'
 import { deviceRoutes } from './auth/device-routes'
 import { sessionRoutes } from './auth/session-routes'
 import { healthRoutes } from './health'
+import { photosRoutes } from './photos/photos'
+import { uploadsRoutes } from './photos/uploads'
 import { dashboardRoutes } from './reporting/dashboard'
 import { itemsRoutes } from './reporting/items'
 import { projectsRoutes } from './reporting/projects'
@@ -85,6 +87,8 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', viewsRoutes)
   app.route('/', dashboardRoutes)
   app.route('/', syncRoutes)
+  app.route('/', uploadsRoutes)
+  app.route('/', photosRoutes)
 
   // Through the context, so cookies and headers set before the failure (a fresh CSRF token) survive.
   const respond = async (c: Context<BackendEnv>, init: ProblemInit) => {

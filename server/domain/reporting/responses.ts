@@ -7,7 +7,8 @@ import { recordChange } from './change-log'
 import type { DomainContext } from './context'
 import { findItem, toItem, type ItemRow } from './item-view'
 import { refOf, userRefs } from './user-refs'
-import { refusePhotos, storeItem } from './items'
+import { storeItem } from './items'
+import { photosNotOnItem } from '../photos/photos'
 import { ensure } from './permissions'
 
 /**
@@ -53,10 +54,21 @@ function conflict(detail: string, code: string): Problem {
   return new Problem({ status: 409, title: 'Conflict', detail, code })
 }
 
-async function appendResponse(ctx: DomainContext, itemId: string, values: { kind: ItemResponse['kind']; body: string | null; requestClose: boolean }): Promise<ResponseRow> {
+/** A response's photos must be live photos of the same item (of this tenant): others are a 400 on photoIds. */
+async function checkPhotos(ctx: DomainContext, itemId: string, photoIds: string[] | undefined, errors: FieldErrors): Promise<void> {
+  if (!photoIds || photoIds.length === 0) return
+  const unknown = await photosNotOnItem(ctx, itemId, photoIds)
+  if (unknown.length > 0) errors.photoIds = [`Only photos of this item can be attached; not found on it: ${unknown.join(', ')}.`]
+}
+
+async function appendResponse(
+  ctx: DomainContext,
+  itemId: string,
+  values: { kind: ItemResponse['kind']; body: string | null; requestClose: boolean; photoIds?: string[] | undefined },
+): Promise<ResponseRow> {
   const [row] = await ctx.tx
     .insert(itemResponses)
-    .values({ tenantId: ctx.actor.tenantId, itemId, authorUserId: ctx.actor.userId, photoIds: [], createdAt: afterLatest(ctx, itemResponses, itemId), ...values })
+    .values({ tenantId: ctx.actor.tenantId, itemId, authorUserId: ctx.actor.userId, createdAt: afterLatest(ctx, itemResponses, itemId), ...values, photoIds: [...new Set(values.photoIds ?? [])] })
     .returning(responseColumns)
   if (!row) throw new Error('response not stored')
   return row
@@ -85,12 +97,12 @@ export async function createResponse(ctx: DomainContext, itemId: string, input: 
   const row = await findItem(ctx, itemId, { lock: true })
   ensure(ctx.actor, 'item.respond')
   const errors: FieldErrors = {}
-  refusePhotos(input.photoIds, errors)
+  await checkPhotos(ctx, row.id, input.photoIds, errors)
   if (Object.keys(errors).length > 0) throw new Problem(problems.badRequest('Some fields are not valid.', errors))
   if (row.status === 'closed') throw conflict('The item is closed; it takes no more responses until it is reopened.', 'KR_ITEM_CLOSED')
 
   const requestClose = input.requestClose === true
-  const response = await appendResponse(ctx, row.id, { kind: 'response', body: input.body, requestClose })
+  const response = await appendResponse(ctx, row.id, { kind: 'response', body: input.body, requestClose, photoIds: input.photoIds })
   if (requestClose && row.status === 'open') {
     await moveTo(ctx, row, 'close_requested')
     await recordActivity(ctx, row.id, 'close_requested', [{ field: 'status', from: row.status, to: 'close_requested' }])
@@ -111,20 +123,20 @@ export async function confirmClose(ctx: DomainContext, itemId: string, input: Cl
   const row = await findItem(ctx, itemId, { lock: true })
   ensure(ctx.actor, 'item.verify', { createdBy: row.createdBy })
   const errors: FieldErrors = {}
-  refusePhotos(input.photoIds, errors)
+  await checkPhotos(ctx, row.id, input.photoIds, errors)
   if (!input.confirmed && !input.body) errors.body = ['Give the reason the item is not closed.']
   if (Object.keys(errors).length > 0) throw new Problem(problems.badRequest('Some fields are not valid.', errors))
 
   if (input.confirmed) {
     if (row.status === 'closed') throw conflict('The item is already closed.', 'KR_ITEM_STATE')
     const closed = await moveTo(ctx, row, 'closed')
-    await appendResponse(ctx, row.id, { kind: 'close_confirmed', body: input.body ?? null, requestClose: false })
+    await appendResponse(ctx, row.id, { kind: 'close_confirmed', body: input.body ?? null, requestClose: false, photoIds: input.photoIds })
     await recordActivity(ctx, row.id, 'closed', [{ field: 'status', from: row.status, to: 'closed' }])
     return toItem(ctx, closed)
   }
   if (row.status === 'open') throw conflict('The item is already open: there is no close to reject.', 'KR_ITEM_STATE')
   const reopened = await moveTo(ctx, row, 'open')
-  await appendResponse(ctx, row.id, { kind: 'close_rejected', body: input.body ?? null, requestClose: false })
+  await appendResponse(ctx, row.id, { kind: 'close_rejected', body: input.body ?? null, requestClose: false, photoIds: input.photoIds })
   await recordActivity(ctx, row.id, 'reopened', [{ field: 'status', from: row.status, to: 'open' }])
   return toItem(ctx, reopened)
 }

@@ -38,6 +38,7 @@ export default [
     route('items', 'routes/items.tsx'),
     route('items/:itemId', 'routes/item.tsx'),
     route('items/:itemId/activity', 'routes/item-activity.tsx'),
+    route('items/:itemId/photos/:photoId/markup', 'routes/photo-markup.tsx'),
 
     route('settings', 'routes/settings/layout.tsx', [
       index('routes/settings/user.tsx', { id: 'settings-index' }),

@@ -2,6 +2,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, redirect, useActionData } from 'react-router'
 import { itemFormFailure, itemNoticeFailure, loaded } from '~/components/reporting/item-action'
 import { ItemEditForm } from '~/components/reporting/item-edit-form'
+import { ItemGallery, ResponsePhotos } from '~/components/reporting/item-gallery'
+import { captionPhoto, deletePhoto, loadPhotos, movePhoto, photoFailure, photoFormErrors, photosOfForm } from '~/components/reporting/item-gallery-action.server'
 import { ItemFacts, NextActionBanner } from '~/components/reporting/item-facts'
 import { ItemRespondForm } from '~/components/reporting/item-respond-form'
 import { ItemThread } from '~/components/reporting/item-thread'
@@ -14,6 +16,7 @@ import { Card } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
+import { PhotoUploadField } from '~/islands/upload/photo-upload-field'
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
@@ -29,10 +32,11 @@ import type { Route } from './+types/item'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.itemId)
-  const [itemResult, responses, members] = await Promise.all([
+  const [itemResult, responses, members, photos] = await Promise.all([
     api.get<Item>(`/api/items/${id}`),
     api.get<{ items: ItemResponse[] }>(`/api/items/${id}/responses`),
     api.get<{ items: Member[] }>('/api/members'),
+    loadPhotos(api, params.itemId),
   ])
   const item = loaded(itemResult, responseHeaders)
   const packages = await api.get<{ items: PackageInfo[] }>(`/api/projects/${encodeURIComponent(item.projectId)}/packages`)
@@ -42,6 +46,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       responses: loaded(responses, responseHeaders).items,
       members: members.ok ? members.data.items : [],
       packages: packages.ok ? packages.data.items : [],
+      photos,
     },
     { headers: responseHeaders },
   )
@@ -61,6 +66,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return edit(api, params.itemId, formData, responseHeaders)
     case 'delete':
       return remove(api, params.itemId, responseHeaders)
+    case 'photo-caption':
+      return captionPhoto(api, params.itemId, formData, responseHeaders)
+    case 'photo-move':
+      return movePhoto(api, params.itemId, formData, responseHeaders)
+    case 'photo-delete':
+      return deletePhoto(api, params.itemId, formData, responseHeaders)
     default:
       throw data('Unknown intent', { status: 400 })
   }
@@ -72,8 +83,10 @@ async function respond(api: ApiClient, itemId: string, formData: FormData, heade
   const submission = parseWithZod(formData, { schema: RespondSchema })
   if (submission.status !== 'success') return invalidForm('respond', submission)
   const { body, requestClose } = submission.value
-  const result = await api.post<ItemResponse>(`${itemPath(itemId)}/responses`, { body, requestClose: requestClose ?? false }, { idempotencyKey: true })
-  if (!result.ok) return itemFormFailure('respond', submission, result.error, headers)
+  const photos = await photosOfForm(api, itemId, formData)
+  if (!photos.ok) return photoFailure('respond', submission, photos.error, headers)
+  const result = await api.post<ItemResponse>(`${itemPath(itemId)}/responses`, { body, requestClose: requestClose ?? false, photoIds: photos.photoIds }, { idempotencyKey: true })
+  if (!result.ok) return photoFormErrors(result.error) ? photoFailure('respond', submission, result.error, headers) : itemFormFailure('respond', submission, result.error, headers)
   const message = result.data.requestClose ? 'Response sent, and the close requested. The verifier confirms it.' : 'Response sent.'
   await setFlash(headers, { tone: 'success', message })
   throw redirect(`/items/${itemId}`, { headers })
@@ -83,8 +96,10 @@ async function decide(api: ApiClient, itemId: string, intent: 'confirm-close' | 
   const confirmed = intent === 'confirm-close'
   const submission = parseWithZod(formData, { schema: confirmed ? ConfirmCloseSchema : RejectCloseSchema })
   if (submission.status !== 'success') return invalidForm(intent, submission)
-  const result = await api.post<Item>(`${itemPath(itemId)}/confirm-close`, { confirmed, body: submission.value.body }, { idempotencyKey: true })
-  if (!result.ok) return itemFormFailure(intent, submission, result.error, headers)
+  const photos = confirmed ? await photosOfForm(api, itemId, formData) : { ok: true as const, photoIds: [] }
+  if (!photos.ok) return photoFailure(intent, submission, photos.error, headers)
+  const result = await api.post<Item>(`${itemPath(itemId)}/confirm-close`, { confirmed, body: submission.value.body, photoIds: photos.photoIds }, { idempotencyKey: true })
+  if (!result.ok) return photoFormErrors(result.error) ? photoFailure(intent, submission, result.error, headers) : itemFormFailure(intent, submission, result.error, headers)
   const message = confirmed ? `Item #${result.data.number} is closed.` : `Item #${result.data.number} is open again; the reason is in the thread.`
   await setFlash(headers, { tone: 'success', message })
   throw redirect(`/items/${itemId}`, { headers })
@@ -120,7 +135,7 @@ async function remove(api: ApiClient, itemId: string, headers: Headers) {
 }
 
 export default function ItemScreen({ loaderData }: Route.ComponentProps) {
-  const { item, responses, members, packages } = loaderData
+  const { item, responses, members, packages, photos } = loaderData
   const actionData = useActionData<typeof action>()
   const session = useShellSession()
   const can = useReportingAbilities()
@@ -131,6 +146,10 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
   const packageName = (key: string) => packages.find((p) => p.key === key)?.name ?? key
   const editResult = resultFor(actionData, 'edit')
   const notice = actionData?.notice
+  // A new response or decision remounts the photo field, so its finished photos are not sent twice.
+  const photoFieldKey = `${responses.length}-${item.status}`
+  const captionResult = resultFor(actionData, 'photo-caption', actionData?.targetId)
+  const captionErrors = actionData?.targetId && captionResult?.error?.caption ? { photoId: actionData.targetId, errors: captionResult.error.caption } : undefined
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-3 text-sm">
@@ -169,16 +188,24 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
             <ItemFacts item={item} packageName={packageName} locale={locale} />
           </Card>
           <Section title="Responses" description="Oldest first.">
-            <ItemThread responses={responses} locale={locale} />
+            <ItemThread responses={responses} locale={locale} photosOf={(response) => <ResponsePhotos photoIds={response.photoIds} photos={photos} />} />
+          </Section>
+          <Section title="Photos" description="In the order they show in reports. Open a photo for its full size.">
+            <ItemGallery photos={photos} canEdit={can.write} captionErrors={captionErrors} />
           </Section>
           {isVerifier ? (
             <Section title={verifyTitle(item.status)} description={verifyDescription(item.status)}>
-              <ItemVerifyForms status={item.status} confirmResult={resultFor(actionData, 'confirm-close')} rejectResult={resultFor(actionData, 'reject-close')} />
+              <ItemVerifyForms
+                status={item.status}
+                confirmResult={resultFor(actionData, 'confirm-close')}
+                rejectResult={resultFor(actionData, 'reject-close')}
+                photos={<PhotoUploadField key={photoFieldKey} itemId={item.id} />}
+              />
             </Section>
           ) : null}
           {can.write && item.status !== 'closed' ? (
             <Section title="Respond">
-              <ItemRespondForm canRequestClose={item.status === 'open'} lastResult={resultFor(actionData, 'respond')} />
+              <ItemRespondForm canRequestClose={item.status === 'open'} lastResult={resultFor(actionData, 'respond')} photos={<PhotoUploadField key={photoFieldKey} itemId={item.id} />} />
             </Section>
           ) : null}
         </div>

@@ -14,6 +14,7 @@ import { accountRoutes } from './auth/account-routes'
 import { deviceRoutes } from './auth/device-routes'
 import { sessionRoutes } from './auth/session-routes'
 import { healthRoutes } from './health'
+import { directUploadRoutes } from './photos/direct-upload'
 import { photosRoutes } from './photos/photos'
 import { uploadsRoutes } from './photos/uploads'
 import { dashboardRoutes } from './reporting/dashboard'
@@ -89,6 +90,7 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', syncRoutes)
   app.route('/', uploadsRoutes)
   app.route('/', photosRoutes)
+  app.route('/', directUploadRoutes)
 
   // Through the context, so cookies and headers set before the failure (a fresh CSRF token) survive.
   const respond = async (c: Context<BackendEnv>, init: ProblemInit) => {

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { type ReactNode } from 'react'
 import { Form } from 'react-router'
 import { CheckboxField } from '~/components/ui/checkbox-field'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -9,7 +10,7 @@ import { TextareaField } from '~/components/ui/textarea-field'
 import { RespondSchema } from '~/lib/schemas/reporting-items'
 
 /** A response in the thread; on an open item it may ask the verifier to close it. */
-export function ItemRespondForm({ canRequestClose, lastResult }: { canRequestClose: boolean; lastResult: SubmissionResult<string[]> | undefined }) {
+export function ItemRespondForm({ canRequestClose, lastResult, photos }: { canRequestClose: boolean; lastResult: SubmissionResult<string[]> | undefined; photos?: ReactNode }) {
   const [form, fields] = useForm({
     id: 'respond',
     lastResult,
@@ -20,10 +21,11 @@ export function ItemRespondForm({ canRequestClose, lastResult }: { canRequestClo
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RespondSchema }),
   })
   return (
-    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+    <Form method="post" {...getFormProps(form)} encType={photos ? 'multipart/form-data' : undefined} className="flex flex-col gap-4">
       <CsrfInput />
       <FormError id={form.errorId} errors={form.errors} />
       <TextareaField label="Your response" textareaProps={{ ...getTextareaProps(fields.body), rows: 4 }} errors={fields.body.errors} />
+      {photos}
       {canRequestClose ? (
         <CheckboxField
           label="Ask to close this item"

@@ -1,3 +1,4 @@
+import { type ReactNode } from 'react'
 import { ItemTime } from '~/components/reporting/item-time'
 import { Badge, type BadgeTone } from '~/components/ui/badge'
 import { EmptyState } from '~/components/ui/empty-state'
@@ -18,7 +19,7 @@ function kindOf(response: ItemResponse): Kind {
 }
 
 /** The item's thread, oldest first, each entry saying what kind it is in words. */
-export function ItemThread({ responses, locale }: { responses: readonly ItemResponse[]; locale: string }) {
+export function ItemThread({ responses, locale, photosOf }: { responses: readonly ItemResponse[]; locale: string; photosOf?: (response: ItemResponse) => ReactNode }) {
   if (responses.length === 0) {
     return (
       <EmptyState heading="No responses yet" headingLevel={3}>
@@ -43,6 +44,7 @@ export function ItemThread({ responses, locale }: { responses: readonly ItemResp
                 {response.body}
               </p>
             ) : null}
+            {photosOf?.(response)}
           </li>
         )
       })}

@@ -1,5 +1,6 @@
 import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { type ReactNode } from 'react'
 import { Form } from 'react-router'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { FormError } from '~/components/ui/form-error'
@@ -16,8 +17,11 @@ export function ItemVerifyForms({
   status,
   confirmResult,
   rejectResult,
+  photos,
 }: {
   status: ItemStatus
+  /** The photo field of the close confirmation (PhotoUploadField). */
+  photos?: ReactNode
   confirmResult: SubmissionResult<string[]> | undefined
   rejectResult: SubmissionResult<string[]> | undefined
 }) {
@@ -25,18 +29,18 @@ export function ItemVerifyForms({
     case 'close_requested':
       return (
         <div className="grid gap-6 md:grid-cols-2">
-          <ConfirmCloseForm label="Confirm and close" lastResult={confirmResult} />
+          <ConfirmCloseForm label="Confirm and close" lastResult={confirmResult} photos={photos} />
           <RejectCloseForm label="Reject close" lastResult={rejectResult} />
         </div>
       )
     case 'open':
-      return <ConfirmCloseForm label="Close item" lastResult={confirmResult} />
+      return <ConfirmCloseForm label="Close item" lastResult={confirmResult} photos={photos} />
     case 'closed':
       return <RejectCloseForm label="Reopen item" lastResult={rejectResult} />
   }
 }
 
-function ConfirmCloseForm({ label, lastResult }: { label: string; lastResult: SubmissionResult<string[]> | undefined }) {
+function ConfirmCloseForm({ label, lastResult, photos }: { label: string; lastResult: SubmissionResult<string[]> | undefined; photos?: ReactNode }) {
   const [form, fields] = useForm({
     id: 'confirm-close',
     lastResult,
@@ -47,10 +51,11 @@ function ConfirmCloseForm({ label, lastResult }: { label: string; lastResult: Su
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ConfirmCloseSchema }),
   })
   return (
-    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+    <Form method="post" {...getFormProps(form)} encType={photos ? 'multipart/form-data' : undefined} className="flex flex-col gap-4">
       <CsrfInput />
       <FormError id={form.errorId} errors={form.errors} />
       <TextareaField label="Note (optional)" textareaProps={{ ...getTextareaProps(fields.body), rows: 3 }} errors={fields.body.errors} />
+      {photos}
       <div>
         <SubmitButton intent="confirm-close" pendingLabel="Closing…">
           {label}

@@ -1,0 +1,93 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
+import { z } from 'zod'
+import type { ItemPhoto } from '~/components/reporting/item-gallery'
+import { noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
+import type { ApiClient, ApiError } from '~/lib/api/types'
+import { failureStatus, formMessageFor } from '~/lib/forms'
+import { setFlash } from '~/lib/flash.server'
+
+export const PhotoCaptionSchema = z.object({
+  photoId: z.string().min(1),
+  caption: z.string().trim().max(500, 'A caption may be at most 500 characters.').optional(),
+})
+
+const photosPath = (itemId: string) => `/api/items/${encodeURIComponent(itemId)}/photos`
+const photoPath = (photoId: string) => `/api/photos/${encodeURIComponent(photoId)}`
+
+
+/**
+ * The photos of a respond or close form: ids the upload island finished (`photoIds`), plus the
+ * files of the plain input (no JavaScript), stored now in one request. The error goes back to the
+ * form, so the user sees which file was refused and why.
+ */
+export async function photosOfForm(api: ApiClient, itemId: string, formData: FormData): Promise<{ ok: true; photoIds: string[] } | { ok: false; error: ApiError }> {
+  const photoIds = formData.getAll('photoIds').filter((v): v is string => typeof v === 'string' && v !== '')
+  const files = formData.getAll('photos').filter((v): v is File => typeof v !== 'string' && v.size > 0)
+  if (files.length === 0) return { ok: true, photoIds }
+  const body = new FormData()
+  for (const file of files) body.append('photos', file, file.name)
+  const result = await api.post<{ items: ItemPhoto[] }>(photosPath(itemId), body)
+  if (!result.ok) return { ok: false, error: result.error }
+  return { ok: true, photoIds: [...photoIds, ...result.data.items.map((p) => p.id)] }
+}
+
+/** A refused photo (type, size, quota, a stale id) is about the whole form: its message on top. */
+export function photoFormErrors(error: ApiError): string[] | undefined {
+  const status = error.status ?? 0
+  if (error.problem?.errors?.photoIds) return error.problem.errors.photoIds
+  if (status === 413 || status === 415 || (status === 400 && error.problem?.errors?.file)) return [formMessageFor(error)]
+  return undefined
+}
+
+export function photoFailure(intent: string, submission: { reply: (options?: { formErrors?: string[] }) => ReportingActionData['result'] }, error: ApiError, headers: Headers) {
+  return data<ReportingActionData>({ intent, result: submission.reply({ formErrors: photoFormErrors(error) ?? [formMessageFor(error)] }) }, { status: failureStatus(error), headers })
+}
+
+export async function loadPhotos(api: ApiClient, itemId: string): Promise<ItemPhoto[]> {
+  const result = await api.get<{ items: ItemPhoto[] }>(photosPath(itemId))
+  return result.ok ? result.data.items : []
+}
+
+async function done(headers: Headers, itemId: string, message: string): Promise<never> {
+  await setFlash(headers, { tone: 'success', message })
+  throw redirect(`/items/${itemId}`, { headers })
+}
+
+export async function captionPhoto(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
+  const submission = parseWithZod(formData, { schema: PhotoCaptionSchema })
+  const photoId = String(formData.get('photoId') ?? '')
+  if (submission.status !== 'success') return data<ReportingActionData>({ intent: 'photo-caption', targetId: photoId, result: submission.reply() }, { status: 400 })
+  const result = await api.patch(photoPath(submission.value.photoId), { caption: submission.value.caption ?? null })
+  if (!result.ok) return noticeFailure('photo-caption', result.error, headers, photoId)
+  return done(headers, itemId, submission.value.caption ? 'Caption saved.' : 'Caption removed.')
+}
+
+/** Up or down by one: the two swap places, and the order is renumbered 0, 1, 2… so ties cannot stick. */
+export async function movePhoto(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
+  const photoId = String(formData.get('photoId') ?? '')
+  const direction = formData.get('direction') === 'up' ? -1 : 1
+  const list = await api.get<{ items: ItemPhoto[] }>(photosPath(itemId))
+  if (!list.ok) return noticeFailure('photo-move', list.error, headers, photoId)
+  const order = list.data.items.slice()
+  const from = order.findIndex((p) => p.id === photoId)
+  const to = from + direction
+  const moving = order[from]
+  const other = order[to]
+  if (from < 0 || !moving || !other) return done(headers, itemId, 'The photo is already there.')
+  order[from] = other
+  order[to] = moving
+  for (const [index, photo] of order.entries()) {
+    if (photo.sortOrder === index) continue
+    const result = await api.patch(photoPath(photo.id), { sortOrder: index })
+    if (!result.ok) return noticeFailure('photo-move', result.error, headers, photoId)
+  }
+  return done(headers, itemId, `Photo moved ${direction < 0 ? 'up' : 'down'}.`)
+}
+
+export async function deletePhoto(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
+  const photoId = String(formData.get('photoId') ?? '')
+  const result = await api.del(photoPath(photoId))
+  if (!result.ok) return noticeFailure('photo-delete', result.error, headers, photoId)
+  return done(headers, itemId, 'Photo deleted.')
+}

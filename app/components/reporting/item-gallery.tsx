@@ -1,0 +1,129 @@
+import { Form } from 'react-router'
+import { ConfirmDialog } from '~/components/ui/confirm-dialog'
+import { CsrfInput } from '~/components/ui/csrf-input'
+import { EmptyState } from '~/components/ui/empty-state'
+import { SubmitButton } from '~/components/ui/submit-button'
+import { TextareaField } from '~/components/ui/textarea-field'
+
+/** The item's photos (docs/photos.md "Photos") as the item page shows them. */
+export type ItemPhoto = {
+  id: string
+  fileName: string
+  caption: string | null
+  sortOrder: number
+  width: number | null
+  height: number | null
+  thumbnailUrl: string | null
+  displayUrl: string | null
+}
+
+function photoName(photo: ItemPhoto, index: number): string {
+  return photo.caption ? `Photo ${index + 1}: ${photo.caption}` : `Photo ${index + 1} (${photo.fileName})`
+}
+
+/**
+ * The item's gallery: thumbnails linking to the full-size view; for members who may write, a
+ * caption form, up/down buttons and delete with confirmation per photo. Plain forms, so all of it
+ * works without JavaScript.
+ */
+export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readonly ItemPhoto[]; canEdit: boolean; captionErrors?: { photoId: string; errors: string[] } | undefined }) {
+  if (photos.length === 0) {
+    return (
+      <EmptyState heading="No photos yet" headingLevel={3}>
+        Photos sent with a response or a close appear here.
+      </EmptyState>
+    )
+  }
+  return (
+    <ol className="grid gap-4 sm:grid-cols-2">
+      {photos.map((photo, index) => {
+        const name = photoName(photo, index)
+        return (
+          <li key={photo.id} className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-3">
+            <PhotoThumbnail photo={photo} alt={name} />
+            {photo.caption ? <p className="text-sm break-words text-text">{photo.caption}</p> : null}
+            {canEdit ? (
+              <>
+                <Form method="post" className="flex flex-col gap-2">
+                  <CsrfInput />
+                  <input type="hidden" name="photoId" value={photo.id} />
+                  <TextareaField
+                    label={`Caption of photo ${index + 1}`}
+                    textareaProps={{ name: 'caption', id: `caption-${photo.id}`, defaultValue: photo.caption ?? '', maxLength: 500, rows: 2 }}
+                    errors={captionErrors?.photoId === photo.id ? captionErrors.errors : undefined}
+                  />
+                  <div>
+                    <SubmitButton intent="photo-caption" variant="secondary" size="sm" pendingLabel="Saving…">
+                      Save caption
+                    </SubmitButton>
+                  </div>
+                </Form>
+                <div className="flex flex-wrap gap-2">
+                  {index > 0 ? <MoveButton photoId={photo.id} direction="up" label={`Move photo ${index + 1} up`} /> : null}
+                  {index < photos.length - 1 ? <MoveButton photoId={photo.id} direction="down" label={`Move photo ${index + 1} down`} /> : null}
+                </div>
+                <ConfirmDialog
+                  triggerLabel={`Delete photo ${index + 1}…`}
+                  title={`Delete ${name}?`}
+                  confirmLabel="Yes, delete photo"
+                  pendingLabel="Deleting…"
+                  intent="photo-delete"
+                  fields={{ photoId: photo.id }}
+                >
+                  It leaves the gallery and cannot be restored.
+                </ConfirmDialog>
+              </>
+            ) : null}
+          </li>
+        )
+      })}
+    </ol>
+  )
+}
+
+function MoveButton({ photoId, direction, label }: { photoId: string; direction: 'up' | 'down'; label: string }) {
+  return (
+    <Form method="post">
+      <CsrfInput />
+      <input type="hidden" name="photoId" value={photoId} />
+      <input type="hidden" name="direction" value={direction} />
+      <SubmitButton intent="photo-move" variant="secondary" size="sm" aria-label={label} pendingLabel="Moving…">
+        {direction === 'up' ? 'Move up' : 'Move down'}
+      </SubmitButton>
+    </Form>
+  )
+}
+
+export function PhotoThumbnail({ photo, alt, size = 'md' }: { photo: ItemPhoto; alt: string; size?: 'sm' | 'md' }) {
+  const box = size === 'sm' ? 'h-20 w-20' : 'aspect-[4/3] w-full'
+  const image = photo.thumbnailUrl ? (
+    <img src={photo.thumbnailUrl} alt={alt} loading="lazy" className={`${box} rounded-md bg-surface-muted object-cover`} />
+  ) : (
+    <span className={`${box} flex items-center justify-center rounded-md bg-surface-muted p-2 text-center text-xs text-muted`}>{alt}</span>
+  )
+  if (!photo.displayUrl) return image
+  return (
+    <a href={photo.displayUrl} target="_blank" rel="noopener" className="block rounded-md" aria-label={`${alt}, full size`}>
+      {image}
+    </a>
+  )
+}
+
+/** The photos a response in the thread carries, as small thumbnails (deleted ones are left out). */
+export function ResponsePhotos({ photoIds, photos }: { photoIds: readonly string[]; photos: readonly ItemPhoto[] }) {
+  const shown = photoIds.flatMap((id) => {
+    const index = photos.findIndex((p) => p.id === id)
+    const photo = photos[index]
+    return photo ? [{ photo, index }] : []
+  })
+  if (shown.length === 0) return null
+  return (
+    <ul aria-label="Photos" className="mt-2 flex flex-wrap gap-2">
+      {shown.map(({ photo, index }) => (
+        <li key={photo.id}>
+          <PhotoThumbnail photo={photo} alt={photoName(photo, index)} size="sm" />
+        </li>
+      ))}
+    </ul>
+  )
+}

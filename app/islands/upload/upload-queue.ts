@@ -1,0 +1,259 @@
+import { UploadCallError, type UploadApi, type UploadSessionInfo } from './upload-api'
+import { MAX_PHOTO_BYTES, nextChunk, retryDelay } from './upload-chunks'
+import { failureMessage, notAPhotoMessage, tooLargeMessage } from './upload-messages'
+
+/**
+ * The photo queue of the upload island: one file at a time, each a resumable session. A dropped
+ * connection never fails a file: it waits (back-off, or the browser's `online` event), asks the
+ * server where the file stands (GET /api/uploads/{id}) and sends the rest from there. Only what the
+ * server refuses (type, size, quota, rights) fails a file, with a message naming it.
+ */
+
+export type EntryStatus = 'queued' | 'uploading' | 'waiting' | 'paused' | 'done' | 'failed'
+
+export type QueueEntry = {
+  key: string
+  fileName: string
+  size: number
+  /** Bytes the server has confirmed. */
+  sent: number
+  status: EntryStatus
+  photoId: string | null
+  error: string | null
+  /** Failed attempts in a row, for the back-off. */
+  attempt: number
+}
+
+export type QueueEnvironment = {
+  /** Calls back on the browser's `online` event; returns the unsubscribe. */
+  onOnline(listener: () => void): () => void
+  setTimer(callback: () => void, ms: number): unknown
+  clearTimer(handle: unknown): void
+}
+
+export function browserEnvironment(): QueueEnvironment {
+  return {
+    onOnline: (listener) => {
+      window.addEventListener('online', listener)
+      return () => window.removeEventListener('online', listener)
+    },
+    setTimer: (callback, ms) => setTimeout(callback, ms),
+    clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  }
+}
+
+type Job = QueueEntry & { file: Blob & { name: string; type: string }; sessionId: string | null; chunkSize: number; controller: AbortController | null }
+
+/** Errors worth retrying: no answer, a busy or out-of-step session (ask where it stands), or a server having a bad moment. */
+function isTransient(error: unknown): boolean {
+  if (!(error instanceof UploadCallError)) return false
+  if (error.network) return true
+  const code = error.problem?.code
+  if (code === 'KR_UPLOAD_OFFSET_MISMATCH' || code === 'KR_UPLOAD_BUSY' || code === 'KR_UPLOAD_INCOMPLETE') return true
+  const status = error.status ?? 0
+  return status === 408 || status === 429 || status >= 500
+}
+
+export class UploadQueue {
+  private jobs: Job[] = []
+  private running = false
+  private snapshot: readonly QueueEntry[] = []
+  private listeners = new Set<() => void>()
+  private wake: (() => void) | null = null
+  private nextKey = 0
+
+  constructor(
+    private readonly api: UploadApi,
+    private readonly itemId: string,
+    private readonly env: QueueEnvironment,
+  ) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): readonly QueueEntry[] => this.snapshot
+
+  /** Photo ids of the finished files, in the order they were chosen. */
+  photoIds(): string[] {
+    return this.jobs.flatMap((j) => (j.status === 'done' && j.photoId ? [j.photoId] : []))
+  }
+
+  /** Files not yet stored and not failed: sending the form now would leave them out. */
+  pending(): number {
+    return this.jobs.filter((j) => j.status !== 'done' && j.status !== 'failed').length
+  }
+
+  add(files: Iterable<Blob & { name: string; type: string }>): void {
+    for (const file of files) {
+      const job: Job = { key: `u${this.nextKey++}`, fileName: file.name || 'photo', size: file.size, sent: 0, status: 'queued', photoId: null, error: null, attempt: 0, file, sessionId: null, chunkSize: 0, controller: null }
+      if (file.size > MAX_PHOTO_BYTES) this.fail(job, tooLargeMessage(job.fileName, file.size))
+      else if (file.type && !file.type.startsWith('image/')) this.fail(job, notAPhotoMessage(job.fileName))
+      this.jobs.push(job)
+    }
+    this.changed()
+    void this.pump()
+  }
+
+  pause(key: string): void {
+    const job = this.find(key)
+    if (!job || job.status === 'done' || job.status === 'failed') return
+    const waiting = job.status === 'waiting'
+    job.status = 'paused'
+    job.controller?.abort(new DOMException('Paused', 'AbortError'))
+    if (waiting) this.retryNow()
+    this.changed()
+  }
+
+  /** Resumes a paused file, or retries a failed one (from the server's offset when it has a session). */
+  resume(key: string): void {
+    const job = this.find(key)
+    if (!job || (job.status !== 'paused' && job.status !== 'failed')) return
+    job.status = 'queued'
+    job.error = null
+    job.attempt = 0
+    this.changed()
+    this.retryNow()
+    void this.pump()
+  }
+
+  /** Takes a file out of the queue; its unfinished session is aborted so its bytes go. */
+  remove(key: string): void {
+    const job = this.find(key)
+    if (!job) return
+    this.jobs = this.jobs.filter((j) => j !== job)
+    const waiting = job.status === 'waiting'
+    job.status = 'failed'
+    job.controller?.abort(new DOMException('Removed', 'AbortError'))
+    if (waiting) this.retryNow()
+    if (job.sessionId && !job.photoId) void this.api.abort(job.sessionId).catch(() => undefined)
+    this.changed()
+  }
+
+  /** Stops waiting out a back-off (e.g. the connection is back). */
+  retryNow(): void {
+    const wake = this.wake
+    this.wake = null
+    wake?.()
+  }
+
+  private find(key: string): Job | undefined {
+    return this.jobs.find((j) => j.key === key)
+  }
+
+  private fail(job: Job, message: string): void {
+    job.status = 'failed'
+    job.error = message
+  }
+
+  private changed(): void {
+    this.snapshot = this.jobs.map(({ key, fileName, size, sent, status, photoId, error, attempt }) => ({ key, fileName, size, sent, status, photoId, error, attempt }))
+    for (const listener of this.listeners) listener()
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return
+    this.running = true
+    try {
+      for (;;) {
+        const job = this.jobs.find((j) => j.status === 'queued' || j.status === 'waiting')
+        if (!job) return
+        await this.run(job)
+      }
+    } finally {
+      this.running = false
+    }
+  }
+
+  private active(job: Job): boolean {
+    return this.jobs.includes(job) && (job.status === 'uploading' || job.status === 'queued' || job.status === 'waiting')
+  }
+
+  private async run(job: Job): Promise<void> {
+    while (this.active(job)) {
+      job.status = 'uploading'
+      this.changed()
+      try {
+        await this.send(job)
+        return
+      } catch (error) {
+        if (!this.active(job)) return
+        if (isTransient(error)) {
+          job.status = 'waiting'
+          job.error = null
+          const attempt = job.attempt++
+          this.changed()
+          await this.waitToRetry(attempt)
+          continue
+        }
+        const call = error instanceof UploadCallError ? error : undefined
+        // A refused file's session is gone (type, checksum) or useless: a retry starts afresh.
+        job.sessionId = null
+        job.sent = 0
+        this.fail(job, failureMessage(job.fileName, call?.status, call?.problem))
+        this.changed()
+        return
+      }
+    }
+  }
+
+  /** Sends what the server does not have yet, then completes. Resumes from the server's offset. */
+  private async send(job: Job): Promise<void> {
+    let session: UploadSessionInfo
+    if (job.sessionId) {
+      session = await this.api.status(job.sessionId)
+      if (session.state === 'completed' && session.photoId) return this.finish(job, session.photoId)
+      if (session.state === 'expired' || session.state === 'aborted' || session.state === 'failed') {
+        job.sessionId = null
+        job.sent = 0
+        session = await this.api.create(this.itemId, job.file)
+      }
+    } else {
+      session = await this.api.create(this.itemId, job.file)
+    }
+    job.sessionId = session.id
+    job.chunkSize = session.chunkSize
+    job.sent = session.offset
+    this.changed()
+    for (let range = nextChunk(job.sent, job.size, job.chunkSize); range; range = nextChunk(job.sent, job.size, job.chunkSize)) {
+      if (!this.active(job)) return
+      job.controller = new AbortController()
+      try {
+        const after = await this.api.putChunk(session.id, range.start, job.file.slice(range.start, range.end), job.controller.signal)
+        job.sent = after.offset
+      } finally {
+        job.controller = null
+      }
+      job.attempt = 0
+      this.changed()
+    }
+    if (!this.active(job)) return
+    const photo = await this.api.complete(session.id)
+    this.finish(job, photo.id)
+  }
+
+  private finish(job: Job, photoId: string): void {
+    job.status = 'done'
+    job.photoId = photoId
+    job.sent = job.size
+    job.error = null
+    this.changed()
+  }
+
+  /** The back-off, cut short by the `online` event (or retryNow). Offline, it keeps trying anyway. */
+  private waitToRetry(attempt: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wait: { timer?: unknown; unsubscribe?: () => void } = {}
+      const done = () => {
+        this.env.clearTimer(wait.timer)
+        wait.unsubscribe?.()
+        if (this.wake === done) this.wake = null
+        resolve()
+      }
+      this.wake = done
+      wait.unsubscribe = this.env.onOnline(done)
+      wait.timer = this.env.setTimer(done, retryDelay(attempt))
+    })
+  }
+}

@@ -1,0 +1,41 @@
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import type { BackendEnv } from '#server/api/app'
+import { storeDirectPhotos } from '#server/domain/photos/direct'
+import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
+import { Problem, problems } from '#server/http/problem'
+import { bodyTooLarge, photoRuntime } from './uploads'
+
+/**
+ * POST /api/items/{itemId}/photos: the photo field of a
+ * form sent without JavaScript, as multipart/form-data with one or more `file` (or `photos`)
+ * parts. The body is parsed in memory, so the whole request is bounded by one file's limit.
+ */
+
+const DIRECT_BODY_LIMIT = MAX_FILE_BYTES + 64 * 1024
+const MAX_FILES = 20
+
+export const directUploadRoutes = new Hono<BackendEnv>().post(
+  '/api/items/:itemId/photos',
+  bodyLimit({
+    maxSize: DIRECT_BODY_LIMIT,
+    onError: () => {
+      throw bodyTooLarge(DIRECT_BODY_LIMIT)
+    },
+  }),
+  async (c) => {
+    const rt = photoRuntime(c)
+    let form: FormData
+    try {
+      form = await c.req.raw.formData()
+    } catch (error) {
+      if (error instanceof Problem) throw error
+      throw new Problem(problems.badRequest('Send the photos as multipart/form-data, each as a file part.'))
+    }
+    const files = [...form.getAll('file'), ...form.getAll('photos')].filter((v): v is File => v instanceof File && v.size > 0)
+    if (files.length === 0) throw new Problem(problems.badRequest('Attach at least one photo.', { file: ['Attach at least one photo.'] }))
+    if (files.length > MAX_FILES) throw new Problem(problems.badRequest(`Send at most ${MAX_FILES} photos at once.`, { file: [`Send at most ${MAX_FILES} photos at once.`] }))
+    const items = await storeDirectPhotos(rt, c.req.param('itemId'), files)
+    return c.json({ items }, 201)
+  },
+)

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { DEMO } from '#server/db/seed'
+import type { Item, Project, Report } from '~/lib/reporting/types'
+import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { expectScreen, signIn } from './steps'
+
+let portal: Portal
+let browser: Browser
+
+beforeAll(async () => {
+  portal = await startPortal()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await portal?.stop()
+})
+
+const unique = (prefix: string) => `${prefix} ${randomBytes(3).toString('hex')}`
+
+/** A small real photo: a JPEG or PNG of a flat colour, made with sharp. */
+async function image(name: string, format: 'jpeg' | 'png', colour: { r: number; g: number; b: number }) {
+  const buffer = await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })[format]().toBuffer()
+  return { name, mimeType: `image/${format}`, buffer }
+}
+
+/** An item of the demo user's, made through the API of the running portal. */
+async function newItem(): Promise<Item> {
+  const jar = new Map<string, string>()
+  let csrf: string | undefined
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (csrf) headers['X-CSRF-Token'] = csrf
+    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const at = pair.indexOf('=')
+      jar.set(pair.slice(0, at), pair.slice(at + 1))
+    }
+    csrf = response.headers.get('x-csrf-token') ?? csrf
+    const text = await response.text()
+    return (text ? JSON.parse(text) : null) as T
+  }
+  await call('GET', '/auth/session')
+  await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
+  const project = await call<Project>('POST', '/api/projects', { title: unique('Dock Road') })
+  const report = await call<Report>('POST', '/api/reports', { projectId: project.id, title: unique('Photo round') })
+  return call<Item>('POST', `/api/reports/${report.id}/items`, { title: unique('Cracked tile'), priority: 'medium' })
+}
+
+async function openItem(page: Page, item: Item) {
+  await page.goto(`/items/${item.id}`)
+  await signIn(page, DEMO.user.email, DEMO.user.password)
+  await expectScreen(page, `#${item.number} ${item.title}`)
+}
+
+describe('JS on', () => {
+  test('two photos upload while writing, one through a dropped connection, and the response posts with both', async () => {
+    const item = await newItem()
+    const j = await newJourneyContext(browser, { javaScript: true, baseUrl: portal.baseUrl, ignore: [/chunk/, /Failed to load resource/] })
+    onTestFinished(() => j.close())
+    const { page } = j
+    await openItem(page, item)
+    let dropped = 0
+    await page.route('**/chunk**', async (route) => {
+      if (dropped++ === 0) return route.abort('internetdisconnected')
+      return route.continue()
+    })
+    await page.getByLabel('Your response').fill('Tiles photographed.')
+    await page.getByRole('region', { name: 'Respond' }).getByLabel('Choose photos').setInputFiles([await image('north.jpg', 'jpeg', { r: 200, g: 40, b: 40 }), await image('south.png', 'png', { r: 40, g: 200, b: 40 })])
+    const uploads = page.getByRole('list', { name: 'Photo uploads' })
+    await uploads.getByText('Uploaded').nth(1).waitFor()
+    expect(dropped).toBeGreaterThan(1)
+    await page.getByRole('button', { name: 'Send response' }).click()
+    await page.getByText('Response sent.').waitFor()
+    const thread = page.getByRole('region', { name: 'Responses' })
+    await thread.getByRole('img', { name: 'Photo 1 (north.jpg)' }).waitFor()
+    await thread.getByRole('img', { name: 'Photo 2 (south.png)' }).waitFor()
+    j.assertNoConsoleErrors()
+  })
+})
+
+describe('JS off', () => {
+  test('the plain file field stores the photo with the response; the gallery captions, moves and deletes', async () => {
+    const item = await newItem()
+    const j = await newJourneyContext(browser, { javaScript: false, baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page } = j
+    await openItem(page, item)
+    await page.getByLabel('Your response').fill('Two photos, no script.')
+    await page.getByRole('region', { name: 'Respond' }).getByLabel('Photos (optional)').setInputFiles([await image('east.jpg', 'jpeg', { r: 10, g: 10, b: 200 }), await image('west.png', 'png', { r: 200, g: 200, b: 10 })])
+    await page.getByRole('button', { name: 'Send response' }).click()
+    await page.getByText('Response sent.').waitFor()
+    const thread = page.getByRole('region', { name: 'Responses' })
+    await thread.getByRole('img', { name: 'Photo 1 (east.jpg)' }).waitFor()
+
+    const gallery = page.getByRole('region', { name: 'Photos' })
+    await gallery.getByLabel('Caption of photo 1').fill('East wall')
+    await gallery.getByRole('button', { name: 'Save caption' }).first().click()
+    await page.getByText('Caption saved.').waitFor()
+    await gallery.getByRole('img', { name: 'Photo 1: East wall' }).waitFor()
+
+    await gallery.getByRole('button', { name: 'Move photo 1 down' }).click()
+    await page.getByText('Photo moved down.').waitFor()
+    await gallery.getByRole('img', { name: 'Photo 2: East wall' }).waitFor()
+    await gallery.getByRole('img', { name: 'Photo 1 (west.png)' }).waitFor()
+
+    await gallery.getByText('Delete photo 1…').click()
+    await gallery.getByRole('button', { name: 'Yes, delete photo' }).click()
+    await page.getByText('Photo deleted.').waitFor()
+    await gallery.getByRole('img', { name: 'Photo 1: East wall' }).waitFor()
+    expect(await gallery.getByRole('img').count()).toBe(1)
+    j.assertNoConsoleErrors()
+  })
+})

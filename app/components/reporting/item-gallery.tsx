@@ -1,4 +1,5 @@
 import { Form } from 'react-router'
+import { ButtonLink } from '~/components/ui/button-link'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { EmptyState } from '~/components/ui/empty-state'
@@ -61,6 +62,10 @@ export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readon
                 <div className="flex flex-wrap gap-2">
                   {index > 0 ? <MoveButton photoId={photo.id} direction="up" label={`Move photo ${index + 1} up`} /> : null}
                   {index < photos.length - 1 ? <MoveButton photoId={photo.id} direction="down" label={`Move photo ${index + 1} down`} /> : null}
+                  {/* Relative to the item page (/items/:itemId), so the gallery needs no item id. */}
+                  <ButtonLink to={`photos/${photo.id}/markup`} relative="path" variant="secondary" size="sm">
+                    Mark up photo {index + 1}
+                  </ButtonLink>
                 </div>
                 <ConfirmDialog
                   triggerLabel={`Delete photo ${index + 1}…`}

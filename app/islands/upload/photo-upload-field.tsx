@@ -1,14 +1,18 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
 import { Button, buttonClasses } from '~/components/ui/button'
 import { cx } from '~/components/ui/class-names'
+import { CheckboxField } from '~/components/ui/checkbox-field'
 import { FieldHelp } from '~/components/ui/field-parts'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { createBrowserApi } from '~/lib/api/browser'
 import { createUploadApi } from './upload-api'
 import { percent } from './upload-chunks'
+import { fileSize, readDownscaleSetting, writeDownscaleSetting } from './upload-downscale'
+import { shrinkPhoto } from './upload-downscale-browser'
 import { browserEnvironment, type QueueEntry, UploadQueue } from './upload-queue'
 
 const HELP = 'JPEG, PNG, WebP, HEIC or HEIF, up to 50 MB each.'
+const SHRINK_HELP = 'JPEG and WebP photos are sent as JPEGs of at most 2048 pixels on the longest side. PNG, HEIC and HEIF photos are sent as they are. Remembered on this device.'
 const fileInputClasses =
   'block w-full text-sm text-text file:mr-3 file:min-h-11 file:cursor-pointer file:rounded-md file:border file:border-border-strong file:bg-surface file:px-4 file:font-medium file:text-text hover:file:bg-surface-muted'
 
@@ -40,6 +44,9 @@ function UploadIsland({ itemId }: { itemId: string }) {
   const [queue] = useState(() => new UploadQueue(createUploadApi(createBrowserApi({ onSignedOut: () => {} })), itemId, browserEnvironment()))
   const entries = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
   const [blocked, setBlocked] = useState(false)
+  // Per device, as it depends on the connection. Read after hydration: the server has no localStorage.
+  const [shrink, setShrink] = useState(false)
+  useEffect(() => setShrink(readDownscaleSetting(storage())), [])
   const pending = entries.filter((e) => e.status !== 'done' && e.status !== 'failed').length
 
   // A photo still on its way would be lost with the page, and left out of the form.
@@ -67,7 +74,12 @@ function UploadIsland({ itemId }: { itemId: string }) {
   }, [pending])
 
   function choose(files: FileList | null) {
-    if (files && files.length > 0) queue.add(Array.from(files))
+    if (files && files.length > 0) queue.add(Array.from(files), shrink ? shrinkPhoto : undefined)
+  }
+
+  function toggleShrink(on: boolean) {
+    setShrink(on)
+    writeDownscaleSetting(storage(), on)
   }
 
   return (
@@ -106,6 +118,13 @@ function UploadIsland({ itemId }: { itemId: string }) {
             />
           </label>
         </div>
+        {/* No name: the setting is the device's, not part of the form. */}
+        <CheckboxField
+          className="mt-1"
+          label="Shrink photos before upload (faster on a weak connection)"
+          help={SHRINK_HELP}
+          inputProps={{ id: `${id}-shrink`, checked: shrink, onChange: (event) => toggleShrink(event.currentTarget.checked) }}
+        />
       </fieldset>
       {entries.length > 0 ? (
         <ul aria-label="Photo uploads" className="flex flex-col gap-2">
@@ -124,10 +143,21 @@ function UploadIsland({ itemId }: { itemId: string }) {
   )
 }
 
+/** localStorage, or undefined where reading it throws (site data blocked). */
+function storage(): Storage | undefined {
+  try {
+    return window.localStorage
+  } catch {
+    return undefined
+  }
+}
+
 function statusText(entry: QueueEntry): string {
   switch (entry.status) {
     case 'queued':
       return 'Waiting to upload'
+    case 'shrinking':
+      return 'Shrinking'
     case 'uploading':
       return `Uploading, ${percent(entry.sent, entry.size)}%`
     case 'waiting':
@@ -147,7 +177,10 @@ function UploadRow({ entry, onPause, onResume, onRemove }: { entry: QueueEntry; 
   return (
     <li className="rounded-md border border-border bg-surface p-3 text-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-medium break-all text-text">{entry.fileName}</span>
+        <span className="font-medium break-all text-text">
+          {entry.fileName}
+          {entry.originalSize !== null ? <span className="ml-2 font-normal text-muted">{`${fileSize(entry.originalSize)} → ${fileSize(entry.size)}`}</span> : null}
+        </span>
         <span role="status" className={entry.status === 'failed' ? 'text-critical' : 'text-muted'}>
           {statusText(entry)}
         </span>

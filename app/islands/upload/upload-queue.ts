@@ -1,5 +1,6 @@
 import { UploadCallError, type UploadApi, type UploadSessionInfo } from './upload-api'
 import { MAX_PHOTO_BYTES, nextChunk, retryDelay } from './upload-chunks'
+import { canShrink } from './upload-downscale'
 import { failureMessage, notAPhotoMessage, tooLargeMessage } from './upload-messages'
 
 /**
@@ -9,12 +10,15 @@ import { failureMessage, notAPhotoMessage, tooLargeMessage } from './upload-mess
  * server refuses (type, size, quota, rights) fails a file, with a message naming it.
  */
 
-export type EntryStatus = 'queued' | 'uploading' | 'waiting' | 'paused' | 'done' | 'failed'
+export type EntryStatus = 'queued' | 'shrinking' | 'uploading' | 'waiting' | 'paused' | 'done' | 'failed'
 
 export type QueueEntry = {
   key: string
   fileName: string
+  /** Bytes to send: the shrunk photo's when it was shrunk. */
   size: number
+  /** The photo's size before it was shrunk; null when it is sent as chosen. */
+  originalSize: number | null
   /** Bytes the server has confirmed. */
   sent: number
   status: EntryStatus
@@ -42,7 +46,12 @@ export function browserEnvironment(): QueueEnvironment {
   }
 }
 
-type Job = QueueEntry & { file: Blob & { name: string; type: string }; sessionId: string | null; chunkSize: number; controller: AbortController | null }
+export type UploadFile = Blob & { name: string; type: string }
+
+/** Makes a smaller copy of a photo before it is sent; undefined (or a rejection) sends the original. */
+export type ShrinkPhoto = (file: UploadFile) => Promise<UploadFile | undefined>
+
+type Job = QueueEntry & { file: UploadFile; shrink: ShrinkPhoto | null; sessionId: string | null; chunkSize: number; controller: AbortController | null }
 
 /** Errors worth retrying: no answer, a busy or out-of-step session (ask where it stands), or a server having a bad moment. */
 function isTransient(error: unknown): boolean {
@@ -85,11 +94,15 @@ export class UploadQueue {
     return this.jobs.filter((j) => j.status !== 'done' && j.status !== 'failed').length
   }
 
-  add(files: Iterable<Blob & { name: string; type: string }>): void {
+  /**
+   * Queues photos. With `shrink` (the "Shrink photos before upload" setting), each is shrunk just
+   * before it is sent, one at a time; an over-size photo then fails only if shrinking did not help.
+   */
+  add(files: Iterable<UploadFile>, shrink?: ShrinkPhoto): void {
     for (const file of files) {
-      const job: Job = { key: `u${this.nextKey++}`, fileName: file.name || 'photo', size: file.size, sent: 0, status: 'queued', photoId: null, error: null, attempt: 0, file, sessionId: null, chunkSize: 0, controller: null }
-      if (file.size > MAX_PHOTO_BYTES) this.fail(job, tooLargeMessage(job.fileName, file.size))
-      else if (file.type && !file.type.startsWith('image/')) this.fail(job, notAPhotoMessage(job.fileName))
+      const job: Job = { key: `u${this.nextKey++}`, fileName: file.name || 'photo', size: file.size, originalSize: null, sent: 0, status: 'queued', photoId: null, error: null, attempt: 0, file, shrink: shrink ?? null, sessionId: null, chunkSize: 0, controller: null }
+      if (file.type && !file.type.startsWith('image/')) this.fail(job, notAPhotoMessage(job.fileName))
+      else if (file.size > MAX_PHOTO_BYTES && !(shrink && canShrink(file.type))) this.fail(job, tooLargeMessage(job.fileName, file.size))
       this.jobs.push(job)
     }
     this.changed()
@@ -148,7 +161,7 @@ export class UploadQueue {
   }
 
   private changed(): void {
-    this.snapshot = this.jobs.map(({ key, fileName, size, sent, status, photoId, error, attempt }) => ({ key, fileName, size, sent, status, photoId, error, attempt }))
+    this.snapshot = this.jobs.map(({ key, fileName, size, originalSize, sent, status, photoId, error, attempt }) => ({ key, fileName, size, originalSize, sent, status, photoId, error, attempt }))
     for (const listener of this.listeners) listener()
   }
 
@@ -167,10 +180,35 @@ export class UploadQueue {
   }
 
   private active(job: Job): boolean {
-    return this.jobs.includes(job) && (job.status === 'uploading' || job.status === 'queued' || job.status === 'waiting')
+    return this.jobs.includes(job) && (job.status === 'uploading' || job.status === 'queued' || job.status === 'waiting' || job.status === 'shrinking')
+  }
+
+  /** Shrinks the photo once, before its first byte goes; any failure keeps the original. */
+  private async shrink(job: Job): Promise<void> {
+    const shrink = job.shrink
+    if (!shrink || job.sessionId) return
+    job.shrink = null
+    job.status = 'shrinking'
+    this.changed()
+    let smaller: UploadFile | undefined
+    try {
+      smaller = await shrink(job.file)
+    } catch {
+      smaller = undefined
+    }
+    if (smaller && smaller.size > 0 && smaller.size < job.file.size) {
+      job.originalSize = job.file.size
+      job.file = smaller
+      job.size = smaller.size
+      job.fileName = smaller.name || job.fileName
+    }
+    if (job.status === 'shrinking') job.status = 'queued'
+    if (job.size > MAX_PHOTO_BYTES && this.jobs.includes(job)) this.fail(job, tooLargeMessage(job.fileName, job.size))
+    this.changed()
   }
 
   private async run(job: Job): Promise<void> {
+    await this.shrink(job)
     while (this.active(job)) {
       job.status = 'uploading'
       this.changed()

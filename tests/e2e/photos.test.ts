@@ -83,6 +83,33 @@ describe('JS on', () => {
     await thread.getByRole('img', { name: 'Photo 2 (south.png)' }).waitFor()
     j.assertNoConsoleErrors()
   })
+
+  test('dragging the second photo before the first saves the new order, which stays after a reload', async () => {
+    const item = await newItem()
+    const j = await newJourneyContext(browser, { javaScript: true, baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page } = j
+    await openItem(page, item)
+    await page.getByLabel('Your response').fill('Two photos to sort.')
+    await page.getByRole('region', { name: 'Respond' }).getByLabel('Choose photos').setInputFiles([await image('first.jpg', 'jpeg', { r: 120, g: 20, b: 20 }), await image('second.png', 'png', { r: 20, g: 120, b: 20 })])
+    await page.getByRole('list', { name: 'Photo uploads' }).getByText('Uploaded').nth(1).waitFor()
+    await page.getByRole('button', { name: 'Send response' }).click()
+    await page.getByText('Response sent.').waitFor()
+
+    const gallery = page.getByRole('region', { name: 'Photos' })
+    await gallery.getByRole('img', { name: 'Photo 2 (second.png)' }).waitFor()
+    await gallery.getByTitle('Drag photo 2 to reorder').dragTo(gallery.getByRole('img', { name: 'Photo 1 (first.jpg)' }))
+    await expect.poll(() => gallery.getByRole('status').textContent()).toBe('Photo 2 moved to position 1 of 2.')
+    await page.getByText('Photo order saved.').waitFor()
+    await gallery.getByRole('img', { name: 'Photo 1 (second.png)' }).waitFor()
+
+    await page.reload()
+    await gallery.getByRole('img', { name: 'Photo 1 (second.png)' }).waitFor()
+    await gallery.getByRole('img', { name: 'Photo 2 (first.jpg)' }).waitFor()
+    // The buttons stay the keyboard way.
+    await expect.poll(() => gallery.getByRole('button', { name: 'Move photo 1 down' }).count()).toBe(1)
+    j.assertNoConsoleErrors()
+  })
 })
 
 describe('JS off', () => {

@@ -63,12 +63,17 @@ export async function captionPhoto(api: ApiClient, itemId: string, formData: For
   return done(headers, itemId, submission.value.caption ? 'Caption saved.' : 'Caption removed.')
 }
 
-/** Up or down by one: the two swap places, and the order is renumbered 0, 1, 2… so ties cannot stick. */
+/**
+ * Up or down by one: the two swap places, and the order is renumbered 0, 1, 2… so ties cannot stick.
+ * A drag in the gallery (JavaScript) sends the whole new order instead, as `order` ids.
+ */
 export async function movePhoto(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
   const photoId = String(formData.get('photoId') ?? '')
   const direction = formData.get('direction') === 'up' ? -1 : 1
   const list = await api.get<{ items: ItemPhoto[] }>(photosPath(itemId))
   if (!list.ok) return noticeFailure('photo-move', list.error, headers, photoId)
+  const wanted = formData.getAll('order').filter((v): v is string => typeof v === 'string' && v !== '')
+  if (wanted.length > 0) return orderPhotos(api, itemId, photoId, list.data.items, wanted, headers)
   const order = list.data.items.slice()
   const from = order.findIndex((p) => p.id === photoId)
   const to = from + direction
@@ -83,6 +88,18 @@ export async function movePhoto(api: ApiClient, itemId: string, formData: FormDa
     if (!result.ok) return noticeFailure('photo-move', result.error, headers, photoId)
   }
   return done(headers, itemId, `Photo moved ${direction < 0 ? 'up' : 'down'}.`)
+}
+
+/** The dragged order: photos it names first, in its order; any it leaves out keep theirs, after. */
+async function orderPhotos(api: ApiClient, itemId: string, photoId: string, photos: ItemPhoto[], wanted: string[], headers: Headers) {
+  const named = wanted.flatMap((id, at) => (wanted.indexOf(id) === at ? photos.filter((p) => p.id === id) : []))
+  const order = [...named, ...photos.filter((p) => !named.includes(p))]
+  for (const [index, photo] of order.entries()) {
+    if (photo.sortOrder === index) continue
+    const result = await api.patch(photoPath(photo.id), { sortOrder: index })
+    if (!result.ok) return noticeFailure('photo-move', result.error, headers, photoId)
+  }
+  return done(headers, itemId, 'Photo order saved.')
 }
 
 export async function deletePhoto(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {

@@ -1,4 +1,5 @@
 import { Form } from 'react-router'
+import { usePhotoSort } from '~/components/reporting/item-gallery-drag'
 import { ButtonLink } from '~/components/ui/button-link'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -25,9 +26,10 @@ function photoName(photo: ItemPhoto, index: number): string {
 /**
  * The item's gallery: thumbnails linking to the full-size view; for members who may write, a
  * caption form, up/down buttons and delete with confirmation per photo. Plain forms, so all of it
- * works without JavaScript.
+ * works without JavaScript; with it, photos can also be dragged into a new order (item-gallery-drag).
  */
 export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readonly ItemPhoto[]; canEdit: boolean; captionErrors?: { photoId: string; errors: string[] } | undefined }) {
+  const sort = usePhotoSort(photos, canEdit)
   if (photos.length === 0) {
     return (
       <EmptyState heading="No photos yet" headingLevel={3}>
@@ -36,11 +38,13 @@ export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readon
     )
   }
   return (
-    <ol className="grid gap-4 sm:grid-cols-2">
-      {photos.map((photo, index) => {
+    <>
+      <ol className="grid gap-4 sm:grid-cols-2" {...sort.listProps}>
+      {sort.photos.map((photo, index) => {
         const name = photoName(photo, index)
         return (
-          <li key={photo.id} className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-3">
+          <li key={photo.id} {...sort.itemProps(photo.id)} className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-3 data-[dragging=true]:opacity-60">
+            {sort.handle(photo.id, index)}
             <PhotoThumbnail photo={photo} alt={name} />
             {photo.caption ? <p className="text-sm break-words text-text">{photo.caption}</p> : null}
             {canEdit ? (
@@ -82,7 +86,9 @@ export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readon
           </li>
         )
       })}
-    </ol>
+      </ol>
+      {sort.status}
+    </>
   )
 }
 

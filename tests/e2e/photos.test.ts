@@ -112,6 +112,41 @@ describe('JS on', () => {
   })
 })
 
+describe('JS on, phone', () => {
+  test('with "shrink before upload" on, a large photo is made smaller in the browser before it is sent', async () => {
+    const item = await newItem()
+    const j = await newJourneyContext(browser, { javaScript: true, viewport: 'phone', baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page } = j
+    await openItem(page, item)
+    const respond = page.getByRole('region', { name: 'Respond' })
+    await respond.getByLabel('Shrink photos before upload (faster on a weak connection)').check()
+    // A camera-sized photo: noise does not compress, like a real scene.
+    const big = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .jpeg({ quality: 92 })
+      .toBuffer()
+    await page.getByLabel('Your response').fill('Shrunk on the phone.')
+    await respond.getByLabel('Choose photos').setInputFiles([{ name: 'site.jpeg', mimeType: 'image/jpeg', buffer: big }])
+    const uploads = page.getByRole('list', { name: 'Photo uploads' })
+    await uploads.getByText('Uploaded').waitFor()
+    await uploads.getByText('→').first().waitFor()
+    await page.getByRole('button', { name: 'Send response' }).click()
+    await page.getByText('Response sent.').waitFor()
+
+    const photos = (await (await page.request.get(`/api/items/${item.id}/photos`, { headers: { accept: 'application/json' } })).json()) as {
+      items: Array<{ fileName: string; width: number; height: number; sizeBytes?: number }>
+    }
+    expect(photos.items).toHaveLength(1)
+    const [photo] = photos.items
+    expect(Math.max(photo?.width ?? 0, photo?.height ?? 0)).toBeLessThanOrEqual(2048)
+    expect(photo?.fileName).toMatch(/\.jpg$/)
+    // The setting is remembered on this device.
+    await page.reload()
+    await expect.poll(() => respond.getByLabel('Shrink photos before upload (faster on a weak connection)').isChecked()).toBe(true)
+    j.assertNoConsoleErrors()
+  })
+})
+
 describe('JS off', () => {
   test('the plain file field stores the photo with the response; the gallery captions, moves and deletes', async () => {
     const item = await newItem()

@@ -1,16 +1,11 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, foreignKey } from 'drizzle-orm/pg-core'
-import { tenantPolicy, tenants, timestamps, users } from './schema'
+import { tenantPolicy, tenantRef, timestamps, users } from './schema'
 import { reportItems } from './schema-reporting'
 
 /**
  * Photos on report items (issue 4): resumable upload sessions, the stored photos and their
  * edited versions. The bytes live in the blob store (server/storage); rows keep its keys.
  */
-
-const tenantRef = () =>
-  uuid('tenant_id')
-    .notNull()
-    .references(() => tenants.id, { onDelete: 'cascade' })
 
 /** One resumable upload (tus / IETF resumable uploads semantics): the offset only moves forward. */
 export const uploadSessions = pgTable(

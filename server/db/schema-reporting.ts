@@ -1,17 +1,12 @@
 import { sql } from 'drizzle-orm'
 import { bigint, boolean, date, foreignKey, index, integer, jsonb, pgPolicy, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
-import { appUser, currentTenant, tenantPolicy, tenants, timestamps, users } from './schema'
+import { appUser, currentTenant, tenantPolicy, tenantRef, timestamps, users } from './schema'
 
 /**
  * Site reporting (issue 3): projects, reports, report items with responses and close
  * confirmation, their activity, packages (trades), saved views, and the per-tenant change log
  * that mobile sync and realtime read. Every table is tenant-owned, with row-level security.
  */
-
-const tenantRef = () =>
-  uuid('tenant_id')
-    .notNull()
-    .references(() => tenants.id, { onDelete: 'cascade' })
 
 /** The tenant's latest revision: bumped, row-locked, once per change, so the change log is gap-free. */
 export const tenantRevisions = pgTable(

@@ -35,6 +35,12 @@ export function tenantPolicy(name: string) {
   })
 }
 
+/** The tenant column of a tenant-owned table (the first column of its primary key). */
+export const tenantRef = () =>
+  uuid('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' })
+
 export const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -8,8 +8,6 @@ import type { Route } from './+types/coming-later'
  * screen is not built yet: no sample data, nothing that looks like it works and does not.
  */
 const TITLES: Array<[RegExp, string]> = [
-  [/^\/projects/, 'Projects'],
-  [/^\/reports/, 'Reports'],
   [/^\/documents/, 'Documents'],
   [/^\/doc-control\/parties/, 'Parties'],
   [/^\/doc-control\/matrix/, 'Responsibility matrix'],
@@ -17,9 +15,6 @@ const TITLES: Array<[RegExp, string]> = [
   [/^\/doc-control\/wizard/, 'Document control set-up'],
   [/^\/doc-control\/dashboard/, 'Document control dashboard'],
   [/^\/doc-control\/inbox/, 'Document inbox'],
-  [/^\/items\/[^/]+\/activity/, 'Item activity'],
-  [/^\/items\/[^/]+/, 'Item'],
-  [/^\/items/, 'Items'],
   [/^\/settings\/site/, 'Site settings'],
   [/^\/settings\/notifications/, 'Notification settings'],
   [/^\/settings\/admin/, 'Admin settings'],

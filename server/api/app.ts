@@ -2,12 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ZodError } from 'zod'
-import type { Config } from '#server/config'
-import type { Database } from '#server/db/client'
-import type { Logger } from '#server/http/logger'
-import { Problem, problemResponse, problems, type ProblemInit } from '#server/http/problem'
+import type { BackendBindings, BackendDeps, BackendEnv } from '#server/http/env'
+import { fieldErrors, Problem, problemResponse, problems, type ProblemInit } from '#server/http/problem'
 import { HEADERS } from '~/lib/constants'
-import type { AuthSession } from '#server/domain/auth/sessions'
 import { csrfProtection } from '#server/http/csrf'
 import { resolveSession } from '#server/http/session'
 import { accountRoutes } from './auth/account-routes'
@@ -23,30 +20,6 @@ import { projectsRoutes } from './reporting/projects'
 import { reportsRoutes } from './reporting/reports'
 import { syncRoutes } from './reporting/sync'
 import { viewsRoutes } from './reporting/views'
-
-export type BackendDeps = {
-  config: Config
-  db: Database
-  logger: Logger
-  /** Injected so tests can move time; defaults to the wall clock. */
-  now: () => Date
-}
-
-/** What the transport knows about the caller: the socket's address, for throttling and audit. */
-export type BackendBindings = { remoteAddress?: string | undefined }
-
-export type BackendEnv = {
-  Bindings: BackendBindings
-  Variables: {
-    deps: BackendDeps
-    correlationId: string
-    log: Logger
-    ip: string
-    session: AuthSession | undefined
-    sessionToken: string | undefined
-    csrfToken: string
-  }
-}
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,64}$/
 
@@ -114,15 +87,6 @@ export function createBackend(deps: BackendDeps): Backend {
   })
 
   return { app, fetch: (request, bindings = {}) => Promise.resolve(app.fetch(request, bindings)) }
-}
-
-export function fieldErrors(error: ZodError): Record<string, string[]> {
-  const errors: Record<string, string[]> = {}
-  for (const issue of error.issues) {
-    const key = issue.path.join('.') || '_'
-    ;(errors[key] ??= []).push(issue.message)
-  }
-  return errors
 }
 
 /** The address used for throttling and audit. X-Forwarded-For only counts behind a trusted proxy. */

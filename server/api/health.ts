@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { Problem } from '#server/http/problem'
 import { CLIENT_VERSION, CONTRACT_VERSION } from '~/lib/constants'
-import type { BackendEnv } from './app'
+import type { BackendEnv } from '#server/http/env'
 
 export const healthRoutes = new Hono<BackendEnv>().get('/api/health', async (c) => {
   const { db, now } = c.get('deps')

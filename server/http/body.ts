@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { fieldErrors } from '#server/api/app'
+import { fieldErrors } from '#server/http/problem'
 import { Problem, problems } from './problem'
 
 /** Reads a JSON body and validates it; bad input becomes a 400 with a field-by-field list. */

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { HEADERS } from '~/lib/constants'
 import { clearCookie, readCookie, writeCookie } from './cookies'
 import { Problem } from './problem'

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { createMiddleware } from 'hono/factory'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { idempotencyKeys } from '#server/db/schema'
 import { HEADERS } from '~/lib/constants'
 import { readCookie } from './cookies'

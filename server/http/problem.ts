@@ -2,7 +2,19 @@
  * RFC 9457 problem details with the fields of spec §3 "Error shape". Domain code throws these;
  * the backend's error handler turns them into application/problem+json responses.
  */
+import type { ZodError } from 'zod'
+
 export type FieldErrors = Record<string, string[]>
+
+/** A zod failure as field errors, keyed by the dotted path of each field ('_' for the whole body). */
+export function fieldErrors(error: ZodError): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_'
+    ;(errors[key] ??= []).push(issue.message)
+  }
+  return errors
+}
 
 export type ProblemInit = {
   status: number

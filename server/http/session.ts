@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { findSession, touchSession, type AuthSession } from '#server/domain/auth/sessions'
 import { userStatusProblem } from '#server/domain/auth/sign-in'
 import { ERROR_CODES } from '~/lib/constants'

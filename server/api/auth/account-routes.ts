@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { changePassword, confirmPasswordReset, registerSelf, requestPasswordReset, verifyEmail } from '#server/domain/auth/account'
 import { parseJson } from '#server/http/body'
 import { idempotent } from '#server/http/idempotency'

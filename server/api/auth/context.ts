@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { writeCookie } from '#server/http/cookies'
 import { csrfBinding, issueCsrfToken } from '#server/http/csrf'
 import { cookieMaxAge } from '#server/http/session'

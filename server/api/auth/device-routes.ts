@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { listDevices, registerDevice, revokeDevice } from '#server/domain/auth/devices'
 import { parseJson } from '#server/http/body'
 import { requireSession } from '#server/http/session'

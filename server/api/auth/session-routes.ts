@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { recordAudit } from '#server/domain/audit'
 import { enrollment, verifyMfa } from '#server/domain/auth/mfa'
 import { revokeSession, sessionView, touchSession } from '#server/domain/auth/sessions'

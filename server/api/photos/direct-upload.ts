@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { storeDirectPhotos } from '#server/domain/photos/direct'
 import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
 import { Problem, problems } from '#server/http/problem'

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import type { PhotoRuntime } from '#server/domain/photos/photos'
 import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
 import { abortUpload, completeUpload, createUpload, getUpload, receiveChunk } from '#server/domain/photos/uploads'

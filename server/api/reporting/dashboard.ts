@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { asMember } from '#server/domain/reporting/context'
 import { dashboardFigures } from '#server/domain/reporting/dashboard'
 import { requireSession } from '#server/http/session'

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { fieldErrors, type BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
+import { fieldErrors } from '#server/http/problem'
 import { bulkItems } from '#server/domain/reporting/bulk'
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { listActivity } from '#server/domain/reporting/activity'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { asMember } from '#server/domain/reporting/context'
 import { listMembers } from '#server/domain/reporting/members'
 import { organisationPackages } from '#server/domain/reporting/packages'

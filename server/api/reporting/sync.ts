@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono'
-import type { BackendEnv } from '#server/api/app'
+import type { BackendEnv } from '#server/http/env'
 import { asMember } from '#server/domain/reporting/context'
 import { syncChanges } from '#server/domain/reporting/sync'
 import { requireSession } from '#server/http/session'

@@ -1,0 +1,33 @@
+import type { Config } from '#server/config'
+import type { Database } from '#server/db/client'
+import type { AuthSession } from '#server/domain/auth/sessions'
+import type { Logger } from './logger'
+
+/**
+ * The types every backend module shares: what the backend is built from and what each request
+ * carries. They live apart from `server/api/app.ts` so that route files and middleware depend on
+ * this module, and only `app.ts` depends on the route files (arrows point one way).
+ */
+export type BackendDeps = {
+  config: Config
+  db: Database
+  logger: Logger
+  /** Injected so tests can move time; defaults to the wall clock. */
+  now: () => Date
+}
+
+/** What the transport knows about the caller: the socket's address, for throttling and audit. */
+export type BackendBindings = { remoteAddress?: string | undefined }
+
+export type BackendEnv = {
+  Bindings: BackendBindings
+  Variables: {
+    deps: BackendDeps
+    correlationId: string
+    log: Logger
+    ip: string
+    session: AuthSession | undefined
+    sessionToken: string | undefined
+    csrfToken: string
+  }
+}

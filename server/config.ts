@@ -29,6 +29,7 @@ const envSchema = z.object({
   TRUST_PROXY: booleanish.default(false),
   DEMO_AUTO_SESSION: booleanish.default(false),
   MAIL_FILE_DIR: z.string().min(1).optional(),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
 })
 
 export type Config = {
@@ -48,6 +49,8 @@ export type Config = {
   demoAutoSession: boolean
   /** Deliver queued mail as .eml files into this folder (development and tests); unset: mail stays queued. */
   mailFileDir: string | undefined
+  /** The largest JSON or form body any call accepts (uploads declare their own, larger limits). */
+  maxBodyBytes: number
 }
 
 export class ConfigError extends Error {}
@@ -78,6 +81,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     demoAutoSession: e.DEMO_AUTO_SESSION,
     mailFileDir: e.MAIL_FILE_DIR ? path.resolve(e.MAIL_FILE_DIR) : undefined,
+    maxBodyBytes: e.MAX_BODY_BYTES,
   }
 }
 

@@ -10,6 +10,7 @@ import { resolveSession } from '#server/http/session'
 import { accountRoutes } from './auth/account-routes'
 import { deviceRoutes } from './auth/device-routes'
 import { sessionRoutes } from './auth/session-routes'
+import { contractRoutes } from './contract'
 import { healthRoutes } from './health'
 import { directUploadRoutes } from './photos/direct-upload'
 import { photosRoutes } from './photos/photos'
@@ -29,7 +30,8 @@ export type Backend = {
 }
 
 export function createBackend(deps: BackendDeps): Backend {
-  const app = new Hono<BackendEnv>()
+  // strict: false — a path with a trailing slash is the same call (spec §7 writes `/api/projects/`).
+  const app = new Hono<BackendEnv>({ strict: false })
 
   app.use(async (c, next) => {
     const incoming = c.req.header(HEADERS.correlationId)
@@ -42,6 +44,10 @@ export function createBackend(deps: BackendDeps): Backend {
     const started = performance.now()
     await next()
     c.header(HEADERS.correlationId, correlationId)
+    // Every answer is JSON or a file of a declared type; private data is never stored by a cache
+    // unless its route said how (photos: private, revalidated by ETag).
+    c.header('x-content-type-options', 'nosniff')
+    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store')
     log.info(
       { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
       'request',
@@ -64,6 +70,7 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', uploadsRoutes)
   app.route('/', photosRoutes)
   app.route('/', directUploadRoutes)
+  app.route('/', contractRoutes(() => app.routes, deps.config.maxBodyBytes))
 
   // Through the context, so cookies and headers set before the failure (a fresh CSRF token) survive.
   const respond = async (c: Context<BackendEnv>, init: ProblemInit) => {

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { Problem } from '#server/http/problem'
 import { CLIENT_VERSION, CONTRACT_VERSION } from '~/lib/constants'
+import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 
-export const healthRoutes = new Hono<BackendEnv>().get('/api/health', async (c) => {
+export const healthRoutes = new Hono<BackendEnv>().get('/api/health', operation({ summary: 'Liveness and database reachability', tag: 'Operations', access: 'public', responses: { 200: 'Up, with the client and contract versions.', 503: 'The database is not reachable.' } }), async (c) => {
   const { db, now } = c.get('deps')
   try {
     await db.execute(sql`select 1`)

@@ -2,10 +2,11 @@ import { Hono } from 'hono'
 import type { BackendEnv } from '#server/http/env'
 import { asMember } from '#server/domain/reporting/context'
 import { dashboardFigures } from '#server/domain/reporting/dashboard'
+import { operation } from '#server/http/contract'
 import { requireSession } from '#server/http/session'
 
 /** docs/site-reporting.md: the dashboard's figures. */
-export const dashboardRoutes = new Hono<BackendEnv>().get('/api/dashboard', async (c) => {
+export const dashboardRoutes = new Hono<BackendEnv>().get('/api/dashboard', operation({ summary: 'The dashboard’s figures', tag: 'Dashboard', access: 'session', responses: { 200: 'Counts by state, overdue, and recent activity.' } }), async (c) => {
   const session = requireSession(c)
   const { db, now } = c.get('deps')
   return c.json(await asMember(db, session, now(), (ctx) => dashboardFigures(ctx)))

@@ -1,17 +1,15 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
-import { fieldErrors } from '#server/http/problem'
 import { bulkItems } from '#server/domain/reporting/bulk'
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { listActivity } from '#server/domain/reporting/activity'
 import { createItem, deleteItem, getItem, listReportItems, updateItem } from '#server/domain/reporting/items'
 import { listOutstanding } from '#server/domain/reporting/outstanding'
-import { decodeCursor, limitParam } from '#server/domain/reporting/paging'
+import { cursorParam, decodeCursor, limitParam } from '#server/domain/reporting/paging'
 import { confirmClose, createResponse, listResponses } from '#server/domain/reporting/responses'
-import { parseJson } from '#server/http/body'
+import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
-import { Problem, problems } from '#server/http/problem'
 import { requireSession } from '#server/http/session'
 import { ITEM_PRIORITIES } from '~/lib/reporting/types'
 
@@ -74,7 +72,7 @@ const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess(blankAs(u
 
 export const OutstandingQuerySchema = z.object({
   limit: z.preprocess(blankAs(undefined), limitParam),
-  before: z.string().optional(),
+  before: cursorParam,
   projectId: optionalQuery(z.uuid({ error: 'projectId must be a project id.' })),
   reportId: optionalQuery(z.uuid({ error: 'reportId must be a report id.' })),
   assigneeUserId: optionalQuery(z.uuid({ error: 'assigneeUserId must be a user id.' })),
@@ -83,13 +81,7 @@ export const OutstandingQuerySchema = z.object({
   overdue: optionalQuery(z.enum(['true', 'false'], { error: 'overdue must be true or false.' })),
 })
 
-const PageQuerySchema = z.object({ limit: z.preprocess(blankAs(undefined), limitParam), after: z.string().optional() })
-
-function parseQuery<S extends z.ZodType>(c: Context<BackendEnv>, schema: S): z.infer<S> {
-  const result = schema.safeParse(c.req.query())
-  if (!result.success) throw new Problem(problems.badRequest('Some query parameters are not valid.', fieldErrors(result.error)))
-  return result.data
-}
+const PageQuerySchema = z.object({ limit: z.preprocess(blankAs(undefined), limitParam), after: cursorParam })
 
 /** The session's member, in one tenant transaction with the request's clock. */
 function asSessionMember<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) => Promise<T>): Promise<T> {
@@ -102,68 +94,106 @@ function asSessionMember<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) =
 
 /** docs/site-reporting.md: the items calls. */
 export const itemsRoutes = new Hono<BackendEnv>()
-  .get('/api/items/outstanding', async (c) => {
-    requireSession(c)
-    const { before, overdue, ...filters } = parseQuery(c, OutstandingQuerySchema)
-    const cursor = decodeCursor(before, 'before')
-    return c.json(await asSessionMember(c, (ctx) => listOutstanding(ctx, { ...filters, before: cursor, overdue: overdue === undefined ? undefined : overdue === 'true' })))
-  })
+  .get(
+    '/api/items/outstanding',
+    operation({ summary: 'Outstanding items (open or close requested), newest first, keyset paging', tag: 'Items', access: 'session', query: OutstandingQuerySchema, responses: { 200: 'A page of items and the cursor of the next.' } }),
+    async (c) => {
+      requireSession(c)
+      const { before, overdue, ...filters } = c.req.valid('query')
+      const cursor = decodeCursor(before, 'before')
+      return c.json(await asSessionMember(c, (ctx) => listOutstanding(ctx, { ...filters, before: cursor, overdue: overdue === undefined ? undefined : overdue === 'true' })))
+    },
+  )
 
-  .post('/api/items/bulk', idempotent, async (c) => {
-    const session = requireSession(c)
-    const { ids, action, assigneeUserId, packageKey, body } = await parseJson(c, BulkSchema)
-    const { db, now } = c.get('deps')
-    const log = c.get('log')
-    const onUnexpected = (error: unknown, id: string) => log.error({ err: error, itemId: id }, 'bulk item action failed')
-    const bulk =
-      action === 'assign'
-        ? { action, assigneeUserId: assigneeUserId ?? null }
-        : action === 'package'
-          ? { action, packageKey: packageKey ?? null }
-          : action === 'request-close'
-            ? { action, body: body ?? '' }
-            : { action }
-    return c.json(await bulkItems(db, session, now(), ids, bulk, onUnexpected))
-  })
+  .post(
+    '/api/items/bulk',
+    operation({ summary: 'Assign, package, request close or delete up to 200 items', tag: 'Items', access: 'session', body: BulkSchema, idempotent: true, responses: { 200: 'What happened to each item.' } }),
+    idempotent,
+    async (c) => {
+      const session = requireSession(c)
+      const { ids, action, assigneeUserId, packageKey, body } = c.req.valid('json')
+      const { db, now } = c.get('deps')
+      const log = c.get('log')
+      const onUnexpected = (error: unknown, id: string) => log.error({ err: error, itemId: id }, 'bulk item action failed')
+      const bulk =
+        action === 'assign'
+          ? { action, assigneeUserId: assigneeUserId ?? null }
+          : action === 'package'
+            ? { action, packageKey: packageKey ?? null }
+            : action === 'request-close'
+              ? { action, body: body ?? '' }
+              : { action }
+      return c.json(await bulkItems(db, session, now(), ids, bulk, onUnexpected))
+    },
+  )
 
-  .get('/api/reports/:reportId/items', async (c) => {
-    requireSession(c)
-    const { limit, after } = parseQuery(c, PageQuerySchema)
-    const cursor = decodeCursor(after)
-    return c.json(await asSessionMember(c, (ctx) => listReportItems(ctx, c.req.param('reportId'), { limit, after: cursor })))
-  })
+  .get(
+    '/api/reports/:reportId/items',
+    operation({ summary: 'Items of a report (keyset paging)', tag: 'Items', access: 'session', query: PageQuerySchema, responses: { 200: 'A page of items.', 404: 'No such report.' } }),
+    async (c) => {
+      requireSession(c)
+      const { limit, after } = c.req.valid('query')
+      const cursor = decodeCursor(after)
+      return c.json(await asSessionMember(c, (ctx) => listReportItems(ctx, c.req.param('reportId'), { limit, after: cursor })))
+    },
+  )
 
-  .post('/api/reports/:reportId/items', idempotent, async (c) => {
-    requireSession(c)
-    const input = await parseJson(c, NewItemSchema)
-    return c.json(await asSessionMember(c, (ctx) => createItem(ctx, c.req.param('reportId'), input)), 201)
-  })
+  .post(
+    '/api/reports/:reportId/items',
+    operation({ summary: 'Add an item to a report', tag: 'Items', access: 'session', body: NewItemSchema, idempotent: true, responses: { 201: 'The item.', 403: 'A read-only member.', 404: 'No such report.' } }),
+    idempotent,
+    async (c) => {
+      requireSession(c)
+      const input = c.req.valid('json')
+      return c.json(await asSessionMember(c, (ctx) => createItem(ctx, c.req.param('reportId'), input)), 201)
+    },
+  )
 
-  .get('/api/items/:id', async (c) => c.json(await asSessionMember(c, (ctx) => getItem(ctx, c.req.param('id')))))
+  .get('/api/items/:id', operation({ summary: 'One item', tag: 'Items', access: 'session', responses: { 200: 'The item.', 404: 'No such item.' } }), async (c) =>
+    c.json(await asSessionMember(c, (ctx) => getItem(ctx, c.req.param('id')))),
+  )
 
-  .patch('/api/items/:id', async (c) => {
-    requireSession(c)
-    const patch = await parseJson(c, ItemPatchSchema)
-    return c.json(await asSessionMember(c, (ctx) => updateItem(ctx, c.req.param('id'), patch)))
-  })
+  .patch(
+    '/api/items/:id',
+    operation({ summary: 'Edit an item', tag: 'Items', access: 'session', body: ItemPatchSchema, responses: { 200: 'The item.', 403: 'A read-only member.', 404: 'No such item.' } }),
+    async (c) => {
+      requireSession(c)
+      const patch = c.req.valid('json')
+      return c.json(await asSessionMember(c, (ctx) => updateItem(ctx, c.req.param('id'), patch)))
+    },
+  )
 
-  .delete('/api/items/:id', async (c) => {
+  .delete('/api/items/:id', operation({ summary: 'Delete an item', tag: 'Items', access: 'session', responses: { 204: 'Deleted.', 403: 'Not allowed.', 404: 'No such item.' } }), async (c) => {
     await asSessionMember(c, (ctx) => deleteItem(ctx, c.req.param('id')))
     return c.body(null, 204)
   })
 
-  .get('/api/items/:id/responses', async (c) => c.json({ items: await asSessionMember(c, (ctx) => listResponses(ctx, c.req.param('id'))) }))
+  .get('/api/items/:id/responses', operation({ summary: 'The item’s thread of responses', tag: 'Items', access: 'session', responses: { 200: 'The responses, oldest first.', 404: 'No such item.' } }), async (c) =>
+    c.json({ items: await asSessionMember(c, (ctx) => listResponses(ctx, c.req.param('id'))) }),
+  )
 
-  .post('/api/items/:id/responses', idempotent, async (c) => {
-    requireSession(c)
-    const input = await parseJson(c, NewResponseSchema)
-    return c.json(await asSessionMember(c, (ctx) => createResponse(ctx, c.req.param('id'), input)), 201)
-  })
+  .post(
+    '/api/items/:id/responses',
+    operation({ summary: 'Respond to an item, optionally asking for it to be closed', tag: 'Items', access: 'session', body: NewResponseSchema, idempotent: true, responses: { 201: 'The response.', 403: 'A read-only member.', 404: 'No such item.', 409: 'The item is closed.' } }),
+    idempotent,
+    async (c) => {
+      requireSession(c)
+      const input = c.req.valid('json')
+      return c.json(await asSessionMember(c, (ctx) => createResponse(ctx, c.req.param('id'), input)), 201)
+    },
+  )
 
-  .post('/api/items/:id/confirm-close', idempotent, async (c) => {
-    requireSession(c)
-    const input = await parseJson(c, CloseDecisionSchema)
-    return c.json(await asSessionMember(c, (ctx) => confirmClose(ctx, c.req.param('id'), input)))
-  })
+  .post(
+    '/api/items/:id/confirm-close',
+    operation({ summary: 'Confirm or reject a requested close', tag: 'Items', access: 'session', body: CloseDecisionSchema, idempotent: true, responses: { 200: 'The item.', 403: 'Not allowed to verify.', 404: 'No such item.', 409: 'No close was requested.' } }),
+    idempotent,
+    async (c) => {
+      requireSession(c)
+      const input = c.req.valid('json')
+      return c.json(await asSessionMember(c, (ctx) => confirmClose(ctx, c.req.param('id'), input)))
+    },
+  )
 
-  .get('/api/items/:id/activity', async (c) => c.json({ items: await asSessionMember(c, (ctx) => listActivity(ctx, c.req.param('id'))) }))
+  .get('/api/items/:id/activity', operation({ summary: 'The item’s history: every change, old → new', tag: 'Items', access: 'session', responses: { 200: 'The activity, oldest first.', 404: 'No such item.' } }), async (c) =>
+    c.json({ items: await asSessionMember(c, (ctx) => listActivity(ctx, c.req.param('id'))) }),
+  )

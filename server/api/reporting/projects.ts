@@ -4,7 +4,7 @@ import type { BackendEnv } from '#server/http/env'
 import { asMember } from '#server/domain/reporting/context'
 import { listMembers } from '#server/domain/reporting/members'
 import { organisationPackages } from '#server/domain/reporting/packages'
-import { decodeCursor, limitParam } from '#server/domain/reporting/paging'
+import { cursorParam, decodeCursor, limitParam } from '#server/domain/reporting/paging'
 import {
   createProject,
   getProject,
@@ -16,7 +16,7 @@ import {
   TITLE_MAX,
   updateProject,
 } from '#server/domain/reporting/projects'
-import { parseJson } from '#server/http/body'
+import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 
@@ -45,63 +45,76 @@ const ProjectBody = z.object({ title: titleField, code: codeField })
 /** The list's status filter, shared with the reports list. */
 export const listStatusParam = z.enum(LIST_STATUSES, { error: 'status must be active, archived or all.' }).default('active')
 
-const ProjectListQuery = z.object({ limit: limitParam, after: z.string().optional(), status: listStatusParam })
+const ProjectListQuery = z.object({ limit: limitParam, after: cursorParam, status: listStatusParam })
 
 /** docs/site-reporting.md: projects, and the packages and members items refer to. */
 export const projectsRoutes = new Hono<BackendEnv>()
-  .get('/api/projects', async (c) => {
-    const session = requireSession(c)
-    const query = ProjectListQuery.parse(c.req.query())
-    const after = decodeCursor(query.after)
-    const { db, now } = c.get('deps')
-    return c.json(await asMember(db, session, now(), (ctx) => listProjects(ctx, { limit: query.limit, after, status: query.status })))
-  })
+  .get(
+    '/api/projects',
+    operation({ summary: 'List projects (keyset paging)', tag: 'Projects', access: 'session', query: ProjectListQuery, responses: { 200: 'A page of projects and the cursor of the next.' } }),
+    async (c) => {
+      const session = requireSession(c)
+      const query = c.req.valid('query')
+      const after = decodeCursor(query.after)
+      const { db, now } = c.get('deps')
+      return c.json(await asMember(db, session, now(), (ctx) => listProjects(ctx, { limit: query.limit, after, status: query.status })))
+    },
+  )
 
-  .post('/api/projects', idempotent, async (c) => {
-    const session = requireSession(c)
-    const input = await parseJson(c, ProjectBody)
-    const { db, now } = c.get('deps')
-    return c.json(await asMember(db, session, now(), (ctx) => createProject(ctx, input)), 201)
-  })
+  .post(
+    '/api/projects',
+    operation({ summary: 'Create a project', tag: 'Projects', access: 'session', body: ProjectBody, idempotent: true, responses: { 201: 'The project.', 403: 'A read-only member.' } }),
+    idempotent,
+    async (c) => {
+      const session = requireSession(c)
+      const input = c.req.valid('json')
+      const { db, now } = c.get('deps')
+      return c.json(await asMember(db, session, now(), (ctx) => createProject(ctx, input)), 201)
+    },
+  )
 
-  .get('/api/projects/:id', async (c) => {
+  .get('/api/projects/:id', operation({ summary: 'One project', tag: 'Projects', access: 'session', responses: { 200: 'The project.', 404: 'No such project in this organisation.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => getProject(ctx, c.req.param('id'))))
   })
 
-  .patch('/api/projects/:id', async (c) => {
-    const session = requireSession(c)
-    const input = await parseJson(c, ProjectBody)
-    const { db, now } = c.get('deps')
-    return c.json(await asMember(db, session, now(), (ctx) => updateProject(ctx, c.req.param('id'), input)))
-  })
+  .patch(
+    '/api/projects/:id',
+    operation({ summary: 'Rename a project or change its code', tag: 'Projects', access: 'session', body: ProjectBody, responses: { 200: 'The project.', 403: 'A read-only member.', 404: 'No such project.' } }),
+    async (c) => {
+      const session = requireSession(c)
+      const input = c.req.valid('json')
+      const { db, now } = c.get('deps')
+      return c.json(await asMember(db, session, now(), (ctx) => updateProject(ctx, c.req.param('id'), input)))
+    },
+  )
 
-  .post('/api/projects/:id/archive', async (c) => {
+  .post('/api/projects/:id/archive', operation({ summary: 'Archive a project', tag: 'Projects', access: 'session', responses: { 200: 'The project.', 403: 'Not an administrator.', 404: 'No such project.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => setProjectArchived(ctx, c.req.param('id'), true)))
   })
 
-  .post('/api/projects/:id/unarchive', async (c) => {
+  .post('/api/projects/:id/unarchive', operation({ summary: 'Bring an archived project back', tag: 'Projects', access: 'session', responses: { 200: 'The project.', 403: 'Not an administrator.', 404: 'No such project.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => setProjectArchived(ctx, c.req.param('id'), false)))
   })
 
-  .get('/api/projects/:id/packages', async (c) => {
+  .get('/api/projects/:id/packages', operation({ summary: 'Packages usable on a project', tag: 'Packages', access: 'session', responses: { 200: 'The packages.', 404: 'No such project.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json({ items: await asMember(db, session, now(), (ctx) => packagesOfProject(ctx, c.req.param('id'))) })
   })
 
-  .get('/api/packages', async (c) => {
+  .get('/api/packages', operation({ summary: 'The organisation’s packages', tag: 'Packages', access: 'session', responses: { 200: 'The packages.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json({ items: await asMember(db, session, now(), (ctx) => organisationPackages(ctx)) })
   })
 
-  .get('/api/members', async (c) => {
+  .get('/api/members', operation({ summary: 'Active members of the organisation (for assignees)', tag: 'Projects', access: 'session', responses: { 200: 'The members.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json({ items: await asMember(db, session, now(), (ctx) => listMembers(ctx)) })

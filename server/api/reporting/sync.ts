@@ -1,8 +1,21 @@
 import { Hono, type Context } from 'hono'
-import type { BackendEnv } from '#server/http/env'
+import { z } from 'zod'
 import { asMember } from '#server/domain/reporting/context'
 import { syncChanges } from '#server/domain/reporting/sync'
+import { operation, type OperationSpec } from '#server/http/contract'
+import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
+
+const SyncQuery = z.object({ cursor: z.string().max(200, 'The sync cursor is not valid.').optional() })
+
+const syncOperation = (summary: string) =>
+  operation({
+    summary,
+    tag: 'Sync',
+    access: 'session',
+    query: SyncQuery,
+    responses: { 200: 'A snapshot (no cursor) or the changes after the cursor, with the next cursor.', 410: 'The cursor is too old: KR_SYNC_CURSOR_STALE, pull a snapshot.' },
+  } satisfies OperationSpec)
 
 async function changes(c: Context<BackendEnv>) {
   const session = requireSession(c)
@@ -16,4 +29,6 @@ async function changes(c: Context<BackendEnv>) {
  * docs/site-reporting.md "Change log": a snapshot without a cursor, the changes after one. The
  * mobile path answers the same; it exists so the apps' calls stay stable if the two ever differ.
  */
-export const syncRoutes = new Hono<BackendEnv>().get('/api/sync/changes', changes).get('/api/sync/changes-mobile', changes)
+export const syncRoutes = new Hono<BackendEnv>()
+  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), changes)
+  .get('/api/sync/changes-mobile', syncOperation('The same changes, for the mobile apps'), changes)

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
 import { asMember } from '#server/domain/reporting/context'
 import { createView, deleteView, listViews, replaceView, VIEW_SCOPES } from '#server/domain/reporting/views'
-import { parseJson } from '#server/http/body'
+import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 
@@ -46,29 +46,35 @@ const ViewBody = z.object({
 
 const ViewListQuery = z.object({ scope: scopeField.optional() })
 
+/** docs/site-reporting.md "Saved views" (spec §7 "Saved views"). */
 export const viewsRoutes = new Hono<BackendEnv>()
-  .get('/api/views', async (c) => {
+  .get('/api/views', operation({ summary: 'Saved views of the items screen', tag: 'Saved views', access: 'session', query: ViewListQuery, responses: { 200: 'The views.' } }), async (c) => {
     const session = requireSession(c)
-    const { scope } = ViewListQuery.parse(c.req.query())
+    const { scope } = c.req.valid('query')
     const { db, now } = c.get('deps')
     return c.json({ items: await asMember(db, session, now(), (ctx) => listViews(ctx, scope)) })
   })
 
-  .post('/api/views', idempotent, async (c) => {
-    const session = requireSession(c)
-    const input = await parseJson(c, ViewBody)
-    const { db, now } = c.get('deps')
-    return c.json(await asMember(db, session, now(), (ctx) => createView(ctx, input)), 201)
-  })
+  .post(
+    '/api/views',
+    operation({ summary: 'Save a view', tag: 'Saved views', access: 'session', body: ViewBody, idempotent: true, responses: { 201: 'The view.', 403: 'Shared views need an administrator.' } }),
+    idempotent,
+    async (c) => {
+      const session = requireSession(c)
+      const input = c.req.valid('json')
+      const { db, now } = c.get('deps')
+      return c.json(await asMember(db, session, now(), (ctx) => createView(ctx, input)), 201)
+    },
+  )
 
-  .put('/api/views/:id', async (c) => {
+  .put('/api/views/:id', operation({ summary: 'Replace a saved view', tag: 'Saved views', access: 'session', body: ViewBody, responses: { 200: 'The view.', 403: 'Not yours to change.', 404: 'No such view.' } }), async (c) => {
     const session = requireSession(c)
-    const input = await parseJson(c, ViewBody)
+    const input = c.req.valid('json')
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => replaceView(ctx, c.req.param('id'), input)))
   })
 
-  .delete('/api/views/:id', async (c) => {
+  .delete('/api/views/:id', operation({ summary: 'Delete a saved view', tag: 'Saved views', access: 'session', responses: { 204: 'Deleted.', 403: 'Not yours to delete.', 404: 'No such view.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     await asMember(db, session, now(), (ctx) => deleteView(ctx, c.req.param('id')))

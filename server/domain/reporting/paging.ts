@@ -27,6 +27,9 @@ export function decodeCursor(value: string | undefined, field = 'after'): Cursor
   }
 }
 
+/** A paging cursor as a query parameter: opaque, and never longer than a real one. */
+export const cursorParam = z.string().max(200, 'The paging cursor is not valid.').optional()
+
 /** Query-string limit: 1–100, default 25. */
 export const limitParam = z.coerce
   .number({ error: 'limit must be a whole number from 1 to 100.' })

@@ -1,0 +1,113 @@
+import type { MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import type { z } from 'zod'
+import { CONTROL_CHARACTER_MESSAGE, controlCharacterPaths } from '~/lib/schemas/text'
+import type { BackendEnv } from './env'
+import { bodyTooLarge } from './limits'
+import { fieldErrors, Problem, problems, type FieldErrors } from './problem'
+
+/**
+ * The API contract, declared where each call is routed. `operation(spec)` is the first middleware
+ * of every backend route: it validates the path, query and JSON body with the spec's zod schemas
+ * (handlers read the results with `c.req.valid('param' | 'query' | 'json')`), enforces the body
+ * limit while the body streams in, and applies the one text rule to every string. The same spec is
+ * what `/api/openapi.json` is generated from (server/http/openapi.ts), so the published contract
+ * and the validation cannot drift apart.
+ */
+
+export type ResponseSpec = {
+  description: string
+  /** The body's schema, when it is worth publishing; JSON unless contentType says otherwise. */
+  schema?: z.ZodType
+  contentType?: string
+}
+
+/** Who may call an operation; documents the security requirement (the handler enforces it). */
+export type Access = 'public' | 'session' | 'pending-session' | 'admin'
+
+export type OperationSpec = {
+  summary: string
+  description?: string
+  /** The area of spec §7 the call belongs to; groups the reference page. */
+  tag: string
+  access: Access
+  params?: z.ZodObject
+  query?: z.ZodType
+  body?: z.ZodType
+  /**
+   * A body this middleware leaves alone (file chunks, multipart files): the route reads it as a
+   * stream and enforces `maxBytes` itself.
+   */
+  rawBody?: { contentType: 'application/octet-stream' | 'multipart/form-data'; maxBytes: number; schema?: z.ZodType; description?: string }
+  /** A larger JSON limit than the configured default, for the few calls that need one. */
+  maxBodyBytes?: number
+  /** The call accepts an Idempotency-Key header (spec §7: registration, invites, tenants, billing). */
+  idempotent?: boolean
+  responses: Record<number, string | ResponseSpec>
+}
+
+type Output<S> = S extends z.ZodType ? z.output<S> : Record<string, never>
+
+export type OperationInput<S extends OperationSpec> = {
+  out: { json: Output<S['body']>; query: Output<S['query']>; param: Output<S['params']> }
+}
+
+const SPEC = Symbol('operation spec')
+
+type Described = { [SPEC]?: OperationSpec }
+
+/** The spec a route handler was declared with, for the OpenAPI generator. */
+export function specOf(handler: unknown): OperationSpec | undefined {
+  return typeof handler === 'function' ? (handler as Described)[SPEC] : undefined
+}
+
+export function operation<const S extends OperationSpec>(spec: S): MiddlewareHandler<BackendEnv, string, OperationInput<S>> {
+  const middleware: MiddlewareHandler<BackendEnv> = async (c, next) => {
+    const params = c.req.param() as Record<string, string>
+    refuseControlCharacters(params, 'Some path parameters are not valid.')
+    if (spec.params) c.req.addValidatedData('param', parse(spec.params, params, 'Some path parameters are not valid.') as object)
+
+    const query = c.req.query()
+    refuseControlCharacters(query, 'Some query parameters are not valid.')
+    if (spec.query) c.req.addValidatedData('query', parse(spec.query, query, 'Some query parameters are not valid.') as object)
+
+    if (spec.rawBody) return next()
+    const maxBytes = spec.maxBodyBytes ?? c.get('deps').config.maxBodyBytes
+    const limit = bodyLimit({
+      maxSize: maxBytes,
+      onError: () => {
+        throw new Problem(bodyTooLarge(maxBytes))
+      },
+    })
+    return limit(c, async () => {
+      if (spec.body) c.req.addValidatedData('json', parse(spec.body, await readJson(c.req.text()), 'Some fields are not valid.') as object)
+      await next()
+    })
+  }
+  ;(middleware as Described)[SPEC] = spec
+  return middleware as MiddlewareHandler<BackendEnv, string, OperationInput<S>>
+}
+
+async function readJson(text: Promise<string>): Promise<unknown> {
+  const raw = await text
+  if (raw.trim() === '') return {}
+  try {
+    return JSON.parse(raw) as unknown
+  } catch {
+    throw new Problem(problems.badRequest('The request body is not valid JSON.'))
+  }
+}
+
+function parse(schema: z.ZodType, value: unknown, detail: string): unknown {
+  refuseControlCharacters(value, detail)
+  const result = schema.safeParse(value)
+  if (!result.success) throw new Problem(problems.badRequest(detail, fieldErrors(result.error)))
+  return result.data
+}
+
+function refuseControlCharacters(value: unknown, detail: string): void {
+  const paths = controlCharacterPaths(value)
+  if (paths.length === 0) return
+  const errors: FieldErrors = Object.fromEntries(paths.map((path) => [path, [CONTROL_CHARACTER_MESSAGE]]))
+  throw new Problem(problems.badRequest(detail, errors))
+}

@@ -31,6 +31,18 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: 'fuzz',
+          include: ['tests/fuzz/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/setup/console.ts'],
+          globalSetup: ['tests/setup/api-global.ts'],
+          testTimeout: 60 * 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',

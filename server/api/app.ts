@@ -22,6 +22,9 @@ import { reportsRoutes } from './reporting/reports'
 import { syncRoutes } from './reporting/sync'
 import { viewsRoutes } from './reporting/views'
 
+/** The detail of a 404 for a path no route answers (as opposed to a missing record). */
+export const NO_SUCH_CALL = 'There is no such call in this API.'
+
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,64}$/
 
 export type Backend = {
@@ -78,7 +81,7 @@ export function createBackend(deps: BackendDeps): Backend {
     return c.body(await response.text(), response.status as ContentfulStatusCode, Object.fromEntries(response.headers))
   }
 
-  app.notFound((c) => respond(c, problems.notFound()))
+  app.notFound((c) => respond(c, problems.notFound(NO_SUCH_CALL)))
 
   app.onError((error, c) => {
     if (error instanceof Problem) return respond(c, error.init)

@@ -105,7 +105,8 @@ function parse(schema: z.ZodType, value: unknown, detail: string): unknown {
   return result.data
 }
 
-function refuseControlCharacters(value: unknown, detail: string): void {
+/** The one text rule (app/lib/schemas/text.ts) over a whole parsed value, as field errors. */
+export function refuseControlCharacters(value: unknown, detail: string): void {
   const paths = controlCharacterPaths(value)
   if (paths.length === 0) return
   const errors: FieldErrors = Object.fromEntries(paths.map((path) => [path, [CONTROL_CHARACTER_MESSAGE]]))

@@ -1,11 +1,12 @@
+import { DrizzleQueryError } from 'drizzle-orm/errors'
 import pino from 'pino'
 
 export type Logger = pino.Logger
 
 /**
- * Structured JSON logs; each request logs with its correlation id. Errors are serialized without
- * the values a query was run with: a failed query's message and `params` would otherwise put user
- * data (e-mail addresses, typed text) into the logs.
+ * Structured JSON logs; each request logs with its correlation id. Errors are serialized by
+ * `serializeError`, so the values a failed query was run with (e-mail addresses, typed text)
+ * never reach the logs.
  */
 export function createLogger(level: pino.LevelWithSilent, destination?: pino.DestinationStream): Logger {
   return pino(
@@ -19,21 +20,20 @@ export function createLogger(level: pino.LevelWithSilent, destination?: pino.Des
   )
 }
 
-const PARAMS_LINE = /\nparams: [\s\S]*$/
+type SerializedError = { type: string; message: string; stack?: string; code?: string; cause?: unknown }
 
-type SerializedError = { message?: unknown; stack?: unknown; cause?: unknown; [key: string]: unknown }
-
-/** pino's error serializer, minus query parameters and the values a database error echoes back. */
-export function serializeError(error: unknown): unknown {
+/**
+ * An error as type, message, stack, code and cause — and nothing else: a failed query's message
+ * names its SQL but not its parameters, and driver fields that echo values (a PostgreSQL error's
+ * `detail`, "Key (email)=(…) already exists") are left out.
+ */
+export function serializeError(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return error
-  return scrub(pino.stdSerializers.err(error) as unknown as SerializedError)
-}
-
-function scrub(serialized: SerializedError): SerializedError {
-  const { params: _params, detail: _detail, parameters: _parameters, ...rest } = serialized
-  const clean: SerializedError = { ...rest }
-  if (typeof clean.message === 'string') clean.message = clean.message.replace(PARAMS_LINE, '')
-  if (typeof clean.stack === 'string') clean.stack = clean.stack.replace(PARAMS_LINE, '')
-  if (clean.cause && typeof clean.cause === 'object') clean.cause = scrub(clean.cause as SerializedError)
-  return clean
+  const message = error instanceof DrizzleQueryError ? `Failed query: ${error.query}` : error.message
+  const code = (error as { code?: unknown }).code
+  const serialized: SerializedError = { type: error.constructor.name, message }
+  if (error.stack) serialized.stack = error.stack.replace(error.message, message)
+  if (typeof code === 'string') serialized.code = code
+  if (error.cause !== undefined && depth < 5) serialized.cause = serializeError(error.cause, depth + 1)
+  return serialized
 }

@@ -5,6 +5,7 @@
  * every JSON body, query and path parameter (server/http/contract.ts), so each field refuses them
  * with a field error before any schema of its own runs.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this rule
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
 
 export const CONTROL_CHARACTER_MESSAGE = 'Remove control characters (such as NUL) from this text.'

@@ -1,0 +1,133 @@
+import fc from 'fast-check'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { OpenApiDocument, OpenApiOperation } from '#server/http/openapi'
+import { client, signedInClient, type TestClient } from '#tests/helpers/auth'
+import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
+import { createItem, createOrg, createProject, createReport, type Org } from '#tests/helpers/reporting-b'
+import { anyText, bodyArbitrary, queryArbitrary, type IdPool } from './arbitraries'
+
+/**
+ * Issue 17 §4: every operation of the published contract, at least FUZZ_RUNS (1,000) generated
+ * requests each — path parameters, queries and bodies drawn from the operation's own JSON Schemas,
+ * broken in one place, or anything at all — and not one answer may be a 5xx. A failure shrinks to
+ * the smallest request that breaks, printed with the answer.
+ */
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000)
+const [SHARD, SHARDS] = (globalThis as { FUZZ_SHARD?: [number, number] }).FUZZ_SHARD ?? [0, 1]
+
+let t: TestBackend
+let document: OpenApiDocument
+let org: Org
+let known: string[]
+
+beforeAll(async () => {
+  t = await createTestBackend()
+  document = (await (await t.fetch('/api/openapi.json')).json()) as OpenApiDocument
+  org = await createOrg(t)
+})
+
+/** Rows for the generated requests to find: made anew for each operation, as earlier ones may delete them. */
+async function freshRows(): Promise<string[]> {
+  const projectId = await createProject(t, org.admin.member, { title: 'Fuzz' })
+  const reportId = await createReport(t, org.admin.member, projectId, { title: 'Fuzz' })
+  const items = await Promise.all([createItem(org.writer, reportId, { title: 'Fuzz one' }), createItem(org.writer, reportId, { title: 'Fuzz two' })])
+  const view = (await (await org.admin.post('/api/views', { name: 'Fuzz', scope: 'personal', query: 'status=open' })).json()) as { id: string }
+  const upload = (await (
+    await org.writer.post(`/api/items/${items[0]?.id}/uploads`, { fileName: 'site.jpg', size: 1000, contentType: 'image/jpeg' })
+  ).json()) as { id: string }
+  return [projectId, reportId, ...items.map((item) => item.id), view.id, upload.id, org.writer.member.user.id].filter(Boolean)
+}
+
+afterAll(async () => {
+  await t.close()
+})
+
+/** A URL cannot carry half a surrogate pair; encodeURIComponent throws on one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+const ids: IdPool = (field) => (/ids?$/i.test(field) || field === 'id' ? fc.constantFrom(...known) : undefined)
+
+type Generated = { path: string; query: Record<string, string>; body: unknown; idempotencyKey: string | null }
+
+function requestArbitrary(template: string, op: OpenApiOperation): fc.Arbitrary<Generated> {
+  const pathParams = op.parameters.filter((p) => p.in === 'path')
+  const queryParams = op.parameters.filter((p) => p.in === 'query')
+  const encoded = (arbitrary: fc.Arbitrary<string>) => arbitrary.map((value) => encodeURIComponent(value.replace(LONE_SURROGATE, '\ufffd')))
+  // Raw segments reach the router as they are: malformed escapes, NUL, dot segments.
+  const raw = fc.constantFrom('%', '%E0%A4%A', '%00', '%ZZ', '..', '%2e%2e', '%2F')
+  const param = fc.oneof(
+    { weight: 4, arbitrary: encoded(fc.constantFrom(...known)) },
+    { weight: 1, arbitrary: encoded(fc.uuid()) },
+    { weight: 1, arbitrary: encoded(anyText.filter((s) => s !== '')) },
+    { weight: 1, arbitrary: raw },
+  )
+  const json = op.requestBody?.content['application/json']?.schema
+  return fc.record({
+    path: fc.tuple(...pathParams.map(() => param)).map((values) => {
+      let path = template
+      pathParams.forEach((p, index) => {
+        path = path.replace(`{${p.name}}`, values[index] ?? '')
+      })
+      return path
+    }),
+    query: queryArbitrary(queryParams, ids),
+    body: op.requestBody ? bodyArbitrary(json, ids) : fc.constant(undefined),
+    idempotencyKey: fc.option(fc.string({ minLength: 8, maxLength: 40, unit: 'grapheme-ascii' })),
+  })
+}
+
+async function send(c: TestClient, method: string, op: OpenApiOperation, generated: Generated): Promise<Response> {
+  const search = new URLSearchParams(generated.query).toString()
+  const url = `${generated.path}${search ? `?${search}` : ''}`
+  const headers: Record<string, string> = {}
+  if (generated.idempotencyKey && op.parameters.some((p) => p.name === 'Idempotency-Key')) headers['idempotency-key'] = generated.idempotencyKey
+  const content = op.requestBody?.content ?? {}
+  let body: BodyInit | undefined
+  if (content['application/json']) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(generated.body ?? null)
+  } else if (content['application/octet-stream']) {
+    headers['content-type'] = 'application/octet-stream'
+    body = new TextEncoder().encode(JSON.stringify(generated.body ?? ''))
+  } else if (content['multipart/form-data']) {
+    const form = new FormData()
+    for (const [name, value] of Object.entries((generated.body ?? {}) as Record<string, unknown>)) form.append(name, String(value))
+    form.append('file', new Blob([JSON.stringify(generated.body ?? '')]), 'fuzz.jpg')
+    body = form
+  }
+  return c.request(url, { method: method.toUpperCase(), headers, ...(body !== undefined && { body }) })
+}
+
+/** FUZZ_SHARD=i/n fuzzes every n-th operation from the i-th (the two files under tests/fuzz split the work). */
+const operations = () => {
+  const all = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })))
+  return all.filter((_, index) => index % SHARDS === SHARD)
+}
+
+test('the contract has operations to fuzz', () => {
+  expect(operations().length).toBeGreaterThan(15)
+})
+
+test(`no generated request to any operation answers 5xx (${RUNS} per operation)`, { timeout: 60 * 60_000 }, async () => {
+  const statuses = new Map<string, Map<number, number>>()
+  for (const { path, method, op } of operations()) {
+    const key = `${method.toUpperCase()} ${path}`
+    const counts = new Map<number, number>()
+    statuses.set(key, counts)
+    known = await freshRows()
+    // A fresh session per operation: signing out or a refused refresh must not starve the next.
+    const member = op.security.length ? await signedInClient(t, org.admin.member) : client(t)
+    await fc.assert(
+      fc.asyncProperty(requestArbitrary(path, op), async (generated) => {
+        const response = await send(member, method, op, generated)
+        counts.set(response.status, (counts.get(response.status) ?? 0) + 1)
+        const text = await response.text()
+        if (response.status >= 500) throw new Error(`${key} answered ${response.status}: ${text.slice(0, 500)}`)
+      }),
+      { numRuns: RUNS },
+    )
+  }
+  const summary = [...statuses].map(([key, counts]) => `${key}: ${[...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`)
+  console.info(`fuzz: ${statuses.size} operations × ${RUNS} requests\n${summary.join('\n')}`)
+})

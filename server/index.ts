@@ -5,6 +5,7 @@ import { getRequestListener } from '@hono/node-server'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { ConfigError } from '#server/config'
 import { DataFolderLockedError } from '#server/db/client'
+import { DataFolderInitError } from '#server/db/first-start'
 import { RlsBypassError } from '#server/db/tenancy'
 import { startCore } from '#server/start'
 import { createFrontDoor } from '#server/web/front-door'
@@ -13,7 +14,9 @@ import { createFrontDoor } from '#server/web/front-door'
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 async function main() {
-  const { config, logger, backend, close } = await startCore(rootDir)
+  // A new PGlite data folder is built by a child process (server/db/first-start.ts), bundled beside this file.
+  const initialiseEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'initialise-data-folder.js')
+  const { config, logger, backend, close } = await startCore(rootDir, process.env, { initialiseEntry })
   const build = (await import(pathToFileURL(path.join(rootDir, 'build/server/index.js')).href)) as ServerBuild
   const handleWeb = createRequestHandler(build, 'production')
   const frontDoor = createFrontDoor({
@@ -60,7 +63,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataFolderLockedError || error instanceof RlsBypassError) {
+  if (error instanceof ConfigError || error instanceof DataFolderLockedError || error instanceof DataFolderInitError || error instanceof RlsBypassError) {
     console.error(error.message)
   } else {
     console.error(error)

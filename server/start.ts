@@ -2,6 +2,7 @@ import path from 'node:path'
 import { createBackend, type Backend } from '#server/api/app'
 import { loadConfig, type Config } from '#server/config'
 import { openDatabase, type DatabaseHandle } from '#server/db/client'
+import { initialiseInChildProcess } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
@@ -18,15 +19,27 @@ export type Started = {
   close(): Promise<void>
 }
 
+export type StartOptions = {
+  /**
+   * The built child entry that initialises a new PGlite data folder (build/node/initialise-data-folder.js).
+   * Without it (development) the server runs initdb itself and keeps the memory it took.
+   */
+  initialiseEntry?: string | undefined
+}
+
 /** Everything both entries (production and development) share: configuration, database, backend. */
-export async function startCore(rootDir: string, env: Record<string, string | undefined> = process.env): Promise<Started> {
+export async function startCore(rootDir: string, env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<Started> {
   const config = loadConfig(env)
   const logger = createLogger(config.logLevel)
+  const migrationsFolder = path.join(rootDir, 'server/db/migrations')
   const database = await openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
-    migrationsFolder: path.join(rootDir, 'server/db/migrations'),
+    migrationsFolder,
     onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
+    initialise: options.initialiseEntry
+      ? initialiseInChildProcess({ entry: options.initialiseEntry, dataDir: config.dataDir, migrationsFolder, seed: config.seed, logger })
+      : undefined,
   })
   try {
     await assertRowLevelSecurity(database.db)

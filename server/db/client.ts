@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -30,6 +30,12 @@ export type OpenOptions = {
   loadDataDir?: Blob | undefined
   /** An idle PostgreSQL connection failed (server restart, connection killed): told, not thrown. */
   onIdleError?: ((error: Error) => void) | undefined
+  /**
+   * Builds a PGlite folder that does not exist yet (initdb) somewhere else, while this process
+   * holds the lock: the production server runs it in a short-lived child process, because the
+   * WebAssembly memory PGlite grows during initdb is never given back (server/db/first-start.ts).
+   */
+  initialise?: ((pgliteDir: string) => Promise<void>) | undefined
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -48,9 +54,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   mkdirSync(options.dataDir, { recursive: true })
   const releaseLock = lockDataFolder(options.dataDir)
   try {
-    const client = await PGlite.create({ dataDir: dir, loadDataDir: options.loadDataDir })
-    const db = drizzlePglite({ client, schema }) as unknown as Database
-    await migratePglite(drizzlePglite({ client }), { migrationsFolder: options.migrationsFolder })
+    if (options.initialise && !options.loadDataDir && !existsSync(path.join(dir, 'PG_VERSION'))) await options.initialise(dir)
+    const { client, db } = await openPglite(dir, options.migrationsFolder, options.loadDataDir)
     return {
       db,
       driver: 'pglite',
@@ -65,14 +70,40 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   }
 }
 
+/**
+ * Opens (or, when empty, creates) a PGlite folder and applies the migrations. No lock: callers hold
+ * the data folder's lock, or run under the lock of the process that started them.
+ */
+export async function openPglite(dir: string, migrationsFolder: string, loadDataDir?: Blob): Promise<{ client: PGlite; db: Database }> {
+  const client = await PGlite.create({ dataDir: dir, loadDataDir })
+  try {
+    await migratePglite(drizzlePglite({ client }), { migrationsFolder })
+  } catch (error) {
+    await client.close()
+    throw error
+  }
+  return { client, db: drizzlePglite({ client, schema }) as unknown as Database }
+}
+
 export class DataFolderLockedError extends Error {}
+
+export const LOCK_FILE = 'pglite.lock'
+
+/** The pid in the data folder's lock file, if any. */
+export function lockHolder(dataDir: string): number | undefined {
+  try {
+    return Number(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) || undefined
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * Nothing locks a PGlite data folder: two processes on one folder lose writes. Take an exclusive
  * lock file holding our pid; a lock left by a process that no longer runs is taken over.
  */
 function lockDataFolder(dataDir: string): () => void {
-  const file = path.join(dataDir, 'pglite.lock')
+  const file = path.join(dataDir, LOCK_FILE)
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx')

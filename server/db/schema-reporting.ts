@@ -190,6 +190,8 @@ export const itemActivity = pgTable(
     /** created | updated | responded | close_requested | closed | reopened | deleted */
     action: text('action').notNull(),
     changes: jsonb('changes').$type<ActivityChange[]>().notNull().default([]),
+    /** Why, when the action carries one: the reason a close was rejected (written with the row; the row never changes). */
+    reason: text('reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

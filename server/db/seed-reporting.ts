@@ -199,8 +199,8 @@ export async function seedReporting(db: Database, people: SeedPeople, now: Date 
         const by = who(event.by)
         const respond = (kind: ItemResponse['kind'], body: string | null, requestClose = false) =>
           ctx.tx.insert(itemResponses).values({ tenantId, itemId: id, authorUserId: by, kind, body, requestClose, createdAt: ctx.now })
-        const log = (action: ActivityEntry['action'], changes: ActivityChange[]) =>
-          ctx.tx.insert(itemActivity).values({ tenantId, itemId: id, actorUserId: by, action, changes, createdAt: ctx.now })
+        const log = (action: ActivityEntry['action'], changes: ActivityChange[], reason: string | null = null) =>
+          ctx.tx.insert(itemActivity).values({ tenantId, itemId: id, actorUserId: by, action, changes, reason, createdAt: ctx.now })
         const change = async (set: Partial<typeof reportItems.$inferInsert>) => {
           const revision = await recordChange(ctx, 'ReportItem', id, 'Updated')
           await ctx.tx.update(reportItems).set({ ...set, revision, updatedAt: ctx.now }).where(and(eq(reportItems.tenantId, tenantId), eq(reportItems.id, id)))
@@ -224,7 +224,7 @@ export async function seedReporting(db: Database, people: SeedPeople, now: Date 
           case 'reject':
             status = 'open'
             await respond('close_rejected', event.body)
-            await log('reopened', [{ field: 'status', from, to: status }])
+            await log('reopened', [{ field: 'status', from, to: status }], event.body)
             return change({ status })
           case 'assign': {
             const to = who(event.to)

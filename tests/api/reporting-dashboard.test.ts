@@ -109,6 +109,7 @@ test('recentActivity holds the last 10 entries of the organisation, newest first
     action: 'updated',
     actor: { id: writer.user.id, displayName: writer.user.displayName },
     changes: [{ field: 'status', from: 'open', to: 'close_requested' }],
+    reason: null,
     createdAtUtc: newest[0]?.at.toISOString(),
     item: { id: second.id, number: second.number, title: 'Loose handrail' },
   })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Item, ItemResponse } from '~/lib/reporting/types'
+import type { DashboardFigures, Item, ItemResponse } from '~/lib/reporting/types'
 import { expectProblem } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { activityOf, changeLogOf, createItem, createOrg, getItem, json, patch, responsesOf, threadCounts } from '#tests/helpers/reporting-b'
@@ -94,7 +94,7 @@ test('a rejected close goes back to open with the reason in the thread; a closed
   const thread = await responsesOf(org.reader, item.id)
   expect(thread.at(-1)).toMatchObject({ kind: 'close_rejected', body: 'Still cracked at the corner', author: { id: org.writer.member.user.id } })
   const activity = await activityOf(org.reader, item.id)
-  expect(activity.at(-1)).toMatchObject({ action: 'reopened', changes: [{ field: 'status', from: 'close_requested', to: 'open' }] })
+  expect(activity.at(-1)).toMatchObject({ action: 'reopened', changes: [{ field: 'status', from: 'close_requested', to: 'open' }], reason: 'Still cracked at the corner' })
 
   // The verifier may close an open item directly, and reopen a closed one with a reason.
   tick()
@@ -103,9 +103,33 @@ test('a rejected close goes back to open with the reason in the thread; a closed
   const again = await json<Item>(await org.writer.post(`/api/items/${item.id}/confirm-close`, { confirmed: false, body: 'Reopened: leak came back' }))
   expect(again.status).toBe('open')
   expect((await activityOf(org.reader, item.id)).map((a) => a.action)).toEqual(['created', 'close_requested', 'reopened', 'closed', 'reopened'])
-  expect((await activityOf(org.reader, item.id)).at(-1)?.changes).toEqual([{ field: 'status', from: 'closed', to: 'open' }])
+  expect((await activityOf(org.reader, item.id)).at(-1)).toMatchObject({ changes: [{ field: 'status', from: 'closed', to: 'open' }], reason: 'Reopened: leak came back' })
   // Rejecting an item that is already open is a conflict.
   await expectProblem(await org.writer.post(`/api/items/${item.id}/confirm-close`, { confirmed: false, body: 'again' }), 409, 'KR_ITEM_STATE')
+})
+
+test('the reason of a rejected close is part of that activity entry only, as the verifier wrote it, on the dashboard too', async () => {
+  const org = await createOrg(t)
+  const item = await createItem(org.writer, org.reportId)
+  tick()
+  expect((await org.other.post(`/api/items/${item.id}/responses`, { body: 'Sealed', requestClose: true })).status).toBe(201)
+  tick()
+  const reason = '  Not sealed along the <b>left</b> edge.\nPlease redo it.  '
+  expect((await org.admin.post(`/api/items/${item.id}/confirm-close`, { confirmed: false, body: reason })).status).toBe(200)
+  tick()
+  expect((await org.other.post(`/api/items/${item.id}/responses`, { body: 'Redone' })).status).toBe(201)
+
+  const activity = await activityOf(org.reader, item.id)
+  expect(activity.map((a) => [a.action, a.reason])).toEqual([
+    ['created', null],
+    ['close_requested', null],
+    ['reopened', reason.trim()],
+    ['responded', null],
+  ])
+  // The thread keeps it as well, and the dashboard's recent activity carries the same entry.
+  expect((await responsesOf(org.reader, item.id)).find((r) => r.kind === 'close_rejected')?.body).toBe(reason.trim())
+  const dashboard = await json<DashboardFigures>(await org.reader.get('/api/dashboard'))
+  expect(dashboard.recentActivity.find((a) => a.action === 'reopened')).toMatchObject({ itemId: item.id, reason: reason.trim() })
 })
 
 test('a response while a close is requested keeps it requested', async () => {

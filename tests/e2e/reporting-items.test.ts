@@ -157,7 +157,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     assertNoConsoleErrors()
   }, 120_000)
 
-  test('the verifier rejects a close with a reason: the item is open again and the reason stays in the thread', async () => {
+  test('the verifier rejects a close with a reason: the item is open again and the reason is in the thread and the activity', async () => {
     const { page, assertNoConsoleErrors } = await journey()
     const title = unique('Loose handrail')
     const { items } = await reportWithItems([{ title, priority: 'high' }])
@@ -191,7 +191,11 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
 
     await page.getByRole('link', { name: 'Activity', exact: true }).click()
     await expectScreen(page, `Activity of item #${item.number}`)
-    await page.getByRole('listitem').filter({ hasText: 'reopened the item' }).filter({ hasText: /Close requested\s*→\s*to\s*Open/ }).waitFor()
+    const reopened = page.getByRole('main').getByRole('listitem').filter({ hasText: 'reopened the item' })
+    await reopened.filter({ hasText: /Close requested\s*→\s*to\s*Open/ }).waitFor()
+    // The reason is part of the activity entry, not only of the thread.
+    await reopened.getByText('Reason: Still moves at the second post.').waitFor()
+    await checkAccessibility(page)
     assertNoConsoleErrors()
   }, 90_000)
 

@@ -57,7 +57,7 @@ export function changeValue(field: string, value: unknown, names: ActivityNames)
   }
 }
 
-/** The item's history, oldest first: who, what, when, and each change as field: old → new. */
+/** The item's history, oldest first: who, what, when, each change as field: old → new, and the reason when there is one. */
 export function ItemActivityList({ entries, names }: { entries: readonly ActivityEntry[]; names: ActivityNames }) {
   if (entries.length === 0) return <EmptyState heading="No activity yet">Changes to the item are recorded here as they happen.</EmptyState>
   return (
@@ -92,6 +92,11 @@ export function ItemActivityList({ entries, names }: { entries: readonly Activit
                 )
               })}
             </ul>
+          ) : null}
+          {entry.reason ? (
+            <p className="mt-2 text-sm break-words whitespace-pre-line">
+              <span className="font-medium">Reason:</span> {entry.reason}
+            </p>
           ) : null}
         </li>
       ))}

@@ -88,6 +88,8 @@ export type ActivityEntry = {
   action: 'created' | 'updated' | 'responded' | 'close_requested' | 'closed' | 'reopened' | 'deleted'
   actor: UserRef | null
   changes: Array<{ field: string; from: unknown; to: unknown }>
+  /** Why: the reason given when a close was rejected (`reopened`); null otherwise. */
+  reason: string | null
   createdAtUtc: string
 }
 

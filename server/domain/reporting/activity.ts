@@ -8,16 +8,18 @@ import { refOf, userRefs } from './user-refs'
 export type ActivityAction = ActivityEntry['action']
 
 /**
- * The item's history: who, when, what, old → new. Append-only (the application role may only
- * insert and read item_activity), written in the same transaction as the change it describes.
+ * The item's history: who, when, what, old → new, and why when the action has a reason (a rejected
+ * close). Append-only (the application role may only insert and read item_activity), so the
+ * reason is written with the row, in the same transaction as the change it describes.
  */
-export async function recordActivity(ctx: DomainContext, itemId: string, action: ActivityAction, changes: ActivityChange[] = []): Promise<void> {
+export async function recordActivity(ctx: DomainContext, itemId: string, action: ActivityAction, changes: ActivityChange[] = [], reason?: string): Promise<void> {
   await ctx.tx.insert(itemActivity).values({
     tenantId: ctx.actor.tenantId,
     itemId,
     actorUserId: ctx.actor.userId,
     action,
     changes,
+    reason: reason ?? null,
     createdAt: afterLatest(ctx, itemActivity, itemId),
   })
 }
@@ -41,6 +43,7 @@ export async function listActivity(ctx: DomainContext, itemId: string): Promise<
       actorUserId: itemActivity.actorUserId,
       action: itemActivity.action,
       changes: itemActivity.changes,
+      reason: itemActivity.reason,
       createdAt: itemActivity.createdAt,
     })
     .from(itemActivity)
@@ -55,6 +58,7 @@ export async function listActivity(ctx: DomainContext, itemId: string): Promise<
         action: row.action as ActivityAction,
         actor: refOf(actors, row.actorUserId),
         changes: row.changes,
+        reason: row.reason,
         createdAtUtc: row.createdAt.toISOString(),
       }) satisfies ActivityEntry,
   )

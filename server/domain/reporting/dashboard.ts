@@ -62,6 +62,7 @@ async function recentActivity(ctx: DomainContext): Promise<DashboardFigures['rec
       action: itemActivity.action,
       actorUserId: itemActivity.actorUserId,
       changes: itemActivity.changes,
+      reason: itemActivity.reason,
       createdAt: itemActivity.createdAt,
       itemNumber: reportItems.number,
       itemTitle: reportItems.title,
@@ -78,6 +79,7 @@ async function recentActivity(ctx: DomainContext): Promise<DashboardFigures['rec
     action: row.action as ActivityEntry['action'],
     actor: refOf(refs, row.actorUserId),
     changes: row.changes,
+    reason: row.reason,
     createdAtUtc: row.createdAt.toISOString(),
     item: { id: row.itemId, number: row.itemNumber, title: row.itemTitle },
   }))

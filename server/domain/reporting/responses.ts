@@ -116,8 +116,8 @@ export async function createResponse(ctx: DomainContext, itemId: string, input: 
 
 /**
  * POST /api/items/{id}/confirm-close. Confirmed: an open or close-requested item is closed.
- * Rejected (a reason is required): a close-requested or closed item goes back to open, and the
- * reason stays in the thread.
+ * Rejected (a reason is required): a close-requested or closed item goes back to open; the reason
+ * stays in the thread and is part of the item's activity entry.
  */
 export async function confirmClose(ctx: DomainContext, itemId: string, input: CloseDecision): Promise<Item> {
   const row = await findItem(ctx, itemId, { lock: true })
@@ -137,6 +137,6 @@ export async function confirmClose(ctx: DomainContext, itemId: string, input: Cl
   if (row.status === 'open') throw conflict('The item is already open: there is no close to reject.', 'KR_ITEM_STATE')
   const reopened = await moveTo(ctx, row, 'open')
   await appendResponse(ctx, row.id, { kind: 'close_rejected', body: input.body ?? null, requestClose: false, photoIds: input.photoIds })
-  await recordActivity(ctx, row.id, 'reopened', [{ field: 'status', from: row.status, to: 'open' }])
+  await recordActivity(ctx, row.id, 'reopened', [{ field: 'status', from: row.status, to: 'open' }], input.body)
   return toItem(ctx, reopened)
 }

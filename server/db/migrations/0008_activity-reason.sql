@@ -1,0 +1,1 @@
+ALTER TABLE "item_activity" ADD COLUMN "reason" text;

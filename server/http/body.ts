@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { refuseControlCharacters } from './contract'
+import { refuseBrokenText } from './contract'
 import { fieldErrors, Problem, problems } from './problem'
 
 /** Reads a JSON body and validates it; bad input becomes a 400 with a field-by-field list. */
@@ -12,7 +12,7 @@ export async function parseJson<S extends z.ZodType>(c: Context, schema: S): Pro
   } catch {
     throw new Problem(problems.badRequest('The request body is not valid JSON.'))
   }
-  refuseControlCharacters(body, 'Some fields are not valid.')
+  refuseBrokenText(body, 'Some fields are not valid.')
   const result = schema.safeParse(body)
   if (!result.success) throw new Problem(problems.badRequest('Some fields are not valid.', fieldErrors(result.error)))
   return result.data

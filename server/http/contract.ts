@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { z } from 'zod'
-import { CONTROL_CHARACTER_MESSAGE, controlCharacterPaths } from '~/lib/schemas/text'
+import { textProblems } from '~/lib/schemas/text'
 import type { BackendEnv } from './env'
 import { bodyTooLarge } from './limits'
 import { fieldErrors, Problem, problems, type FieldErrors } from './problem'
@@ -10,7 +10,7 @@ import { fieldErrors, Problem, problems, type FieldErrors } from './problem'
  * The API contract, declared where each call is routed. `operation(spec)` is the first middleware
  * of every backend route: it validates the path, query and JSON body with the spec's zod schemas
  * (handlers read the results with `c.req.valid('param' | 'query' | 'json')`), enforces the body
- * limit while the body streams in, and applies the one text rule to every string. The same spec is
+ * limit while the body streams in, and applies the one text rule (app/lib/schemas/text.ts) to every string. The same spec is
  * what `/api/openapi.json` is generated from (server/http/openapi.ts), so the published contract
  * and the validation cannot drift apart.
  */
@@ -64,11 +64,11 @@ export function specOf(handler: unknown): OperationSpec | undefined {
 export function operation<const S extends OperationSpec>(spec: S): MiddlewareHandler<BackendEnv, string, OperationInput<S>> {
   const middleware: MiddlewareHandler<BackendEnv> = async (c, next) => {
     const params = c.req.param() as Record<string, string>
-    refuseControlCharacters(params, 'Some path parameters are not valid.')
+    refuseBrokenText(params, 'Some path parameters are not valid.')
     if (spec.params) c.req.addValidatedData('param', parse(spec.params, params, 'Some path parameters are not valid.') as object)
 
     const query = c.req.query()
-    refuseControlCharacters(query, 'Some query parameters are not valid.')
+    refuseBrokenText(query, 'Some query parameters are not valid.')
     if (spec.query) c.req.addValidatedData('query', parse(spec.query, query, 'Some query parameters are not valid.') as object)
 
     if (spec.rawBody) return next()
@@ -99,16 +99,17 @@ async function readJson(text: Promise<string>): Promise<unknown> {
 }
 
 function parse(schema: z.ZodType, value: unknown, detail: string): unknown {
-  refuseControlCharacters(value, detail)
+  refuseBrokenText(value, detail)
   const result = schema.safeParse(value)
   if (!result.success) throw new Problem(problems.badRequest(detail, fieldErrors(result.error)))
   return result.data
 }
 
 /** The one text rule (app/lib/schemas/text.ts) over a whole parsed value, as field errors. */
-export function refuseControlCharacters(value: unknown, detail: string): void {
-  const paths = controlCharacterPaths(value)
-  if (paths.length === 0) return
-  const errors: FieldErrors = Object.fromEntries(paths.map((path) => [path, [CONTROL_CHARACTER_MESSAGE]]))
+export function refuseBrokenText(value: unknown, detail: string): void {
+  const found = textProblems(value)
+  if (found.length === 0) return
+  const errors: FieldErrors = {}
+  for (const [path, message] of found) (errors[path] ??= []).push(message)
   throw new Problem(problems.badRequest(detail, errors))
 }

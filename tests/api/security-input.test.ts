@@ -95,8 +95,10 @@ test('a NUL or another control character in any text is a field error, never a 5
   expect((await expectProblem(query, 400, 'KR_VALIDATION')).errors?.packageKey).toBeDefined()
   const param = await org.writer.get('/api/items/%00')
   await expectProblem(param, 400, 'KR_VALIDATION')
-  // Tab and line breaks are text: a textarea posts CR LF.
-  const fine = await org.writer.request(`/api/items/${item.id}`, { method: 'PATCH', json: { description: 'Line one\r\nLine two\tindented' } })
+  const surrogate = await expectProblem(await org.writer.request(`/api/items/${item.id}`, { method: 'PATCH', json: { description: 'half \ud800 pair' } }), 400, 'KR_VALIDATION')
+  expect(surrogate.errors?.description).toEqual(['This text has a broken character (half of an emoji or symbol): type it again.'])
+  // Tab, line breaks and whole emoji are text: a textarea posts CR LF.
+  const fine = await org.writer.request(`/api/items/${item.id}`, { method: 'PATCH', json: { description: 'Line one\r\nLine two\tindented 👷' } })
   expect(fine.status).toBe(200)
 })
 

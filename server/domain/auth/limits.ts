@@ -22,8 +22,11 @@ export const LIMITS = {
   mfa: { prefix: 'mfa', points: 5 - 1, windowSeconds: 15 * MINUTE_S, blockSeconds: 15 * MINUTE_S },
   /** Wrong current passwords on the change-password form of one account. */
   passwordSet: { prefix: 'password-set', points: 5 - 1, windowSeconds: 15 * MINUTE_S, blockSeconds: 15 * MINUTE_S },
-  /** Mails of one kind to one address: 3 an hour, counted whether or not the address has an account. */
-  mailAddress: { prefix: 'mail-address', points: 3, windowSeconds: HOUR_S },
+  /**
+   * Mails of one kind to one address: 5 an hour (room for a person who asks again while the first
+   * mail is on its way), counted whether or not the address has an account.
+   */
+  mailAddress: { prefix: 'mail-address', points: 5, windowSeconds: HOUR_S },
   /** Mail-sending calls from one client, all kinds together: 20 an hour. */
   mailClient: { prefix: 'mail-client', points: 20, windowSeconds: HOUR_S },
 } as const satisfies Record<string, LimitRule>

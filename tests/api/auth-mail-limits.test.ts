@@ -1,6 +1,9 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { settleAfterResponse } from '#server/api/auth/after-response'
+import { rateLimits } from '#server/db/schema'
 import { LIMITS } from '#server/domain/auth/limits'
+import { PURGE_EVERY_MS } from '#server/domain/auth/rate-limiter'
 import { client, createMember, expectProblem, mailsTo, show, uniqueAddress, uniqueEmail, uniqueSuffix } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 
@@ -112,4 +115,17 @@ test('registering a known address again mails "account exists" at most five time
 
   expect(statuses).toEqual([...times(LIMITS.mailAddress.points, 202), 429, 429])
   expect((await mailsTo(t.db, member.user.email)).map((m) => m.template)).toEqual(times(LIMITS.mailAddress.points, 'account-exists'))
+})
+
+test('counters whose window has ended are deleted by a later call, not kept for ever', async () => {
+  const email = uniqueEmail('purge')
+  await resetRequest(uniqueAddress(), email)
+  const key = `${LIMITS.mailAddress.prefix}:reset-password|${email}`
+  expect(await t.db.select({ key: rateLimits.key }).from(rateLimits).where(eq(rateLimits.key, key))).toHaveLength(1)
+
+  t.now.advance(HOUR + PURGE_EVERY_MS)
+  await resetRequest(uniqueAddress(), uniqueEmail('other'))
+  await settleAfterResponse(t.db)
+
+  expect(await t.db.select({ key: rateLimits.key }).from(rateLimits).where(eq(rateLimits.key, key))).toEqual([])
 })

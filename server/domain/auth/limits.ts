@@ -53,7 +53,7 @@ const byDatabase = new WeakMap<Database, Limiters>()
 export function limitersFor(db: Database): Limiters {
   let limiters = byDatabase.get(db)
   if (!limiters) {
-    const entries = Object.entries(LIMITS).map(([name, rule], index) => [name, new ClockedRateLimiter(db, rule, { clearExpired: index === 0 })])
+    const entries = Object.entries(LIMITS).map(([name, rule]) => [name, new ClockedRateLimiter(db, rule)])
     limiters = Object.fromEntries(entries) as Limiters
     byDatabase.set(db, limiters)
   }

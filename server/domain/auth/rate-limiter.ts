@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Database } from '#server/db/client'
 import { rateLimits } from '#server/db/schema'
@@ -31,7 +31,7 @@ type Stored = Row & { now: Date }
 export class ClockedRateLimiter extends RateLimiterDrizzle {
   readonly #db: Database
 
-  constructor(db: Database, rule: LimitRule, options: { clearExpired?: boolean } = {}) {
+  constructor(db: Database, rule: LimitRule) {
     super({
       storeClient: db,
       schema: rateLimits,
@@ -39,9 +39,9 @@ export class ClockedRateLimiter extends RateLimiterDrizzle {
       points: rule.points,
       duration: rule.windowSeconds,
       blockDuration: rule.blockSeconds ?? 0,
-      // The library deletes counters expired over an hour ago every five minutes; one limiter
-      // per database is enough for the shared table.
-      clearExpiredByTimeout: options.clearExpired ?? false,
+      // The library's clean-up runs on a timer and the wall clock; purgeExpired below does it on
+      // the backend's clock, with no timer left behind when a database closes.
+      clearExpiredByTimeout: false,
     })
     this.#db = db
   }
@@ -58,6 +58,7 @@ export class ClockedRateLimiter extends RateLimiterDrizzle {
    * went over the limit (the library then blocks the key for blockSeconds).
    */
   async hit(key: string, clock: ClockOptions): Promise<{ wait: number; consumed: number }> {
+    await purgeExpired(this.#db, clock.now)
     try {
       const res = await this.consume(key, 1, clock)
       return { wait: 0, consumed: res.consumedPoints }
@@ -115,6 +116,18 @@ export class ClockedRateLimiter extends RateLimiterDrizzle {
     const parent = RateLimiterDrizzle.prototype as unknown as { _afterConsume: (...args: unknown[]) => void }
     parent._afterConsume.call(this, resolve, reject, rlKey, changedPoints, stored, { now: stored.now, ...options })
   }
+}
+
+/** How often counters whose window has ended are deleted (they count as absent anyway). */
+export const PURGE_EVERY_MS = 10 * 60_000
+const lastPurge = new WeakMap<Database, number>()
+
+/** Deletes ended counters at most every PURGE_EVERY_MS, from whichever call counts next. */
+async function purgeExpired(db: Database, now: Date): Promise<void> {
+  const last = lastPurge.get(db)
+  if (last !== undefined && now.getTime() - last < PURGE_EVERY_MS) return
+  lastPurge.set(db, now.getTime())
+  await db.delete(rateLimits).where(lt(rateLimits.expire, now))
 }
 
 function clockOf(options: Partial<ClockOptions> | undefined): Date {

@@ -134,12 +134,15 @@ export const authTokens = pgTable(
   (t) => [index('auth_tokens_user_idx').on(t.userId, t.purpose)],
 )
 
-/** Failed sign-in counters per account and per address, shared by every instance. */
-export const loginThrottles = pgTable('login_throttles', {
+/**
+ * Counters of rate-limiter-flexible (server/domain/auth/rate-limiter.ts): failed sign-ins and
+ * mail-sending calls per account, client and address, shared by every instance. The column names
+ * are the library's (key, points, expire). Not tenant-owned: most keys exist before any sign-in.
+ */
+export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  points: integer('points').notNull(),
+  expire: timestamp('expire', { withTimezone: true }),
 })
 
 /** Stored first responses for idempotency keys, replayed for 24 hours. */

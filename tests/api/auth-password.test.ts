@@ -11,6 +11,7 @@ import {
   tokenFromMail,
   uniqueEmail,
 } from '#tests/helpers/auth'
+import { settleAfterResponse } from '#server/api/auth/after-response'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 
 let t: TestBackend
@@ -39,6 +40,7 @@ test('a reset request answers the same 202 for a known and an unknown address, a
 
   const known = await c.post('/auth/password/reset/request', { email: member.user.email })
   const stranger = await c.post('/auth/password/reset/request', { email: unknown })
+  await settleAfterResponse(t.db)
 
   expect(known.status, await show(known)).toBe(202)
   expect(stranger.status).toBe(202)
@@ -54,6 +56,7 @@ test('a reset request for a blocked account answers the same 202 and sends nothi
   const member = await createMember(t.db, { status: 'blocked' })
 
   const response = await client(t).post('/auth/password/reset/request', { email: member.user.email })
+  await settleAfterResponse(t.db)
 
   expect(response.status).toBe(202)
   expect(await mailsTo(t.db, member.user.email)).toEqual([])
@@ -72,6 +75,7 @@ test('confirming a reset sets the password, signs the user out everywhere, and t
   await signIn(phone, member.user)
   const c = client(t)
   await c.post('/auth/password/reset/request', { email: member.user.email })
+  await settleAfterResponse(t.db)
   const token = await resetToken(member.user.email)
 
   const response = await c.post('/auth/password/reset/confirm', { token, password: NEW_PASSWORD })
@@ -95,8 +99,10 @@ test('once a reset succeeds, the older links mailed before it stop working too',
   const member = await createMember(t.db)
   const c = client(t)
   await c.post('/auth/password/reset/request', { email: member.user.email })
+  await settleAfterResponse(t.db)
   const older = await resetToken(member.user.email)
   await c.post('/auth/password/reset/request', { email: member.user.email })
+  await settleAfterResponse(t.db)
   const newer = await resetToken(member.user.email)
   expect(newer).not.toBe(older)
 
@@ -111,6 +117,7 @@ test('a reset link expires after one hour', async () => {
   const member = await createMember(t.db)
   const c = client(t)
   await c.post('/auth/password/reset/request', { email: member.user.email })
+  await settleAfterResponse(t.db)
   const token = await resetToken(member.user.email)
 
   t.now.advance(61 * MINUTE)
@@ -124,6 +131,7 @@ test('a reset link still works at 59 minutes', async () => {
   const member = await createMember(t.db)
   const c = client(t)
   await c.post('/auth/password/reset/request', { email: member.user.email })
+  await settleAfterResponse(t.db)
   const token = await resetToken(member.user.email)
 
   t.now.advance(59 * MINUTE)
@@ -135,6 +143,7 @@ test('a too-short new password is refused with errors.password and does not use 
   const member = await createMember(t.db)
   const c = client(t)
   await c.post('/auth/password/reset/request', { email: member.user.email })
+  await settleAfterResponse(t.db)
   const token = await resetToken(member.user.email)
 
   const short = await expectProblem(await c.post('/auth/password/reset/confirm', { token, password: 'short' }), 400, 'KR_VALIDATION')
@@ -148,6 +157,7 @@ test('a reset link cannot verify an e-mail address, yet confirming the reset pro
   const member = await createMember(t.db, { verified: false })
   const c = client(t)
   await c.post('/auth/password/reset/request', { email: member.user.email })
+  await settleAfterResponse(t.db)
   const token = await resetToken(member.user.email)
 
   await expectProblem(await c.post('/auth/email/verify', { token }), 400, 'KR_TOKEN_INVALID')

@@ -14,6 +14,7 @@ import {
   uniqueEmail,
   uniqueSuffix,
 } from '#tests/helpers/auth'
+import { settleAfterResponse } from '#server/api/auth/after-response'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 
 let t: TestBackend
@@ -54,6 +55,7 @@ test('registration answers 202, mails a link, and the account works only once th
   const c = client(t)
 
   const response = await c.post('/auth/register-self', input)
+  await settleAfterResponse(t.db)
 
   expect(response.status, await show(response)).toBe(202)
   expect(await response.json()).toEqual({ status: 'verification-sent', email: input.email })
@@ -93,6 +95,7 @@ test('the new organisation is the user’s own: an administrator sign-in is allo
   const input = registration()
   const c = client(t)
   await c.post('/auth/register-self', input)
+  await settleAfterResponse(t.db)
   await c.post('/auth/email/verify', { token: await verificationToken(input.email) })
 
   const admin = await signIn(client(t), input, 'admin')
@@ -104,6 +107,7 @@ test('a verification link expires after 24 hours', async () => {
   const input = registration()
   const c = client(t)
   await c.post('/auth/register-self', input)
+  await settleAfterResponse(t.db)
   const token = await verificationToken(input.email)
 
   t.now.advance(25 * HOUR)
@@ -117,6 +121,7 @@ test('a link still works just before its 24 hours are over', async () => {
   const input = registration()
   const c = client(t)
   await c.post('/auth/register-self', input)
+  await settleAfterResponse(t.db)
   const token = await verificationToken(input.email)
 
   t.now.advance(23 * HOUR)
@@ -142,6 +147,7 @@ test('registering an address that already has an account answers the same 202 an
   const c = client(t)
 
   const response = await c.post('/auth/register-self', input)
+  await settleAfterResponse(t.db)
 
   expect(response.status, await show(response)).toBe(202)
   expect(await response.json()).toEqual({ status: 'verification-sent', email: input.email })
@@ -171,6 +177,7 @@ test('a 200-character passphrase works from registration to sign-in', async () =
   const c = client(t)
 
   expect((await c.post('/auth/register-self', input)).status).toBe(202)
+  await settleAfterResponse(t.db)
   expect((await c.post('/auth/email/verify', { token: await verificationToken(input.email) })).status).toBe(200)
 
   expect((await signIn(client(t), { email: input.email, password: passphrase })).email).toBe(input.email)
@@ -191,4 +198,15 @@ test('registration input is checked field by field', async () => {
   expect(Object.keys(empty.errors ?? {}).sort()).toEqual(['displayName', 'email', 'organisationName', 'password'])
   expect(Object.keys(blank.errors ?? {}).sort()).toEqual(['displayName', 'email', 'organisationName'])
   expect(Object.keys(tooLong.errors ?? {})).toEqual(['displayName'])
+})
+
+test('two registrations of one new address at the same moment make one account; the other gets "account exists"', async () => {
+  const input = registration()
+
+  const responses = await Promise.all([client(t).post('/auth/register-self', input), client(t).post('/auth/register-self', { ...input, organisationName: 'Second Try Ltd' })])
+  await settleAfterResponse(t.db)
+
+  expect(responses.map((r) => r.status)).toEqual([202, 202])
+  expect(await usersWithEmail(input.email)).toHaveLength(1)
+  expect((await mailsTo(t.db, input.email)).map((m) => m.template).sort()).toEqual(['account-exists', 'verify-email'])
 })

@@ -13,6 +13,7 @@ import {
   wrongTotp,
   type TestClient,
 } from '#tests/helpers/auth'
+import { ACCOUNT_BACKOFF } from '#server/domain/auth/limits'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 
 let t: TestBackend
@@ -39,7 +40,7 @@ async function expectThrottled(response: Response): Promise<void> {
   expect(response.headers.get('retry-after')).toBe(String(body.retryAfterSeconds))
 }
 
-test('five wrong passwords lock the account: 429 with Retry-After, even for the right password, until 15 minutes pass', async () => {
+test('five wrong passwords lock the account for that client: 429 with Retry-After, even for the right password, until 15 minutes pass', async () => {
   const member = await createMember(t.db)
   const c = client(t, { remoteAddress: uniqueAddress() })
 
@@ -55,10 +56,8 @@ test('five wrong passwords lock the account: 429 with Retry-After, even for the 
   expect(lockedResponse, `statuses: ${statuses.join(',')}`).toBeDefined()
   if (lockedResponse) await expectThrottled(lockedResponse)
   await expectThrottled(await login(c, member.user.email, member.user.password))
-  // The lock is on the account, wherever the next attempt comes from.
-  await expectThrottled(await login(client(t, { remoteAddress: uniqueAddress() }), member.user.email, member.user.password))
   expect(await auditOf(t.db, { action: 'auth.lockout', actorUserId: member.user.id })).toEqual([
-    expect.objectContaining({ tenantId: null, data: expect.objectContaining({ kind: 'user' }) }),
+    expect.objectContaining({ tenantId: null, data: expect.objectContaining({ kind: 'user', lockedBy: 'account-client' }) }),
   ])
   expect(await auditOf(t.db, { action: 'auth.signin.failed', actorUserId: member.user.id })).toHaveLength(statuses.length - 1)
 
@@ -158,4 +157,56 @@ test('guessing the MFA code is throttled too: after five wrong codes even the ri
   await signIn(later, member.user)
   const verified = await later.post('/auth/mfa/verify', { code: await totpAt(secret, t.now()) })
   expect(verified.status, await show(verified)).toBe(200)
+})
+
+test('wrong passwords from one client do not lock the owner out: the right password from another client still signs in', async () => {
+  const member = await createMember(t.db)
+  const attacker = client(t, { remoteAddress: uniqueAddress() })
+  for (let attempt = 1; attempt <= 5; attempt++) await login(attacker, member.user.email, `wrong-${attempt}`)
+  await expectThrottled(await login(attacker, member.user.email, member.user.password))
+
+  const owner = await login(client(t, { remoteAddress: uniqueAddress() }), member.user.email, member.user.password)
+
+  expect(owner.status, await show(owner)).toBe(200)
+})
+
+test('failures from many clients slow the whole account down with a growing delay, and lock it after fifty in an hour', async () => {
+  const member = await createMember(t.db)
+  const fromAnywhere = () => client(t, { remoteAddress: uniqueAddress() })
+  const { freeFailures, maxDelaySeconds } = ACCOUNT_BACKOFF
+
+  for (let attempt = 1; attempt <= freeFailures; attempt++) {
+    await expectProblem(await login(fromAnywhere(), member.user.email, 'wrong-password'), 401, 'KR_INVALID_CREDENTIALS')
+  }
+  await expectProblem(await login(fromAnywhere(), member.user.email, 'wrong-password'), 401, 'KR_INVALID_CREDENTIALS')
+  // One failure past the free ones: everyone waits a second, even with the right password.
+  const delayed = await login(fromAnywhere(), member.user.email, member.user.password)
+  await expectThrottled(delayed)
+  expect((await delayed.json()).retryAfterSeconds).toBe(1)
+  t.now.advance(1_000)
+  await expectProblem(await login(fromAnywhere(), member.user.email, 'wrong-password'), 401, 'KR_INVALID_CREDENTIALS')
+  // The next delay is twice as long.
+  expect(((await (await login(fromAnywhere(), member.user.email, member.user.password)).json()) as { retryAfterSeconds: number }).retryAfterSeconds).toBe(2)
+
+  const waits: number[] = []
+  let locked: Response | undefined
+  for (let failure = freeFailures + 3; failure <= 50 && !locked; failure++) {
+    t.now.advance(maxDelaySeconds * 1000)
+    const response = await login(fromAnywhere(), member.user.email, 'wrong-password')
+    if (response.status === 429) locked = response
+    else {
+      await expectProblem(response, 401, 'KR_INVALID_CREDENTIALS')
+      waits.push(((await (await login(fromAnywhere(), member.user.email, member.user.password)).json()) as { retryAfterSeconds: number }).retryAfterSeconds)
+    }
+  }
+
+  expect(waits.slice(0, 3)).toEqual([4, 8, 16])
+  expect(Math.max(...waits)).toBe(maxDelaySeconds)
+  // The fiftieth failure locks the account for an hour.
+  expect(waits).toHaveLength(50 - freeFailures - 3)
+  expect(locked).toBeDefined()
+  if (locked) expect((await expectProblem(locked, 429, 'KR_THROTTLED')).retryAfterSeconds).toBe(60 * 60)
+  expect(await auditOf(t.db, { action: 'auth.lockout', actorUserId: member.user.id })).toEqual([
+    expect.objectContaining({ data: expect.objectContaining({ lockedBy: 'account' }) }),
+  ])
 })

@@ -41,16 +41,25 @@ const PROBE_ORIGIN = 'http://portal.invalid'
  * A redirect target from user input: a same-site path starting with a single '/'. Anything else
  * (`//host`, `/\host`, a scheme, control characters the URL parser drops) falls back to the
  * dashboard, so a sign-in link can never send the user to another site.
+ *
+ * The result is the path as the URL parser writes it: percent-encoded, pure ASCII, so it can go
+ * into a Location header (`/日本` becomes `/%E6%97%A5%E6%9C%AC`; a header with characters above
+ * U+00FF throws, which made a crafted sign-in link answer 500). Already-encoded input is kept.
  */
 export function safeRedirectPath(value: unknown, fallback: string = DEFAULT_REDIRECT_PATH): string {
   if (typeof value !== 'string' || !value.startsWith('/')) return fallback
   if (value.startsWith('//') || value.startsWith('/\\')) return fallback
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return fallback
+  let url: URL
   try {
-    if (new URL(value, PROBE_ORIGIN).origin !== PROBE_ORIGIN) return fallback
+    url = new URL(value, PROBE_ORIGIN)
   } catch {
     return fallback
   }
-  return value
+  if (url.origin !== PROBE_ORIGIN) return fallback
+  const path = url.pathname + url.search + url.hash
+  // Dot segments can collapse into a leading '//' ('/.//host'): a browser reads that as another host.
+  if (path.startsWith('//') || path.startsWith('/\\')) return fallback
+  return path
 }

@@ -3,9 +3,12 @@ import type { BackendEnv } from '#server/http/env'
 import { writeCookie } from '#server/http/cookies'
 import { csrfBinding, issueCsrfToken } from '#server/http/csrf'
 import { cookieMaxAge } from '#server/http/session'
+import { warnForRequest } from './proxy-warning'
 import type { AuthSession } from '#server/domain/auth/sessions'
 
+/** What domain calls need to know about the request; every throttled auth call passes here. */
 export function requestContext(c: Context<BackendEnv>) {
+  warnForRequest(c)
   return {
     ip: c.get('ip'),
     userAgent: c.req.header('user-agent'),

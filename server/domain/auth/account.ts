@@ -8,8 +8,7 @@ import { recordAudit } from '../audit'
 import { enqueueMail } from '../mail'
 import { hashPassword, verifyPassword } from './passwords'
 import { revokeAllSessions } from './sessions'
-import { throttled } from './sign-in'
-import { clearFailures, lockedFor, recordFailure, throttleKey } from './throttle'
+import { clearWrongGuesses, guessWait, recordWrongGuess, throttled } from './throttle'
 import { hashToken, newToken } from './tokens'
 
 type Ctx = { ip: string; correlationId: string; publicUrl: string }
@@ -21,13 +20,31 @@ export type Registration = { displayName: string; email: string; password: strin
 
 /**
  * Self-registration creates the person's own organisation, with them as its administrator, and
- * sends a verification link. If the address already has an account, the answer is the same and
- * the mail says so instead: nobody learns from the response which addresses are registered.
+ * sends a verification link. If the address already has an account, the mail says so instead.
+ * The caller answers before this runs (after-response work), and both paths hash the password,
+ * so neither the answer nor its timing tells which addresses are registered.
  */
 export async function registerSelf(db: Database, input: Registration, ctx: Ctx, now: Date): Promise<void> {
   const email = input.email.trim()
-  const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
-  if (existing) {
+  const passwordHash = await hashPassword(input.password)
+  const { token, hash } = newToken()
+  const created = await db.transaction(async (tx) => {
+    // Registered already, or by a registration running at this moment: no second account.
+    const [user] = await tx
+      .insert(users)
+      .values({ email, displayName: input.displayName.trim(), passwordHash })
+      .onConflictDoNothing()
+      .returning({ id: users.id })
+    if (!user) return undefined
+    const [tenant] = await tx
+      .insert(tenants)
+      .values({ name: input.organisationName.trim(), slug: slugFor(input.organisationName) })
+      .returning({ id: tenants.id })
+    if (!tenant) throw new Error('registration rows not created')
+    await tx.insert(authTokens).values({ tokenHash: hash, userId: user.id, purpose: 'verify-email', expiresAt: new Date(now.getTime() + VERIFY_TTL_MS) })
+    return { user: user.id, tenant: tenant.id }
+  })
+  if (!created) {
     await enqueueMail(db, {
       to: email,
       template: 'account-exists',
@@ -36,30 +53,17 @@ export async function registerSelf(db: Database, input: Registration, ctx: Ctx, 
     })
     return
   }
-
-  const passwordHash = await hashPassword(input.password)
-  const { token, hash } = newToken()
-  const userId = await db.transaction(async (tx) => {
-    const [user] = await tx.insert(users).values({ email, displayName: input.displayName.trim(), passwordHash }).returning({ id: users.id })
-    const [tenant] = await tx
-      .insert(tenants)
-      .values({ name: input.organisationName.trim(), slug: slugFor(input.organisationName) })
-      .returning({ id: tenants.id })
-    if (!user || !tenant) throw new Error('registration rows not created')
-    await tx.insert(authTokens).values({ tokenHash: hash, userId: user.id, purpose: 'verify-email', expiresAt: new Date(now.getTime() + VERIFY_TTL_MS) })
-    return { user: user.id, tenant: tenant.id }
-  })
-  await withTenant(db, userId.tenant, (tx) =>
-    tx.insert(memberships).values({ tenantId: userId.tenant, userId: userId.user, roleKey: 'admin', isDefault: true }),
+  await withTenant(db, created.tenant, (tx) =>
+    tx.insert(memberships).values({ tenantId: created.tenant, userId: created.user, roleKey: 'admin', isDefault: true }),
   )
   await enqueueMail(db, {
-    tenantId: userId.tenant,
+    tenantId: created.tenant,
     to: email,
     template: 'verify-email',
     subject: 'Verify your e-mail address for Site Portal',
     text: `Welcome to Site Portal, ${input.displayName.trim()}.\n\nVerify your e-mail address to finish registering:\n${ctx.publicUrl}/auth/verify-email?token=${token}\n\nThe link works for 24 hours.\n`,
   })
-  await recordAudit(db, { tenantId: userId.tenant, actorUserId: userId.user, action: 'auth.registered', ip: ctx.ip, correlationId: ctx.correlationId })
+  await recordAudit(db, { tenantId: created.tenant, actorUserId: created.user, action: 'auth.registered', ip: ctx.ip, correlationId: ctx.correlationId })
 }
 
 function slugFor(name: string): string {
@@ -100,7 +104,7 @@ export async function verifyEmail(db: Database, token: string, ctx: Ctx, now: Da
   await recordAudit(db, { actorUserId: userId, action: 'auth.email.verified', ip: ctx.ip, correlationId: ctx.correlationId })
 }
 
-/** Always answers the same; sends a link only to an existing, usable account. */
+/** Sends a link only to an existing, usable account; the caller answers the same before it runs. */
 export async function requestPasswordReset(db: Database, email: string, ctx: Ctx, now: Date): Promise<void> {
   const [user] = await db
     .select({ id: users.id, email: users.email, status: users.status })
@@ -144,14 +148,14 @@ export async function changePassword(
   now: Date,
 ): Promise<void> {
   // Someone at an unlocked, signed-in screen must not be able to guess the password at leisure.
-  const guessKey = throttleKey('account', `password-set:${session.userId}`)
-  const wait = await lockedFor(db, guessKey, now)
+  const wait = await guessWait(db, 'passwordSet', session.userId, now)
   if (wait > 0) throw throttled(wait)
   const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, session.userId))
   if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    if (await recordFailure(db, 'account', guessKey, now)) {
+    const lockSeconds = await recordWrongGuess(db, 'passwordSet', session.userId, now)
+    if (lockSeconds) {
       await recordAudit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'auth.lockout', ip: ctx.ip, correlationId: ctx.correlationId, data: { lockedBy: 'password-set' } })
-      throw throttled(await lockedFor(db, guessKey, now))
+      throw throttled(lockSeconds)
     }
     throw new Problem({
       status: 400,
@@ -161,7 +165,7 @@ export async function changePassword(
       errors: { currentPassword: ['The current password is not correct.'] },
     })
   }
-  await clearFailures(db, guessKey)
+  await clearWrongGuesses(db, 'passwordSet', session.userId)
   await db.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: now }).where(eq(users.id, session.userId))
   await revokeAllSessions(db, session.userId, now, session.id)
   await recordAudit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'auth.password.changed', ip: ctx.ip, correlationId: ctx.correlationId })

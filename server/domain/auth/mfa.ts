@@ -4,8 +4,7 @@ import { mfaSecrets, users } from '#server/db/schema'
 import { Problem } from '#server/http/problem'
 import { recordAudit } from '../audit'
 import { createSession, revokeSession, type AuthSession } from './sessions'
-import { throttled } from './sign-in'
-import { lockedFor, recordFailure, throttleKey } from './throttle'
+import { guessWait, recordWrongGuess, throttled } from './throttle'
 import { checkTotp, newTotpSecret, totpUri } from './totp'
 
 type Ctx = { ip: string; userAgent: string | undefined; correlationId: string }
@@ -41,8 +40,7 @@ export async function verifyMfa(db: Database, session: AuthSession, code: string
   if (!session.requiresMfa) {
     throw new Problem({ status: 409, title: 'Conflict', detail: 'This session has already completed two-factor authentication.', code: 'KR_MFA_NOT_PENDING' })
   }
-  const accountKey = throttleKey('account', `mfa:${session.userId}`)
-  const wait = await lockedFor(db, accountKey, now)
+  const wait = await guessWait(db, 'mfa', session.userId, now)
   if (wait > 0) throw throttled(wait)
 
   const [secret] = await db.select().from(mfaSecrets).where(eq(mfaSecrets.userId, session.userId))
@@ -62,9 +60,9 @@ export async function verifyMfa(db: Database, session: AuthSession, code: string
     ).length === 1
 
   if (!claimed) {
-    const locked = await recordFailure(db, 'account', accountKey, now)
-    await recordAudit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: locked ? 'auth.lockout' : 'auth.mfa.failed', ip: ctx.ip, correlationId: ctx.correlationId })
-    if (locked) throw throttled(await lockedFor(db, accountKey, now))
+    const lockSeconds = await recordWrongGuess(db, 'mfa', session.userId, now)
+    await recordAudit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: lockSeconds ? 'auth.lockout' : 'auth.mfa.failed', ip: ctx.ip, correlationId: ctx.correlationId })
+    if (lockSeconds) throw throttled(lockSeconds)
     throw new Problem({
       status: 400,
       title: 'Invalid request',

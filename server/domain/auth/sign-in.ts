@@ -7,7 +7,7 @@ import { ERROR_CODES } from '~/lib/constants'
 import { recordAudit } from '../audit'
 import { dummyPasswordHash, verifyPassword } from './passwords'
 import { createSession, type AuthSession, type SessionKind } from './sessions'
-import { THROTTLE_RULES, clearFailures, lockedFor, recordFailure, throttleKey } from './throttle'
+import { clearSignInFailures, recordSignInFailure, signInWait, throttled } from './throttle'
 
 export type SignInInput = {
   email: string
@@ -27,17 +27,6 @@ const invalidCredentials = () =>
     code: 'KR_INVALID_CREDENTIALS',
     remediation: 'Check both and try again, or reset your password.',
   })
-
-export function throttled(seconds: number) {
-  const minutes = Math.max(1, Math.ceil(seconds / 60))
-  return new Problem({
-    status: 429,
-    title: 'Too many attempts',
-    detail: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    code: 'KR_THROTTLED',
-    retryAfterSeconds: seconds,
-  })
-}
 
 export function userStatusProblem(status: string): Problem | undefined {
   if (status === 'active') return undefined
@@ -63,9 +52,8 @@ export function userStatusProblem(status: string): Problem | undefined {
  * A sign-in that needs a second factor yields a session that can do nothing but finish it.
  */
 export async function signIn(db: Database, input: SignInInput, now: Date): Promise<{ token: string; session: AuthSession }> {
-  const accountKey = throttleKey('account', input.email)
-  const addressKey = throttleKey('address', input.ip)
-  const wait = Math.max(await lockedFor(db, accountKey, now), await lockedFor(db, addressKey, now))
+  const keys = { email: input.email, ip: input.ip }
+  const wait = await signInWait(db, keys, now)
   if (wait > 0) throw throttled(wait)
 
   const [user] = await db
@@ -76,21 +64,16 @@ export async function signIn(db: Database, input: SignInInput, now: Date): Promi
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()))
 
   if (!user || !passwordOk) {
-    const addressLocked = await recordFailure(db, 'address', addressKey, now)
-    const accountLocked = await recordFailure(db, 'account', accountKey, now)
+    const locked = await recordSignInFailure(db, keys, now)
     // Whichever counter this failure filled, the answer and the audit trail are the same.
-    const locked = addressLocked || accountLocked
     await recordAudit(db, {
       action: locked ? 'auth.lockout' : 'auth.signin.failed',
       actorUserId: user?.id,
       ip: input.ip,
       correlationId: input.correlationId,
-      data: { kind: input.kind, ...(locked && { lockedBy: accountLocked ? 'account' : 'address' }) },
+      data: { kind: input.kind, ...(locked && { lockedBy: locked.lockedBy }) },
     })
-    if (locked) {
-      const wait = Math.max(await lockedFor(db, accountKey, now), await lockedFor(db, addressKey, now))
-      throw throttled(wait || THROTTLE_RULES.account.lockMs / 1000)
-    }
+    if (locked) throw throttled(locked.wait)
     throw invalidCredentials()
   }
 
@@ -122,7 +105,7 @@ export async function signIn(db: Database, input: SignInInput, now: Date): Promi
   const enrolled = Boolean(secret?.confirmedAt)
   // Admin sign-in always takes a second factor; user sign-in when enrolled or enforced.
   const requiresMfa = input.kind === 'admin' || enrolled || user.mfaEnforced || membership.tenantMfaEnforced
-  await clearFailures(db, accountKey)
+  await clearSignInFailures(db, keys)
 
   const created = await createSession(
     db,

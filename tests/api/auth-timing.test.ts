@@ -1,0 +1,74 @@
+import { randomInt } from 'node:crypto'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { settleAfterResponse } from '#server/api/auth/after-response'
+import { client, createMember, uniqueAddress, uniqueEmail, uniqueSuffix } from '#tests/helpers/auth'
+import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
+import { mannWhitneyU } from '#tests/helpers/mann-whitney'
+
+/**
+ * Issue 17 §2: the time to answer must not tell whether an address has an account. Each test
+ * takes 20 samples of each path, interleaved in random order (so neither path always follows the
+ * other), waits for the after-response work between samples (an attacker measures one request on
+ * a quiet server), and asks the Mann–Whitney U test whether the two samples differ. A strict
+ * level keeps noise from failing the test; a real difference of the old kind (7 ms against
+ * 130 ms, or 11 against 5) gives p below 1e-6 with 20 samples each.
+ */
+
+let t: TestBackend
+
+beforeAll(async () => {
+  t = await createTestBackend()
+})
+
+afterAll(async () => {
+  await settleAfterResponse(t.db)
+  await t.close()
+})
+
+const SAMPLES = 20
+const WARM_UP = 3
+const SIGNIFICANCE = 0.001
+
+type Path = 'known' | 'unknown'
+
+async function compareTiming(send: (path: Path, index: number) => Promise<Response>): Promise<{ p: number; statuses: Set<number> }> {
+  const times: Record<Path, number[]> = { known: [], unknown: [] }
+  const statuses = new Set<number>()
+  for (let i = 0; i < SAMPLES + WARM_UP; i++) {
+    const order: Path[] = randomInt(2) === 0 ? ['known', 'unknown'] : ['unknown', 'known']
+    for (const path of order) {
+      const started = performance.now()
+      const response = await send(path, i)
+      const elapsed = performance.now() - started
+      statuses.add(response.status)
+      await settleAfterResponse(t.db)
+      if (i >= WARM_UP) times[path].push(elapsed)
+    }
+  }
+  return { p: mannWhitneyU(times.known, times.unknown).p, statuses }
+}
+
+test('a reset request takes as long for a known address as for an unknown one', async () => {
+  const members = await Promise.all(Array.from({ length: SAMPLES + WARM_UP }, () => createMember(t.db)))
+  const c = client(t)
+
+  const { p, statuses } = await compareTiming((path, i) =>
+    c.post('/auth/password/reset/request', { email: path === 'known' ? members[i]?.user.email : uniqueEmail('nobody') }, { remoteAddress: uniqueAddress() }),
+  )
+
+  expect([...statuses]).toEqual([202])
+  expect(p).toBeGreaterThan(SIGNIFICANCE)
+})
+
+test('registration takes as long for a registered address as for a new one', async () => {
+  const members = await Promise.all(Array.from({ length: SAMPLES + WARM_UP }, () => createMember(t.db)))
+  const c = client(t)
+  const registration = (email: string) => ({ displayName: 'Tim Ing', email, password: 'a perfectly fine password', organisationName: `Timing ${uniqueSuffix()}` })
+
+  const { p, statuses } = await compareTiming((path, i) =>
+    c.post('/auth/register-self', registration(path === 'known' ? (members[i]?.user.email ?? '') : uniqueEmail('newcomer')), { remoteAddress: uniqueAddress() }),
+  )
+
+  expect([...statuses]).toEqual([202])
+  expect(p).toBeGreaterThan(SIGNIFICANCE)
+})

@@ -1,28 +1,31 @@
 import { Hono } from 'hono'
 import type { BackendEnv } from '#server/http/env'
 import { listDevices, registerDevice, revokeDevice } from '#server/domain/auth/devices'
-import { parseJson } from '#server/http/body'
+import { z } from 'zod'
+import { operation } from '#server/http/contract'
 import { requireSession } from '#server/http/session'
 import { DeviceRegisterSchema } from '~/lib/schemas/auth'
 import { requestContext } from './context'
 
 /** Spec §7 "Auth": the signed-in user's devices. */
+const DeviceListQuery = z.object({ includeRevoked: z.string().max(10).optional() })
+
 export const deviceRoutes = new Hono<BackendEnv>()
-  .get('/auth/devices', async (c) => {
+  .get('/auth/devices', operation({ summary: 'Your registered devices', tag: 'Auth', access: 'session', query: DeviceListQuery, responses: { 200: 'The devices; revoked ones with includeRevoked=true.' } }), async (c) => {
     const session = requireSession(c)
-    const includeRevoked = ['true', '1'].includes(c.req.query('includeRevoked') ?? '')
+    const includeRevoked = ['true', '1'].includes(c.req.valid('query').includeRevoked ?? '')
     const items = await listDevices(c.get('deps').db, session, includeRevoked)
     return c.json({ items })
   })
 
-  .post('/auth/devices/register', async (c) => {
+  .post('/auth/devices/register', operation({ summary: 'Register this device (push token, platform)', tag: 'Auth', access: 'session', body: DeviceRegisterSchema, responses: { 201: 'The device.' } }), async (c) => {
     const session = requireSession(c)
-    const input = await parseJson(c, DeviceRegisterSchema)
+    const input = c.req.valid('json')
     const { db, now } = c.get('deps')
     return c.json(await registerDevice(db, session, input, requestContext(c), now()), 201)
   })
 
-  .delete('/auth/devices/:deviceId', async (c) => {
+  .delete('/auth/devices/:deviceId', operation({ summary: 'Revoke one of your devices', tag: 'Auth', access: 'session', responses: { 204: 'Revoked.', 404: 'No such device of yours.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     await revokeDevice(db, session, c.req.param('deviceId'), requestContext(c), now())

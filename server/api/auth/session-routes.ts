@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import type { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
 import { recordAudit } from '#server/domain/audit'
 import { enrollment, verifyMfa } from '#server/domain/auth/mfa'
@@ -6,7 +7,7 @@ import { revokeSession, sessionView, touchSession } from '#server/domain/auth/se
 import { createDemoSession } from '#server/domain/auth/demo-session'
 import { signIn } from '#server/domain/auth/sign-in'
 import { Problem, problems } from '#server/http/problem'
-import { parseJson } from '#server/http/body'
+import { operation, type OperationSpec } from '#server/http/contract'
 import { clearCookie, writeCookie } from '#server/http/cookies'
 import { csrfBinding, issueCsrfToken } from '#server/http/csrf'
 import { cookieMaxAge, requirePendingSession, requireSession } from '#server/http/session'
@@ -15,10 +16,10 @@ import { requestContext, startSession } from './context'
 
 /** Spec §7 "Auth": sign-in (user and admin), the second factor, and the session itself. */
 export const sessionRoutes = new Hono<BackendEnv>()
-  .post('/auth/login', (c) => signInWith(c, 'user'))
-  .post('/auth/admin/login', (c) => signInWith(c, 'admin'))
+  .post('/auth/login', signInOperation('Sign in as a user'), (c) => signInWith(c, 'user', c.req.valid('json')))
+  .post('/auth/admin/login', signInOperation('Sign in as an administrator (a second factor always follows)'), (c) => signInWith(c, 'admin', c.req.valid('json')))
 
-  .post('/auth/demo-session', async (c) => {
+  .post('/auth/demo-session', operation({ summary: 'The one-hour demo admin session (spec §4), when the server allows it', tag: 'Auth', access: 'public', responses: { 200: 'The session.', 404: 'Not enabled on this server.' } }), async (c) => {
     const { db, now, config } = c.get('deps')
     if (!config.demoAutoSession) throw new Problem(problems.notFound())
     const created = await createDemoSession(db, requestContext(c), now())
@@ -26,28 +27,28 @@ export const sessionRoutes = new Hono<BackendEnv>()
     return c.json(await sessionView(db, created.session, c.get('correlationId')))
   })
 
-  .get('/auth/mfa/enrollment', async (c) => {
+  .get('/auth/mfa/enrollment', operation({ summary: 'The authenticator secret to enrol, for a session waiting for its second factor', tag: 'Auth', access: 'pending-session', responses: { 200: 'The secret and its otpauth URI, or enrolled: true.' } }), async (c) => {
     const session = requirePendingSession(c)
     c.header('cache-control', 'no-store')
     return c.json(await enrollment(c.get('deps').db, session))
   })
 
-  .post('/auth/mfa/verify', async (c) => {
+  .post('/auth/mfa/verify', operation({ summary: 'Finish signing in with a 6-digit authenticator code', tag: 'Auth', access: 'pending-session', body: MfaSchema, responses: { 200: 'The full session.', 400: 'The code is wrong or used.', 429: 'Too many wrong codes.' } }), async (c) => {
     const session = requirePendingSession(c)
-    const { code } = await parseJson(c, MfaSchema)
+    const { code } = c.req.valid('json')
     const { db, now } = c.get('deps')
     const full = await verifyMfa(db, session, code, requestContext(c), now())
     startSession(c, full.token, full.session)
     return c.json(await sessionView(db, full.session, c.get('correlationId')))
   })
 
-  .get('/auth/session', async (c) => {
+  .get('/auth/session', operation({ summary: 'The current session (spec §3 "Session", flat form)', tag: 'Auth', access: 'pending-session', responses: { 200: 'The session.' } }), async (c) => {
     const session = requirePendingSession(c)
     c.header('cache-control', 'no-store')
     return c.json(await sessionView(c.get('deps').db, session, c.get('correlationId')))
   })
 
-  .post('/auth/session/refresh', async (c) => {
+  .post('/auth/session/refresh', operation({ summary: 'Slide the session’s expiry forward', tag: 'Auth', access: 'session', responses: { 200: 'The session, with its new expiry.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now, config } = c.get('deps')
     await touchSession(db, session, now(), true)
@@ -56,7 +57,7 @@ export const sessionRoutes = new Hono<BackendEnv>()
     return c.json(await sessionView(db, session, c.get('correlationId')))
   })
 
-  .delete('/auth/session', async (c) => {
+  .delete('/auth/session', operation({ summary: 'Sign out', tag: 'Auth', access: 'public', responses: { 204: 'Signed out (also when there was no session).' } }), async (c) => {
     const session = c.get('session')
     const { db, now, config } = c.get('deps')
     if (session) {
@@ -69,8 +70,17 @@ export const sessionRoutes = new Hono<BackendEnv>()
     return c.body(null, 204)
   })
 
-async function signInWith(c: Context<BackendEnv>, kind: 'user' | 'admin'): Promise<Response> {
-  const input = await parseJson(c, LoginSchema)
+function signInOperation(summary: string) {
+  return operation({
+    summary,
+    tag: 'Auth',
+    access: 'public',
+    body: LoginSchema,
+    responses: { 200: 'The session (requiresMfa when a second factor is due).', 401: 'Wrong e-mail or password.', 429: 'Locked for this client, or slowed for the account.' },
+  } satisfies OperationSpec)
+}
+
+async function signInWith(c: Context<BackendEnv>, kind: 'user' | 'admin', input: z.output<typeof LoginSchema>): Promise<Response> {
   const { db, now } = c.get('deps')
   const ctx = requestContext(c)
   const created = await signIn(db, { ...input, kind, ip: ctx.ip, userAgent: ctx.userAgent, correlationId: ctx.correlationId }, now())

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, lt, sql } from 'drizzle-orm'
+import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { photos, uploadSessions } from '#server/db/schema-photos'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import { AppendError, BlobOffsetError, hashBlob } from '#server/storage/blob-store'
+import { crashPoint } from './crash-point'
+import { displayFileName } from './file-name'
 import type { DomainContext } from '../reporting/context'
 import { findItem, isUuid } from '../reporting/item-view'
 import { ensure } from '../reporting/permissions'
@@ -12,7 +14,6 @@ import {
   ALLOWED_TYPES,
   MAX_FILE_BYTES,
   deleteBlobs,
-  nextSortOrder,
   photoColumns,
   photoKey,
   storeRenditions,
@@ -23,6 +24,7 @@ import {
   type Photo,
   type PhotoRuntime,
 } from './photos'
+import { lockPhotoOrder, nextSortOrder } from './order'
 import { ensureQuota } from './quota'
 
 /**
@@ -68,6 +70,8 @@ const sessionColumns = {
   offset: uploadSessions.offset,
   state: uploadSessions.state,
   stagingKey: uploadSessions.stagingKey,
+  leaseToken: uploadSessions.leaseToken,
+  leaseExpiresAt: uploadSessions.leaseExpiresAt,
   photoId: uploadSessions.photoId,
   failureReason: uploadSessions.failureReason,
   expiresAt: uploadSessions.expiresAt,
@@ -86,6 +90,8 @@ type SessionRow = {
   offset: number
   state: string
   stagingKey: string
+  leaseToken: string | null
+  leaseExpiresAt: Date | null
   photoId: string | null
   failureReason: string | null
   expiresAt: Date
@@ -176,6 +182,8 @@ export async function createUpload(ctx: DomainContext, itemId: string, input: Ne
   const errors: FieldErrors = {}
   const checksum = input.checksum === undefined ? undefined : normaliseChecksum(input.checksum)
   if (input.checksum !== undefined && checksum === undefined) errors.checksum = ['The checksum must be a SHA-256, as 64 hex digits or base64.']
+  // Kept as sent, but PostgreSQL text cannot hold NUL.
+  if (input.fileName.includes('\u0000')) errors.fileName = ['The file name may not contain NUL characters.']
   if (Object.keys(errors).length > 0) throw new Problem(problems.badRequest('Some fields are not valid.', errors))
   if (input.size > MAX_FILE_BYTES) throw tooLarge(input.size)
   if (!(ALLOWED_TYPES as readonly string[]).includes(input.contentType)) throw typeProblem(`${input.contentType} is not a photo type this portal takes.`)
@@ -219,38 +227,109 @@ export async function getUpload(rt: PhotoRuntime, id: string): Promise<UploadSes
   })
 }
 
+/** How long a chunk writer's lease lasts without renewal, and how often a streaming chunk renews it. */
+export const LEASE_MS = 60_000
+const LEASE_RENEW_MS = 20_000
+
+function busy(expectedOffset: number): Problem {
+  return uploadProblem(409, 'Conflict', 'Another chunk of this upload is being received.', 'KR_UPLOAD_BUSY', { expectedOffset })
+}
+
+function leaseHeld(row: { leaseToken: string | null; leaseExpiresAt: Date | null }, now: Date): boolean {
+  return row.leaseToken !== null && row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() > now.getTime()
+}
+
+class LeaseLostError extends Error {
+  override name = 'LeaseLostError'
+}
+
+/** The body, stopped as soon as the lease is known to be lost (another writer may have it now). */
+async function* whileLeased(body: AsyncIterable<Uint8Array>, lost: () => boolean): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    if (lost()) throw new LeaseLostError('the upload lease was lost')
+    yield chunk
+  }
+}
+
 /**
- * PUT /api/uploads/{id}/chunk?offset=N. The session is checked in one short transaction, the
- * bytes streamed outside any transaction, the new offset stored in another. A body cut short
- * keeps what arrived (the error is then rethrown); more than the chunk allows is refused with 413
- * after the allowed bytes.
+ * PUT /api/uploads/{id}/chunk?offset=N. One writer per session, across instances: a short
+ * transaction checks the session and takes its lease (an atomic UPDATE … WHERE the lease is free
+ * or expired); the bytes stream outside any transaction, the lease renewed meanwhile; a last
+ * transaction stores the new offset and releases the lease. A body cut short keeps what arrived
+ * (the error is then rethrown); more than the chunk allows is refused with 413 after the allowed bytes.
  */
 export async function receiveChunk(rt: PhotoRuntime, id: string, offset: number, body: AsyncIterable<Uint8Array>, contentLength: number | undefined): Promise<UploadSession> {
-  const row = await rt.run(async (ctx) => {
+  const token = randomUUID()
+  // Anything thrown in here rolls the lease back with the rest.
+  const { row, allowed } = await rt.run(async (ctx) => {
     const found = await findSession(ctx, id)
     ensureOpen(found, ctx.now)
+    const [leased] = await ctx.tx
+      .update(uploadSessions)
+      .set({ leaseToken: token, leaseExpiresAt: new Date(ctx.now.getTime() + LEASE_MS) })
+      .where(
+        and(
+          eq(uploadSessions.tenantId, ctx.actor.tenantId),
+          eq(uploadSessions.id, found.id),
+          eq(uploadSessions.state, 'open'),
+          or(isNull(uploadSessions.leaseToken), lte(uploadSessions.leaseExpiresAt, ctx.now)),
+        ),
+      )
+      .returning({ id: uploadSessions.id })
+    if (!leased) throw busy(found.offset)
     const stored = (await rt.store.stat(found.stagingKey))?.size ?? 0
     if (stored > found.offset) {
       await recordOffset(ctx, found.id, stored)
       found.offset = stored
     }
-    return found
+    if (offset !== found.offset) throw offsetMismatch(found.offset)
+    const room = Math.min(found.chunkSize, found.size - found.offset)
+    if (contentLength !== undefined && contentLength > room) throw chunkTooLarge(found, room)
+    return { row: found, allowed: room }
   })
-  if (offset !== row.offset) throw offsetMismatch(row.offset)
-  const allowed = Math.min(row.chunkSize, row.size - row.offset)
-  if (contentLength !== undefined && contentLength > allowed) throw chunkTooLarge(row, allowed)
+
+  let lost = false
+  let renewing: Promise<unknown> = Promise.resolve()
+  const renewal = setInterval(() => {
+    renewing = rt
+      .run((ctx) =>
+        ctx.tx
+          .update(uploadSessions)
+          .set({ leaseExpiresAt: new Date(ctx.now.getTime() + LEASE_MS) })
+          .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, row.id), eq(uploadSessions.leaseToken, token)))
+          .returning({ id: uploadSessions.id }),
+      )
+      .then((renewed) => {
+        if (renewed.length === 0) lost = true
+      })
+      .catch((error: unknown) => rt.warn({ err: error, sessionId: row.id }, 'an upload lease could not be renewed'))
+  }, LEASE_RENEW_MS)
+  renewal.unref()
+
   let stored: number
   let failure: unknown
   try {
-    stored = (await rt.store.append(row.stagingKey, body, offset, allowed)).size
+    stored = (await rt.store.append(row.stagingKey, whileLeased(body, () => lost), offset, allowed)).size
   } catch (error) {
     if (error instanceof BlobOffsetError) stored = error.storedSize
     else if (error instanceof AppendError) stored = error.storedSize
-    else throw error
+    else {
+      clearInterval(renewal)
+      await renewing
+      await releaseLease(rt, row.id, token)
+      throw error
+    }
     failure = error
+  } finally {
+    clearInterval(renewal)
   }
+  await renewing
   const session = await rt.run(async (ctx) => {
     const current = await findSession(ctx, id, { lock: true })
+    await ctx.tx
+      .update(uploadSessions)
+      .set({ leaseToken: null, leaseExpiresAt: null })
+      .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, current.id), eq(uploadSessions.leaseToken, token)))
     if (current.state !== 'open') return { current, live: false }
     await recordOffset(ctx, current.id, stored)
     return { current: { ...current, offset: Math.max(current.offset, stored), updatedAt: ctx.now }, live: true, now: ctx.now }
@@ -263,10 +342,24 @@ export async function receiveChunk(rt: PhotoRuntime, id: string, offset: number,
   if (failure instanceof BlobOffsetError) throw offsetMismatch(stored)
   if (failure instanceof AppendError) {
     if (failure.reason === 'too-large') throw chunkTooLarge({ ...row, offset: stored }, allowed)
-    if (failure.reason === 'busy') throw uploadProblem(409, 'Conflict', 'Another chunk of this upload is being received.', 'KR_UPLOAD_BUSY', { expectedOffset: stored })
+    if (failure.cause instanceof LeaseLostError) throw busy(stored)
     throw uploadProblem(400, 'Incomplete chunk', 'The chunk ended early; what arrived is kept.', 'KR_UPLOAD_INCOMPLETE', { expectedOffset: stored })
   }
   return toSession(session.current, session.now ?? new Date(0))
+}
+
+async function releaseLease(rt: PhotoRuntime, id: string, token: string): Promise<void> {
+  try {
+    await rt.run((ctx) =>
+      ctx.tx
+        .update(uploadSessions)
+        .set({ leaseToken: null, leaseExpiresAt: null })
+        .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, id), eq(uploadSessions.leaseToken, token))),
+    )
+  } catch (error) {
+    // It expires on its own.
+    rt.warn({ err: error, sessionId: id }, 'an upload lease could not be released')
+  }
 }
 
 function chunkTooLarge(row: { chunkSize: number; offset: number; size: number }, allowed: number): Problem {
@@ -313,6 +406,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
       if (photo) return { kind: 'replay' as const, photo: await toPhoto(ctx, photo) }
     }
     ensureOpen(row, ctx.now)
+    if (leaseHeld(row, ctx.now)) throw busy(row.offset)
     const stored = (await rt.store.stat(row.stagingKey))?.size ?? 0
     if (stored > row.offset) {
       await recordOffset(ctx, row.id, stored)
@@ -347,6 +441,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
     const photoId = randomUUID()
     originalKey = photoKey(tenantId, photoId, 'original', sha256)
     await rt.store.move(row.stagingKey, originalKey)
+    crashPoint('photo-complete:after-move')
     let renditions
     try {
       renditions = await storeRenditions(rt.store, originalKey, type, (name, sha) => photoKey(tenantId, photoId, name, sha))
@@ -365,6 +460,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
       if (current.state !== 'completing') ensureOpen(current, new Date(0))
       const item = await findItem(ctx, row.itemId)
       await ensureQuota(ctx, size, { exceptSessionId: row.id })
+      await lockPhotoOrder(ctx, item.id)
       const [inserted] = await ctx.tx
         .insert(photos)
         .values({
@@ -373,6 +469,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
           itemId: item.id,
           uploadedBy: ctx.actor.userId,
           fileName: row.fileName,
+          displayName: displayFileName(row.fileName),
           contentType: type,
           sizeBytes: size,
           width: renditions.width,

@@ -11,6 +11,7 @@ import { can, ensure } from '../reporting/permissions'
 import { refOf, userRefs, type UserRef } from '../reporting/user-refs'
 import { makeRenditions, sniffImageType, type ImageType } from './images'
 import { ensureQuota } from './quota'
+import { renditionQueue } from './work-queue'
 
 /**
  * Photos of report items (docs/photos.md): the Photo JSON, listing, caption and order, deletion,
@@ -326,8 +327,9 @@ export async function storeRenditions(
   const none = { width: null, height: null, displayKey: null, thumbnailKey: null }
   let made: Awaited<ReturnType<typeof makeRenditions>>
   try {
-    made = await store.withLocalFile(sourceKey, (file) => makeRenditions(file, type))
+    made = await renditionQueue.run(() => store.withLocalFile(sourceKey, (file) => makeRenditions(file, type)))
   } catch (error) {
+    if (error instanceof Problem) throw error
     if (error instanceof Error && error.name === 'UnsupportedImageError') return none
     throw new UnreadableImageError('the image could not be read', { cause: error })
   }

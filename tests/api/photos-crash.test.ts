@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { cpSync, existsSync, readdirSync, utimesSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -138,4 +138,26 @@ test('a process killed between moving the file and inserting the row leaves noth
   } finally {
     await close()
   }
+})
+
+test('the sweep keeps an open upload’s staged bytes however old, and deletes old staged leftovers and unfinished temporaries', async () => {
+  const org = await createOrg(t)
+  const item = await createItem(org.writer, org.reportId)
+  const image = pngImage(5, 5, 72)
+  const open = await createUpload(org.writer, item.id, image)
+  await json(await putChunk(org.writer, open.id, 0, image.subarray(0, 20)))
+  const blobs = path.join(t.config.dataDir, 'blobs')
+  const staging = path.join(blobs, 'staging', org.tenant.id)
+  const leftovers = [path.join(staging, `edit-${crypto.randomUUID()}`), path.join(staging, `upload-${crypto.randomUUID()}`), path.join(blobs, 'tmp', `${crypto.randomUUID()}.part`)]
+  mkdirSync(path.join(blobs, 'tmp'), { recursive: true })
+  for (const file of leftovers) writeFileSync(file, 'left behind')
+  const files = [path.join(staging, `upload-${open.id}`), ...leftovers]
+  for (const file of files) utimesSync(file, t.now(), t.now())
+  const later = () => new Date(t.now().getTime() + STRAY_AGE_MS + 60_000)
+  const swept = await sweepStrayPhotos(t.db, blobStoreFor(t.config), createLogger('silent'), later)
+  expect(swept.strayStaged).toBeGreaterThanOrEqual(3)
+  expect(files.map((f) => existsSync(f))).toEqual([true, false, false, false])
+  // The open upload goes on where it was.
+  await json(await putChunk(org.writer, open.id, 20, image.subarray(20)))
+  expect((await json<{ id: string }>(await org.writer.post(`/api/uploads/${open.id}/complete`), 201)).id).toBeDefined()
 })

@@ -17,6 +17,9 @@ const MB = 1024 * 1024
 const WANTED_BIG = 100 * MB
 const SMALL = 5 * MB
 const CONCURRENT = 20
+const BURST = 50
+/** Which cases run: all by default; BENCH_UPLOAD_CASES=burst runs the warm-up and the 50-completes burst only. */
+const CASES = new Set((process.env.BENCH_UPLOAD_CASES ?? 'big,concurrent,burst').split(','))
 const rootDir = fileURLToPath(new URL('..', import.meta.url))
 const serverFile = process.env.BENCH_SERVER ?? path.join(rootDir, 'build/node/index.js')
 
@@ -65,7 +68,7 @@ try {
   }
 
   // 1. The largest allowed file, in chunks of the server's chunkSize.
-  {
+  if (CASES.has('big')) {
     const sampler = sampleRss()
     const t = await upload(headers, itemId, 'big.jpg', big)
     const peak = await sampler.stop()
@@ -77,7 +80,7 @@ try {
   }
 
   // 2. 20 uploads of 5 MB photos at once.
-  {
+  if (CASES.has('concurrent')) {
     const before = memory()
     const sampler = sampleRss()
     const started = performance.now()
@@ -93,6 +96,48 @@ try {
     console.log(`   per upload p50 ${(at(0.5) / 1000).toFixed(2)} s, p95 ${(at(0.95) / 1000).toFixed(2)} s, max ${((per.at(-1) ?? 0) / 1000).toFixed(2)} s; complete alone p50 ${((completes[Math.ceil(completes.length / 2) - 1] ?? 0) / 1000).toFixed(2)} s`)
     console.log(`   server peak RSS ${mib(peak)} (before ${mib(before.rss)}, +${mib(peak - before.rss)}), VmHWM ${mib(memory().hwm)}`)
   }
+  // 3. 50 completes at once: every upload's bytes are in first, then all 50 completes are sent together,
+  // while a light request (GET /api/health, and GET /api/items/outstanding?limit=1) is issued every 100 ms.
+  if (CASES.has('burst')) {
+    const idleLight = await lightLatencies(headers, 20)
+    const sessions: string[] = []
+    for (let i = 0; i < BURST; i++) sessions.push(await uploadChunks(headers, itemId, `burst-${i}.jpg`, smalls[i % smalls.length] ?? Buffer.alloc(0), i))
+    const before = memory()
+    const sampler = sampleRss()
+    let bursting = true
+    const light = { health: [] as number[], outstanding: [] as number[] }
+    const prober = (async () => {
+      while (bursting) {
+        const sample = await lightOnce(headers)
+        light.health.push(sample.health)
+        light.outstanding.push(sample.outstanding)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    })()
+    const started = performance.now()
+    const statuses = await Promise.all(sessions.map(async (id) => {
+      const t0 = performance.now()
+      const done = await fetch(`${base}/api/uploads/${id}/complete`, { method: 'POST', headers: { ...headers, accept: 'application/json' } })
+      await done.text()
+      return { status: done.status, ms: performance.now() - t0 }
+    }))
+    const totalMs = performance.now() - started
+    bursting = false
+    await prober
+    const peak = await sampler.stop()
+    const ok = statuses.filter((s) => s.status === 201).length
+    const per = statuses.map((s) => s.ms).sort((a, b) => a - b)
+    console.log(`\n3. ${BURST} completes at once (5 MB JPEGs, 4032×3024 px; bytes uploaded beforehand), rendition queue of ${process.env.BENCH_QUEUE_NOTE ?? 'the CPU count'}`)
+    console.log(`   ${ok}/${BURST} answered 201 (others: ${statuses.filter((s) => s.status !== 201).map((s) => s.status).join(', ') || 'none'}); all done in ${(totalMs / 1000).toFixed(1)} s, ${(BURST / (totalMs / 1000)).toFixed(2)} photos/s`)
+    console.log(`   complete latency p50 ${(quantile(per, 0.5) / 1000).toFixed(1)} s, p95 ${(quantile(per, 0.95) / 1000).toFixed(1)} s, max ${((per.at(-1) ?? 0) / 1000).toFixed(1)} s`)
+    console.log(`   server peak RSS ${mib(peak)} (before ${mib(before.rss)}, +${mib(peak - before.rss)}), VmHWM ${mib(memory().hwm)}`)
+    for (const name of ['health', 'outstanding'] as const) {
+      const during = light[name].slice().sort((a, b) => a - b)
+      const idle = idleLight[name].slice().sort((a, b) => a - b)
+      console.log(`   GET ${name === 'health' ? '/api/health' : '/api/items/outstanding?limit=1'}: idle p50 ${quantile(idle, 0.5).toFixed(0)} ms / p95 ${quantile(idle, 0.95).toFixed(0)} ms; during the burst (${during.length} requests) p50 ${quantile(during, 0.5).toFixed(0)} ms, p95 ${quantile(during, 0.95).toFixed(0)} ms, max ${(during.at(-1) ?? 0).toFixed(0)} ms`)
+    }
+  }
+
   const end = memory()
   console.log(`\nserver RSS at the end ${mib(end.rss)}, VmHWM ${mib(end.hwm)}`)
 } finally {
@@ -102,6 +147,58 @@ try {
   await exited
   clearTimeout(timeout)
   rmSync(dataDir, { recursive: true, force: true })
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN
+}
+
+async function lightOnce(headers: Record<string, string>): Promise<{ health: number; outstanding: number }> {
+  const t0 = performance.now()
+  const health = await fetch(`${base}/api/health`)
+  await health.text()
+  const t1 = performance.now()
+  const outstanding = await fetch(`${base}/api/items/outstanding?limit=1`, { headers: { ...headers, accept: 'application/json' } })
+  await outstanding.text()
+  if (!health.ok || !outstanding.ok) throw new Error(`light request failed: ${health.status} / ${outstanding.status}`)
+  return { health: t1 - t0, outstanding: performance.now() - t1 }
+}
+
+async function lightLatencies(headers: Record<string, string>, count: number): Promise<{ health: number[]; outstanding: number[] }> {
+  const out = { health: [] as number[], outstanding: [] as number[] }
+  for (let i = 0; i < count; i++) {
+    const sample = await lightOnce(headers)
+    out.health.push(sample.health)
+    out.outstanding.push(sample.outstanding)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return out
+}
+
+/** Creates a session and sends every chunk, without completing: answers the session id. */
+async function uploadChunks(headers: Record<string, string>, itemId: string, fileName: string, bytes: Buffer, salt: number): Promise<string> {
+  // Different bytes per upload (a changed COM byte), so no two photos are the same file.
+  const copy = Buffer.from(bytes)
+  copy[10] = salt & 0xff
+  const created = await fetch(`${base}/api/items/${itemId}/uploads`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ fileName, size: copy.length, contentType: 'image/jpeg' }),
+  })
+  if (created.status !== 201) throw new Error(`create upload: ${created.status} ${await created.text()}`)
+  const session = (await created.json()) as { id: string; chunkSize: number }
+  for (let offset = 0; offset < copy.length; ) {
+    const part = copy.subarray(offset, Math.min(copy.length, offset + session.chunkSize))
+    const res = await fetch(`${base}/api/uploads/${session.id}/chunk?offset=${offset}`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/octet-stream', accept: 'application/json' },
+      body: part as Uint8Array<ArrayBuffer>,
+    })
+    if (!res.ok) throw new Error(`chunk at ${offset}: ${res.status} ${await res.text()}`)
+    offset = Number(res.headers.get('upload-offset'))
+    await res.body?.cancel()
+  }
+  return session.id
 }
 
 type Timing = { createMs: number; chunkMs: number; completeMs: number; totalMs: number; chunks: number; chunkSize: number }

@@ -19,7 +19,7 @@ import type { Route } from './+types/photo-markup'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.itemId)
-  const [itemResult, photosResult] = await Promise.all([api.get<Item>(`/api/items/${id}`), api.get<{ items: MarkupPhoto[] }>(`/api/items/${id}/photos`)])
+  const [itemResult, photosResult] = await Promise.all([api.get<Item>(`/api/items/${id}`), api.get<{ items: Array<MarkupPhoto & { displayName: string }> }>(`/api/items/${id}/photos`)])
   const item = loaded(itemResult, responseHeaders)
   const photo = loaded(photosResult, responseHeaders).items.find((p) => p.id === params.photoId)
   // Another item's photo, another tenant's, or a deleted one: not found here.
@@ -29,7 +29,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       item: { id: item.id, number: item.number, title: item.title },
       photo: {
         id: photo.id,
-        fileName: photo.fileName,
+        displayName: photo.displayName,
         caption: photo.caption,
         displayUrl: photo.displayUrl,
         canEdit: photo.originalUrl !== null,
@@ -44,7 +44,7 @@ export default function PhotoMarkupScreen({ loaderData }: Route.ComponentProps) 
   const { item, photo, overlay } = loaderData
   const hydrated = useHydrated()
   const itemPath = `/items/${item.id}`
-  const alt = photo.caption ? `Photo: ${photo.caption}` : `Photo ${photo.fileName}`
+  const alt = photo.caption ? `Photo: ${photo.caption}` : `Photo ${photo.displayName}`
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-3 text-sm">
@@ -64,7 +64,7 @@ export default function PhotoMarkupScreen({ loaderData }: Route.ComponentProps) 
       </nav>
       <PageHeader
         title="Mark up photo"
-        description={photo.caption ?? photo.fileName}
+        description={photo.caption ?? photo.displayName}
         actions={
           <ButtonLink to={itemPath} variant="secondary">
             Back to item

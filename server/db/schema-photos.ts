@@ -23,8 +23,14 @@ export const uploadSessions = pgTable(
     chunkSize: integer('chunk_size').notNull(),
     /** Bytes stored so far: the only offset a chunk may start at. */
     offset: bigint('offset', { mode: 'number' }).notNull().default(0),
-    /** open | completed | aborted | expired | failed */
+    /** open | completing | completed | aborted | expired | failed */
     state: text('state').notNull().default('open'),
+    /**
+     * The chunk writer's lease (one writer per session, across instances): taken by an atomic
+     * UPDATE … WHERE free or expired, renewed while the chunk streams, released after.
+     */
+    leaseToken: uuid('lease_token'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     /** The partial file in the blob store's staging area; never served. */
     stagingKey: text('staging_key').notNull(),
     photoId: uuid('photo_id'),
@@ -49,7 +55,10 @@ export const photos = pgTable(
     id: uuid('id').notNull().defaultRandom(),
     itemId: uuid('item_id').notNull(),
     uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The name as the client sent it (kept for the original's download). */
     fileName: text('file_name').notNull(),
+    /** The name shown: basename only, no control characters, trimmed, length-limited, never empty. */
+    displayName: text('display_name').notNull(),
     /** The type read from the bytes, never from the name. */
     contentType: text('content_type').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),

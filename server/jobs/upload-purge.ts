@@ -1,7 +1,9 @@
 import { tenants } from '#server/db/schema'
 import type { Database } from '#server/db/client'
 import { withTenant } from '#server/db/tenancy'
+import { STRAY_AGE_MS, sweepTenant, type SweepResult } from '#server/domain/photos/sweep'
 import { expireSessions } from '#server/domain/photos/uploads'
+import type { DomainContext } from '#server/domain/reporting/context'
 import type { Logger } from '#server/http/logger'
 import type { BlobStore } from '#server/storage/blob-store'
 
@@ -19,7 +21,7 @@ export async function purgeExpiredUploads(db: Database, store: BlobStore, logger
   let purged = 0
   for (const tenant of tenantRows) {
     for (;;) {
-      const keys = await withTenant(db, tenant.id, (tx) => expireSessions({ tx, actor: { tenantId: tenant.id, userId: '', roleKey: 'read-only' }, now: now() }, BATCH))
+      const keys = await tenantRunner(db, tenant.id, now())((ctx) => expireSessions(ctx, BATCH))
       for (const key of keys) {
         try {
           await store.delete(key)
@@ -34,20 +36,48 @@ export async function purgeExpiredUploads(db: Database, store: BlobStore, logger
   return purged
 }
 
-/** Runs the purge every `intervalMs` (10 minutes by default) until stopped. */
+/** The job's view of a tenant: its transactions, as the system (no user; row-level security applies). */
+function tenantRunner(db: Database, tenantId: string, now: Date) {
+  return <T>(work: (ctx: DomainContext) => Promise<T>) => withTenant(db, tenantId, (tx) => work({ tx, actor: { tenantId, userId: '', roleKey: 'read-only' }, now }))
+}
+
+/**
+ * What a crash during complete may leave (docs/photos.md "Crashes"): sessions stuck in
+ * `completing` are marked failed, blobs no row names and stray staged bytes are deleted once older
+ * than an hour, and so are the store's own unfinished temporary files.
+ */
+export async function sweepStrayPhotos(db: Database, store: BlobStore, logger: Logger, now: () => Date): Promise<SweepResult> {
+  const tenantRows = await db.select({ id: tenants.id }).from(tenants)
+  const total: SweepResult = { interruptedSessions: 0, strayBlobs: 0, strayStaged: 0 }
+  const at = now()
+  for (const tenant of tenantRows) {
+    const result = await sweepTenant(tenantRunner(db, tenant.id, at), tenant.id, store, at, (details, message) => logger.warn(details, message))
+    total.interruptedSessions += result.interruptedSessions
+    total.strayBlobs += result.strayBlobs
+    total.strayStaged += result.strayStaged
+  }
+  total.strayStaged += await store.purgeTemporary(new Date(at.getTime() - STRAY_AGE_MS))
+  return total
+}
+
+/** Runs the purge and the sweep once at start, then every `intervalMs` (10 minutes by default), until stopped. */
 export function startUploadPurge(options: { db: Database; store: BlobStore; logger: Logger; intervalMs?: number }): { stop(): Promise<void> } {
   const { db, store, logger, intervalMs = 10 * 60_000 } = options
   let stopped = false
   let running: Promise<unknown> = Promise.resolve()
-  const timer = setInterval(() => {
+  const pass = () => {
     running = running
       .then(async () => {
         if (stopped) return
         const purged = await purgeExpiredUploads(db, store, logger, () => new Date())
         if (purged > 0) logger.info({ purged }, 'expired uploads purged')
+        const swept = await sweepStrayPhotos(db, store, logger, () => new Date())
+        if (swept.interruptedSessions + swept.strayBlobs + swept.strayStaged > 0) logger.info(swept, 'stray photo files and interrupted uploads swept')
       })
       .catch((error: unknown) => logger.error({ err: error }, 'upload purge pass failed'))
-  }, intervalMs)
+  }
+  pass()
+  const timer = setInterval(pass, intervalMs)
   timer.unref()
   return {
     async stop() {

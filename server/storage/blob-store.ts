@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { Transform } from 'node:stream'
@@ -37,7 +37,13 @@ export interface BlobStore {
   move(from: string, to: string): Promise<void>
   /** Runs `work` with a local file path holding the blob (image processing needs a file). */
   withLocalFile<T>(key: string, work: (filePath: string) => Promise<T>): Promise<T>
+  /** Every blob under the key prefix (a folder), with when it was last written or moved there. */
+  list(prefix: string): Promise<BlobEntry[]>
+  /** Removes the store's own temporary files (unfinished puts) last written before `olderThan`. */
+  purgeTemporary(olderThan: Date): Promise<number>
 }
+
+export type BlobEntry = { key: string; size: number; modifiedAt: Date }
 
 export class BlobOffsetError extends Error {
   constructor(readonly storedSize: number) {
@@ -50,7 +56,7 @@ export class BlobOffsetError extends Error {
 export class AppendError extends Error {
   constructor(
     readonly storedSize: number,
-    readonly reason: 'stream' | 'too-large' | 'busy',
+    readonly reason: 'stream' | 'too-large',
     options?: { cause?: unknown },
   ) {
     super(`append stopped (${reason}) at ${storedSize} bytes`, options)
@@ -72,9 +78,6 @@ export class FileBlobStore implements BlobStore {
   private readonly objects: string
   private readonly staging: string
   private readonly tmp: string
-  /** Keys with an append under way in this process: a second writer is refused, never interleaved. */
-  private readonly writing = new Set<string>()
-
   constructor(readonly root: string) {
     this.objects = path.join(root, 'objects')
     this.staging = path.join(root, 'staging')
@@ -124,42 +127,35 @@ export class FileBlobStore implements BlobStore {
 
   async append(key: string, data: AsyncIterable<Uint8Array>, expectedOffset: number, maxBytes: number): Promise<BlobStat> {
     const target = this.pathOf(key)
-    if (this.writing.has(key)) {
-      throw new AppendError((await this.stat(key))?.size ?? 0, 'busy')
-    }
-    this.writing.add(key)
+    // One writer per key is the caller's guard (the upload session's lease), valid across instances.
+    const current = (await this.stat(key))?.size ?? 0
+    if (current !== expectedOffset) throw new BlobOffsetError(current)
+    await mkdir(path.dirname(target), { recursive: true })
+    // One awaited write per chunk: memory stays at one chunk of the stream, whatever the size.
+    const file = await open(target, 'a')
+    let written = 0
+    let failure: AppendError | undefined
     try {
-      const current = (await this.stat(key))?.size ?? 0
-      if (current !== expectedOffset) throw new BlobOffsetError(current)
-      await mkdir(path.dirname(target), { recursive: true })
-      // One awaited write per chunk: memory stays at one chunk of the stream, whatever the size.
-      const file = await open(target, 'a')
-      let written = 0
-      let failure: AppendError | undefined
-      try {
-        // Read one chunk at a time (no read-ahead), so a stream that fails keeps every chunk before it.
-        for await (const chunk of data) {
-          const room = maxBytes - written
-          const part = chunk.length > room ? chunk.subarray(0, room) : chunk
-          if (part.length > 0) await file.write(part)
-          written += part.length
-          if (chunk.length > room) {
-            failure = new AppendError(0, 'too-large')
-            break
-          }
+      // Read one chunk at a time (no read-ahead), so a stream that fails keeps every chunk before it.
+      for await (const chunk of data) {
+        const room = maxBytes - written
+        const part = chunk.length > room ? chunk.subarray(0, room) : chunk
+        if (part.length > 0) await file.write(part)
+        written += part.length
+        if (chunk.length > room) {
+          failure = new AppendError(0, 'too-large')
+          break
         }
-      } catch (error) {
-        failure = new AppendError(0, 'stream', { cause: error })
-      } finally {
-        await file.close()
       }
-      if (failure) {
-        throw new AppendError((await this.stat(key))?.size ?? 0, failure.reason, { cause: failure.cause })
-      }
-      return { size: (await this.stat(key))?.size ?? 0 }
+    } catch (error) {
+      failure = new AppendError(0, 'stream', { cause: error })
     } finally {
-      this.writing.delete(key)
+      await file.close()
     }
+    if (failure) {
+      throw new AppendError((await this.stat(key))?.size ?? 0, failure.reason, { cause: failure.cause })
+    }
+    return { size: (await this.stat(key))?.size ?? 0 }
   }
 
   async stat(key: string): Promise<BlobStat | undefined> {
@@ -184,6 +180,50 @@ export class FileBlobStore implements BlobStore {
     const target = this.pathOf(to)
     await mkdir(path.dirname(target), { recursive: true })
     await rename(this.pathOf(from), target)
+    // A rename keeps the old modification time: a blob just moved into place must not look stray to the sweep.
+    const now = new Date()
+    await utimes(target, now, now)
+  }
+
+  async list(prefix: string): Promise<BlobEntry[]> {
+    const dir = this.pathOf(prefix)
+    let names: string[]
+    try {
+      names = await readdir(dir, { recursive: true })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw error
+    }
+    const entries: BlobEntry[] = []
+    for (const name of names) {
+      try {
+        const s = await stat(path.join(dir, name))
+        if (s.isFile()) entries.push({ key: `${prefix}/${name.split(path.sep).join('/')}`, size: s.size, modifiedAt: s.mtime })
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      }
+    }
+    return entries
+  }
+
+  async purgeTemporary(olderThan: Date): Promise<number> {
+    let names: string[]
+    try {
+      names = await readdir(this.tmp)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+      throw error
+    }
+    let removed = 0
+    for (const name of names) {
+      const file = path.join(this.tmp, name)
+      const s = await stat(file).catch(() => undefined)
+      if (s?.isFile() && s.mtime.getTime() < olderThan.getTime()) {
+        await rm(file, { force: true })
+        removed++
+      }
+    }
+    return removed
   }
 
   async withLocalFile<T>(key: string, work: (filePath: string) => Promise<T>): Promise<T> {

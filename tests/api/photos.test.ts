@@ -34,8 +34,9 @@ test('an item’s photos are listed in sortOrder with size, dimensions and URLs;
   expect(listed?.thumbnailUrl).toMatch(/^\/api\/photos\/.+\/thumbnail\?v=[0-9a-f]{16}$/)
 
   t.now.advance(1000)
+  // A place past the end is last (the others shift: tests/api/photos-order.test.ts).
   const moved = await json<Photo>(await patch(org.other, `/api/photos/${first.id}`, { sortOrder: 5, caption: '  Crack in the north wall ' }))
-  expect(moved).toMatchObject({ sortOrder: 5, caption: 'Crack in the north wall', updatedAtUtc: t.now().toISOString() })
+  expect(moved).toMatchObject({ sortOrder: 1, caption: 'Crack in the north wall', updatedAtUtc: t.now().toISOString() })
   expect((await photosOf(org.reader, item.id)).map((p) => p.id)).toEqual([second.id, first.id])
   expect((await json<Photo>(await patch(org.writer, `/api/photos/${first.id}`, { caption: '' }))).caption).toBeNull()
   await expectProblem(await patch(org.writer, `/api/photos/${first.id}`, { sortOrder: -1 }), 400, 'KR_VALIDATION')

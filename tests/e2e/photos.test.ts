@@ -148,7 +148,7 @@ describe('JS on, phone', () => {
 })
 
 describe('JS off', () => {
-  test('the plain file field stores the photo with the response; the gallery captions, moves and deletes', async () => {
+  test('the plain file field stores the photo with the response; the gallery captions, moves and deletes; a stale move is refused', async () => {
     const item = await newItem()
     const j = await newJourneyContext(browser, { javaScript: false, baseUrl: portal.baseUrl })
     onTestFinished(() => j.close())
@@ -172,9 +172,17 @@ describe('JS off', () => {
     await gallery.getByRole('img', { name: 'Photo 2: East wall' }).waitFor()
     await gallery.getByRole('img', { name: 'Photo 1 (west.png)' }).waitFor()
 
-    await gallery.getByText('Delete photo 1…').click()
-    await gallery.getByRole('button', { name: 'Yes, delete photo' }).click()
-    await page.getByText('Photo deleted.').waitFor()
+    // Someone else deletes a photo in another tab; this page still shows two.
+    const other = await j.context.newPage()
+    await other.goto(`/items/${item.id}`)
+    await expectScreen(other, `#${item.number} ${item.title}`)
+    const otherGallery = other.getByRole('region', { name: 'Photos' })
+    await otherGallery.getByText('Delete photo 1…').click()
+    await otherGallery.getByRole('button', { name: 'Yes, delete photo' }).click()
+    await other.getByText('Photo deleted.').waitFor()
+    // A move from the stale page sends an order that no longer matches: nothing moves, the page says so.
+    await gallery.getByRole('button', { name: 'Move photo 1 down' }).click()
+    await page.getByText('The photos changed while you were moving them, so nothing moved.', { exact: false }).waitFor()
     await gallery.getByRole('img', { name: 'Photo 1: East wall' }).waitFor()
     expect(await gallery.getByRole('img').count()).toBe(1)
     j.assertNoConsoleErrors()

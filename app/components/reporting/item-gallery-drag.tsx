@@ -1,6 +1,5 @@
 import { type DragEvent, type PointerEvent as ReactPointerEvent, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
-import type { ItemPhoto } from '~/components/reporting/item-gallery'
 import { useCsrfToken } from '~/components/ui/csrf-input'
 import { useHydrated } from '~/components/ui/use-hydrated'
 
@@ -20,9 +19,11 @@ function photoUnder(x: number, y: number): string | undefined {
  * Drag-to-reorder for the gallery, only once JavaScript runs: native drag and drop (mouse) and a
  * small pointer-based sort (touch, pen) from a handle per photo. The Move up / Move down forms stay
  * the keyboard and no-script way. On drop the whole order goes to the action (intent photo-move with
- * the ordered `order` ids); until the page's photos come back the gallery shows the dropped order.
+ * the ordered `order` ids), which applies it with one call, as the move forms do; until the page's
+ * photos come back the gallery shows the dropped order. The gallery owns this hook: it knows only
+ * that photos have ids, so it imports nothing from the gallery.
  */
-export function usePhotoSort(photos: readonly ItemPhoto[], canEdit: boolean) {
+export function usePhotoSort<P extends { id: string }>(photos: readonly P[], canEdit: boolean) {
   const hydrated = useHydrated()
   const fetcher = useFetcher()
   const csrf = useCsrfToken()

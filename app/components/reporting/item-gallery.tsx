@@ -10,7 +10,8 @@ import { TextareaField } from '~/components/ui/textarea-field'
 /** The item's photos (docs/photos.md "Photos") as the item page shows them. */
 export type ItemPhoto = {
   id: string
-  fileName: string
+  /** Shown instead of fileName (as sent), which may hold paths or control characters. */
+  displayName: string
   caption: string | null
   sortOrder: number
   width: number | null
@@ -20,7 +21,7 @@ export type ItemPhoto = {
 }
 
 function photoName(photo: ItemPhoto, index: number): string {
-  return photo.caption ? `Photo ${index + 1}: ${photo.caption}` : `Photo ${index + 1} (${photo.fileName})`
+  return photo.caption ? `Photo ${index + 1}: ${photo.caption}` : `Photo ${index + 1} (${photo.displayName})`
 }
 
 /**
@@ -64,8 +65,8 @@ export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readon
                   </div>
                 </Form>
                 <div className="flex flex-wrap gap-2">
-                  {index > 0 ? <MoveButton photoId={photo.id} direction="up" label={`Move photo ${index + 1} up`} /> : null}
-                  {index < photos.length - 1 ? <MoveButton photoId={photo.id} direction="down" label={`Move photo ${index + 1} down`} /> : null}
+                  {index > 0 ? <MoveButton photoId={photo.id} order={swapped(photos, index, index - 1)} direction="up" position={index + 1} /> : null}
+                  {index < photos.length - 1 ? <MoveButton photoId={photo.id} order={swapped(photos, index, index + 1)} direction="down" position={index + 1} /> : null}
                   {/* Relative to the item page (/items/:itemId), so the gallery needs no item id. */}
                   <ButtonLink to={`photos/${photo.id}/markup`} relative="path" variant="secondary" size="sm">
                     Mark up photo {index + 1}
@@ -92,14 +93,31 @@ export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readon
   )
 }
 
-function MoveButton({ photoId, direction, label }: { photoId: string; direction: 'up' | 'down'; label: string }) {
+/** The ids in the order the page shows, with the photos at `a` and `b` swapped. */
+function swapped(photos: readonly ItemPhoto[], a: number, b: number): string[] {
+  const ids = photos.map((p) => p.id)
+  const first = ids[a]
+  const second = ids[b]
+  if (first === undefined || second === undefined) return ids
+  ids[a] = second
+  ids[b] = first
+  return ids
+}
+
+/** Sends the whole new order, as the page showed it (one call applies it; a stale page gets a 409 notice). */
+function MoveButton({ photoId, order, direction, position }: { photoId: string; order: readonly string[]; direction: 'up' | 'down'; position: number }) {
   return (
     <Form method="post">
       <CsrfInput />
       <input type="hidden" name="photoId" value={photoId} />
       <input type="hidden" name="direction" value={direction} />
-      <SubmitButton intent="photo-move" variant="secondary" size="sm" aria-label={label} pendingLabel="Moving…">
-        {direction === 'up' ? 'Move up' : 'Move down'}
+      {order.map((id) => (
+        <input key={id} type="hidden" name="order" value={id} />
+      ))}
+      {/* Named "Move photo 2 up" from its content, so the visible "Move up" is part of the name (WCAG 2.5.3). */}
+      <SubmitButton intent="photo-move" variant="secondary" size="sm" pendingLabel="Moving…">
+        Move <span className="sr-only">photo {position} </span>
+        {direction}
       </SubmitButton>
     </Form>
   )

@@ -5,7 +5,9 @@ import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
 import { fieldErrors } from '#server/http/problem'
-import { createEdit, deletePhoto, listPhotos, MAX_FILE_BYTES, updatePhoto } from '#server/domain/photos/photos'
+import { reorderPhotos } from '#server/domain/photos/order'
+import { updatePhoto } from '#server/domain/photos/patch'
+import { createEdit, deletePhoto, listPhotos, MAX_FILE_BYTES } from '#server/domain/photos/photos'
 import { editBlob, parseRange, photoBlob, type EditVariant, type PhotoVariant, type ServedBlob } from '#server/domain/photos/serving'
 import { parseJson } from '#server/http/body'
 import { Problem, problems } from '#server/http/problem'
@@ -19,6 +21,15 @@ const blankAsNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? 
 export const PhotoPatchSchema = z.object({
   sortOrder: z.number({ error: 'sortOrder must be a number.' }).int('sortOrder must be a whole number.').min(0, 'sortOrder must be 0 or more.').max(1_000_000, 'sortOrder must be at most 1000000.').optional(),
   caption: z.preprocess(blankAsNull, z.string({ error: 'The caption must be text.' }).trim().max(500, 'The caption must be at most 500 characters.').nullable()).optional(),
+})
+
+/** The most photos one order call names: far above any item's gallery, and within the 16 KB body limit. */
+const MAX_ORDER_IDS = 300
+
+export const PhotoOrderSchema = z.object({
+  photoIds: z
+    .array(z.string({ error: 'Each photo id must be text.' }).max(64, 'Not a photo id.'), { error: 'photoIds must be the list of the item’s photo ids, in the new order.' })
+    .max(MAX_ORDER_IDS, `Name at most ${MAX_ORDER_IDS} photos.`),
 })
 
 const OVERLAY_LIMIT = 1024 * 1024
@@ -88,6 +99,12 @@ export const photosRoutes = new Hono<BackendEnv>()
   .get('/api/items/:itemId/photos', async (c) => {
     const rt = photoRuntime(c)
     return c.json({ items: await rt.run((ctx) => listPhotos(ctx, c.req.param('itemId'))) })
+  })
+
+  .put('/api/items/:itemId/photos/order', jsonLimit, async (c) => {
+    const rt = photoRuntime(c)
+    const { photoIds } = await parseJson(c, PhotoOrderSchema)
+    return c.json({ items: await rt.run((ctx) => reorderPhotos(ctx, c.req.param('itemId'), photoIds)) })
   })
 
   .post(

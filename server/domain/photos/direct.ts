@@ -1,6 +1,7 @@
 import { sniffImageType } from './images'
 import { deletePhoto, MAX_FILE_BYTES, tooLarge, typeProblem, type Photo, type PhotoRuntime } from './photos'
-import { abortUpload, completeUpload, createUpload, receiveChunk } from './uploads'
+import { receiveChunk } from './chunks'
+import { abortUpload, completeUpload, createUpload } from './uploads'
 
 /**
  * Photos sent in one request (the form without JavaScript): each file goes through the same

@@ -23,6 +23,9 @@ const MAX_INPUT_PIXELS = 120_000_000
 
 // Every upload is a different image: libvips' operation cache would only hold memory.
 sharp.cache(false)
+// One libvips thread per image: the rendition queue (work-queue.ts) runs one image per core, so more
+// threads per image would only oversubscribe the cores that requests need too.
+sharp.concurrency(1)
 
 const inputOptions = { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true } as const
 /** What libvips must find in the file for each sniffed type: nothing else (SVG, PDF, TIFF…) is ever decoded. */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import { and, asc, desc, eq, inArray, isNull, max } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm'
 import { photoEdits, photos } from '#server/db/schema-photos'
 import { reportItems } from '#server/db/schema-reporting'
 import { Problem, problems } from '#server/http/problem'
@@ -11,6 +11,7 @@ import { can, ensure } from '../reporting/permissions'
 import { refOf, userRefs, type UserRef } from '../reporting/user-refs'
 import { makeRenditions, sniffImageType, type ImageType } from './images'
 import { ensureQuota } from './quota'
+import { renditionQueue } from './work-queue'
 
 /**
  * Photos of report items (docs/photos.md): the Photo JSON, listing, caption and order, deletion,
@@ -43,7 +44,10 @@ export type PhotoEdit = {
 export type Photo = {
   id: string
   itemId: string
+  /** The name as the client sent it (the original's download keeps it); show displayName instead. */
   fileName: string
+  /** The cleaned name to show: basename only, no control characters, trimmed, ≤ 120 characters, never empty. */
+  displayName: string
   contentType: string
   sizeBytes: number
   width: number | null
@@ -67,6 +71,7 @@ export const photoColumns = {
   itemId: photos.itemId,
   uploadedBy: photos.uploadedBy,
   fileName: photos.fileName,
+  displayName: photos.displayName,
   contentType: photos.contentType,
   sizeBytes: photos.sizeBytes,
   width: photos.width,
@@ -85,6 +90,7 @@ export type PhotoRow = {
   itemId: string
   uploadedBy: string | null
   fileName: string
+  displayName: string
   contentType: string
   sizeBytes: number
   width: number | null
@@ -197,6 +203,7 @@ export async function toPhotos(ctx: DomainContext, rows: PhotoRow[]): Promise<Ph
       id: row.id,
       itemId: row.itemId,
       fileName: row.fileName,
+      displayName: row.displayName,
       contentType: row.contentType,
       sizeBytes: row.sizeBytes,
       width: row.width,
@@ -274,33 +281,6 @@ export async function photosNotOnItem(ctx: DomainContext, itemId: string, ids: s
   return wanted.filter((id) => !known.has(id))
 }
 
-export async function nextSortOrder(ctx: DomainContext, itemId: string): Promise<number> {
-  const [row] = await ctx.tx
-    .select({ last: max(photos.sortOrder) })
-    .from(photos)
-    .where(and(eq(photos.tenantId, ctx.actor.tenantId), eq(photos.itemId, itemId), isNull(photos.deletedAt)))
-  return row?.last === null || row?.last === undefined ? 0 : row.last + 1
-}
-
-export type PhotoPatch = { sortOrder?: number | undefined; caption?: string | null | undefined }
-
-/** PATCH /api/photos/{id}. */
-export async function updatePhoto(ctx: DomainContext, id: string, patch: PhotoPatch): Promise<Photo> {
-  const row = await findPhoto(ctx, id, { lock: true })
-  ensure(ctx.actor, 'item.respond')
-  const [updated] = await ctx.tx
-    .update(photos)
-    .set({
-      ...(patch.sortOrder !== undefined && { sortOrder: patch.sortOrder }),
-      ...(patch.caption !== undefined && { caption: patch.caption }),
-      updatedAt: ctx.now,
-    })
-    .where(and(eq(photos.tenantId, ctx.actor.tenantId), eq(photos.id, row.id)))
-    .returning(photoColumns)
-  if (!updated) throw new Error('photo not updated')
-  return toPhoto(ctx, updated)
-}
-
 /** DELETE /api/photos/{id}: the row stays (responses may name it), marked deleted; the bytes go. */
 export async function deletePhoto(rt: PhotoRuntime, id: string): Promise<void> {
   const keys = await rt.run(async (ctx) => {
@@ -347,8 +327,9 @@ export async function storeRenditions(
   const none = { width: null, height: null, displayKey: null, thumbnailKey: null }
   let made: Awaited<ReturnType<typeof makeRenditions>>
   try {
-    made = await store.withLocalFile(sourceKey, (file) => makeRenditions(file, type))
+    made = await renditionQueue.run(() => store.withLocalFile(sourceKey, (file) => makeRenditions(file, type)))
   } catch (error) {
+    if (error instanceof Problem) throw error
     if (error instanceof Error && error.name === 'UnsupportedImageError') return none
     throw new UnreadableImageError('the image could not be read', { cause: error })
   }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, lt, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { photos, uploadSessions } from '#server/db/schema-photos'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
-import { AppendError, BlobOffsetError, hashBlob } from '#server/storage/blob-store'
+import { hashBlob } from '#server/storage/blob-store'
+import { crashPoint } from './crash-point'
+import { displayFileName } from './file-name'
 import type { DomainContext } from '../reporting/context'
-import { findItem, isUuid } from '../reporting/item-view'
+import { findItem } from '../reporting/item-view'
 import { ensure } from '../reporting/permissions'
 import type { ImageType } from './images'
 import { sniffImageType } from './images'
@@ -12,7 +14,6 @@ import {
   ALLOWED_TYPES,
   MAX_FILE_BYTES,
   deleteBlobs,
-  nextSortOrder,
   photoColumns,
   photoKey,
   storeRenditions,
@@ -23,151 +24,36 @@ import {
   type Photo,
   type PhotoRuntime,
 } from './photos'
+import { lockPhotoOrder, nextSortOrder } from './order'
 import { ensureQuota } from './quota'
+import {
+  busy,
+  CHUNK_BYTES,
+  ensureOpen,
+  findSession,
+  leaseHeld,
+  normaliseChecksum,
+  recordOffset,
+  SESSION_TTL_MS,
+  sessionColumns,
+  toSession,
+  uploadProblem,
+  type NewUpload,
+  type SessionRow,
+  type UploadSession,
+} from './upload-session'
+
+// The Upload session JSON's type, where callers of these functions look for it.
+export type { UploadSession, UploadState } from './upload-session'
 
 /**
  * Resumable photo uploads (docs/photos.md "Upload protocol"), with the semantics of tus and the
  * IETF resumable-upload draft: a session per file; chunks only at the stored offset (409 with the
  * expected offset otherwise); the offset never goes back; a cut connection keeps what arrived;
  * complete checks size, checksum and the type read from the bytes. Bytes stream to the blob
- * store's staging area and are moved into place only when whole.
+ * store's staging area and are moved into place only when whole. Chunks: chunks.ts; the session
+ * row and its checks: upload-session.ts.
  */
-
-export const CHUNK_BYTES = 8 * 1024 * 1024
-export const SESSION_TTL_MS = 24 * 60 * 60_000
-
-export type UploadState = 'open' | 'completing' | 'completed' | 'aborted' | 'expired' | 'failed'
-
-export type UploadSession = {
-  id: string
-  itemId: string
-  fileName: string
-  contentType: string
-  size: number
-  offset: number
-  chunkSize: number
-  state: UploadState
-  photoId: string | null
-  failureReason: string | null
-  createdAtUtc: string
-  expiresAtUtc: string
-  completedAtUtc: string | null
-}
-
-export type NewUpload = { fileName: string; size: number; contentType: string; checksum?: string | undefined }
-
-const sessionColumns = {
-  id: uploadSessions.id,
-  itemId: uploadSessions.itemId,
-  userId: uploadSessions.userId,
-  fileName: uploadSessions.fileName,
-  declaredType: uploadSessions.declaredType,
-  size: uploadSessions.size,
-  checksum: uploadSessions.checksum,
-  chunkSize: uploadSessions.chunkSize,
-  offset: uploadSessions.offset,
-  state: uploadSessions.state,
-  stagingKey: uploadSessions.stagingKey,
-  photoId: uploadSessions.photoId,
-  failureReason: uploadSessions.failureReason,
-  expiresAt: uploadSessions.expiresAt,
-  completedAt: uploadSessions.completedAt,
-  createdAt: uploadSessions.createdAt,
-}
-type SessionRow = {
-  id: string
-  itemId: string
-  userId: string | null
-  fileName: string
-  declaredType: string
-  size: number
-  checksum: string | null
-  chunkSize: number
-  offset: number
-  state: string
-  stagingKey: string
-  photoId: string | null
-  failureReason: string | null
-  expiresAt: Date
-  completedAt: Date | null
-  createdAt: Date
-}
-
-function isExpired(row: SessionRow, now: Date): boolean {
-  return (row.state === 'open' || row.state === 'completing') && row.expiresAt.getTime() <= now.getTime()
-}
-
-function toSession(row: SessionRow, now: Date): UploadSession {
-  return {
-    id: row.id,
-    itemId: row.itemId,
-    fileName: row.fileName,
-    contentType: row.declaredType,
-    size: row.size,
-    offset: row.offset,
-    chunkSize: row.chunkSize,
-    state: (isExpired(row, now) ? 'expired' : row.state) as UploadState,
-    photoId: row.photoId,
-    failureReason: row.failureReason,
-    createdAtUtc: row.createdAt.toISOString(),
-    expiresAtUtc: row.expiresAt.toISOString(),
-    completedAtUtc: row.completedAt?.toISOString() ?? null,
-  }
-}
-
-const HEX = /^[0-9a-f]{64}$/i
-const BASE64 = /^[A-Za-z0-9+/_-]{43}=?$/
-
-/** A SHA-256 as 64 hex digits or base64(url), optionally prefixed `sha256:` or `sha-256=`: lower-case hex. */
-export function normaliseChecksum(value: string): string | undefined {
-  const bare = value.trim().replace(/^sha-?256[:=]/i, '')
-  if (HEX.test(bare)) return bare.toLowerCase()
-  if (BASE64.test(bare)) {
-    const bytes = Buffer.from(bare.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
-    return bytes.length === 32 ? bytes.toString('hex') : undefined
-  }
-  return undefined
-}
-
-function uploadProblem(status: number, title: string, detail: string, code: string, extensions?: Record<string, unknown>): Problem {
-  return new Problem({ status, title, detail, code, extensions })
-}
-
-const notFound = () => new Problem(problems.notFound('The upload session was not found.'))
-
-/** The actor's own session (another member's, or another tenant's, reads as 404). */
-async function findSession(ctx: DomainContext, id: string, options: { lock?: boolean } = {}): Promise<SessionRow> {
-  if (!isUuid(id)) throw notFound()
-  const query = ctx.tx
-    .select(sessionColumns)
-    .from(uploadSessions)
-    .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, id), eq(uploadSessions.userId, ctx.actor.userId)))
-    .limit(1)
-  const [row] = options.lock ? await query.for('update') : await query
-  if (!row) throw notFound()
-  return row
-}
-
-function ensureOpen(row: SessionRow, now: Date): void {
-  if (isExpired(row, now) || row.state === 'expired') {
-    throw uploadProblem(410, 'Upload expired', 'The upload session has expired; start a new one.', 'KR_UPLOAD_EXPIRED', { expiresAtUtc: row.expiresAt.toISOString() })
-  }
-  if (row.state !== 'open') {
-    throw uploadProblem(409, 'Conflict', `The upload session is ${row.state}: it takes no more chunks.`, 'KR_UPLOAD_STATE', { state: row.state })
-  }
-}
-
-function offsetMismatch(expected: number): Problem {
-  return uploadProblem(409, 'Conflict', `The next chunk must start at offset ${expected}.`, 'KR_UPLOAD_OFFSET_MISMATCH', { expectedOffset: expected })
-}
-
-/** Moves the stored offset forward to what the staging blob really holds (never back). */
-async function recordOffset(ctx: DomainContext, id: string, stored: number): Promise<void> {
-  await ctx.tx
-    .update(uploadSessions)
-    .set({ offset: stored, updatedAt: ctx.now })
-    .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, id), lt(uploadSessions.offset, stored)))
-}
 
 /** POST /api/items/{itemId}/uploads. */
 export async function createUpload(ctx: DomainContext, itemId: string, input: NewUpload): Promise<UploadSession> {
@@ -176,6 +62,8 @@ export async function createUpload(ctx: DomainContext, itemId: string, input: Ne
   const errors: FieldErrors = {}
   const checksum = input.checksum === undefined ? undefined : normaliseChecksum(input.checksum)
   if (input.checksum !== undefined && checksum === undefined) errors.checksum = ['The checksum must be a SHA-256, as 64 hex digits or base64.']
+  // Kept as sent, but PostgreSQL text cannot hold NUL.
+  if (input.fileName.includes('\u0000')) errors.fileName = ['The file name may not contain NUL characters.']
   if (Object.keys(errors).length > 0) throw new Problem(problems.badRequest('Some fields are not valid.', errors))
   if (input.size > MAX_FILE_BYTES) throw tooLarge(input.size)
   if (!(ALLOWED_TYPES as readonly string[]).includes(input.contentType)) throw typeProblem(`${input.contentType} is not a photo type this portal takes.`)
@@ -219,63 +107,6 @@ export async function getUpload(rt: PhotoRuntime, id: string): Promise<UploadSes
   })
 }
 
-/**
- * PUT /api/uploads/{id}/chunk?offset=N. The session is checked in one short transaction, the
- * bytes streamed outside any transaction, the new offset stored in another. A body cut short
- * keeps what arrived (the error is then rethrown); more than the chunk allows is refused with 413
- * after the allowed bytes.
- */
-export async function receiveChunk(rt: PhotoRuntime, id: string, offset: number, body: AsyncIterable<Uint8Array>, contentLength: number | undefined): Promise<UploadSession> {
-  const row = await rt.run(async (ctx) => {
-    const found = await findSession(ctx, id)
-    ensureOpen(found, ctx.now)
-    const stored = (await rt.store.stat(found.stagingKey))?.size ?? 0
-    if (stored > found.offset) {
-      await recordOffset(ctx, found.id, stored)
-      found.offset = stored
-    }
-    return found
-  })
-  if (offset !== row.offset) throw offsetMismatch(row.offset)
-  const allowed = Math.min(row.chunkSize, row.size - row.offset)
-  if (contentLength !== undefined && contentLength > allowed) throw chunkTooLarge(row, allowed)
-  let stored: number
-  let failure: unknown
-  try {
-    stored = (await rt.store.append(row.stagingKey, body, offset, allowed)).size
-  } catch (error) {
-    if (error instanceof BlobOffsetError) stored = error.storedSize
-    else if (error instanceof AppendError) stored = error.storedSize
-    else throw error
-    failure = error
-  }
-  const session = await rt.run(async (ctx) => {
-    const current = await findSession(ctx, id, { lock: true })
-    if (current.state !== 'open') return { current, live: false }
-    await recordOffset(ctx, current.id, stored)
-    return { current: { ...current, offset: Math.max(current.offset, stored), updatedAt: ctx.now }, live: true, now: ctx.now }
-  })
-  if (!session.live) {
-    // Aborted (or expired and purged) while the chunk streamed in: its bytes must not stay behind.
-    await rt.store.delete(row.stagingKey)
-    ensureOpen(session.current, new Date(0))
-  }
-  if (failure instanceof BlobOffsetError) throw offsetMismatch(stored)
-  if (failure instanceof AppendError) {
-    if (failure.reason === 'too-large') throw chunkTooLarge({ ...row, offset: stored }, allowed)
-    if (failure.reason === 'busy') throw uploadProblem(409, 'Conflict', 'Another chunk of this upload is being received.', 'KR_UPLOAD_BUSY', { expectedOffset: stored })
-    throw uploadProblem(400, 'Incomplete chunk', 'The chunk ended early; what arrived is kept.', 'KR_UPLOAD_INCOMPLETE', { expectedOffset: stored })
-  }
-  return toSession(session.current, session.now ?? new Date(0))
-}
-
-function chunkTooLarge(row: { chunkSize: number; offset: number; size: number }, allowed: number): Problem {
-  return uploadProblem(413, 'Chunk too large', `A chunk may be at most ${allowed} bytes here (chunk size ${row.chunkSize}, ${row.size - row.offset} bytes left).`, 'KR_UPLOAD_CHUNK_TOO_LARGE', {
-    maxBytes: allowed,
-    expectedOffset: row.offset,
-  })
-}
-
 async function markFailed(rt: PhotoRuntime, row: SessionRow, reason: string): Promise<void> {
   await rt.run((ctx) =>
     ctx.tx
@@ -313,6 +144,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
       if (photo) return { kind: 'replay' as const, photo: await toPhoto(ctx, photo) }
     }
     ensureOpen(row, ctx.now)
+    if (leaseHeld(row, ctx.now)) throw busy(row.offset)
     const stored = (await rt.store.stat(row.stagingKey))?.size ?? 0
     if (stored > row.offset) {
       await recordOffset(ctx, row.id, stored)
@@ -347,6 +179,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
     const photoId = randomUUID()
     originalKey = photoKey(tenantId, photoId, 'original', sha256)
     await rt.store.move(row.stagingKey, originalKey)
+    crashPoint('photo-complete:after-move')
     let renditions
     try {
       renditions = await storeRenditions(rt.store, originalKey, type, (name, sha) => photoKey(tenantId, photoId, name, sha))
@@ -365,6 +198,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
       if (current.state !== 'completing') ensureOpen(current, new Date(0))
       const item = await findItem(ctx, row.itemId)
       await ensureQuota(ctx, size, { exceptSessionId: row.id })
+      await lockPhotoOrder(ctx, item.id)
       const [inserted] = await ctx.tx
         .insert(photos)
         .values({
@@ -373,6 +207,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
           itemId: item.id,
           uploadedBy: ctx.actor.userId,
           fileName: row.fileName,
+          displayName: displayFileName(row.fileName),
           contentType: type,
           sizeBytes: size,
           width: renditions.width,

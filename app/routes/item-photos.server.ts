@@ -12,9 +12,11 @@ export const PhotoCaptionSchema = z.object({
   caption: z.string().trim().max(500, 'A caption may be at most 500 characters.').optional(),
 })
 
+/** The order a move form or a drag sends: every photo id of the item, in the new order. */
+export const PhotoOrderSchema = z.object({ order: z.array(z.string().min(1).max(64)).min(1).max(300) })
+
 const photosPath = (itemId: string) => `/api/items/${encodeURIComponent(itemId)}/photos`
 const photoPath = (photoId: string) => `/api/photos/${encodeURIComponent(photoId)}`
-
 
 /**
  * The photos of a respond or close form: ids the upload island finished (`photoIds`), plus the
@@ -64,42 +66,27 @@ export async function captionPhoto(api: ApiClient, itemId: string, formData: For
 }
 
 /**
- * Up or down by one: the two swap places, and the order is renumbered 0, 1, 2… so ties cannot stick.
- * A drag in the gallery (JavaScript) sends the whole new order instead, as `order` ids.
+ * A new order of the item's photos, as the page showed them: the Move up / Move down forms (no
+ * JavaScript) and a drag in the gallery both send the whole list as `order` ids, and the backend
+ * applies it in one transaction. If the photos changed since the page was drawn (one added or
+ * deleted), nothing moves and the page says so.
  */
 export async function movePhoto(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
   const photoId = String(formData.get('photoId') ?? '')
-  const direction = formData.get('direction') === 'up' ? -1 : 1
-  const list = await api.get<{ items: ItemPhoto[] }>(photosPath(itemId))
-  if (!list.ok) return noticeFailure('photo-move', list.error, headers, photoId)
-  const wanted = formData.getAll('order').filter((v): v is string => typeof v === 'string' && v !== '')
-  if (wanted.length > 0) return orderPhotos(api, itemId, photoId, list.data.items, wanted, headers)
-  const order = list.data.items.slice()
-  const from = order.findIndex((p) => p.id === photoId)
-  const to = from + direction
-  const moving = order[from]
-  const other = order[to]
-  if (from < 0 || !moving || !other) return done(headers, itemId, 'The photo is already there.')
-  order[from] = other
-  order[to] = moving
-  for (const [index, photo] of order.entries()) {
-    if (photo.sortOrder === index) continue
-    const result = await api.patch(photoPath(photo.id), { sortOrder: index })
-    if (!result.ok) return noticeFailure('photo-move', result.error, headers, photoId)
+  const parsed = PhotoOrderSchema.safeParse({ order: formData.getAll('order') })
+  if (!parsed.success) throw data('The new order is missing', { status: 400 })
+  const result = await api.put<{ items: ItemPhoto[] }>(`${photosPath(itemId)}/order`, { photoIds: parsed.data.order })
+  if (!result.ok) {
+    if (result.error.status === 409) {
+      return data<ReportingActionData>(
+        { intent: 'photo-move', targetId: photoId, notice: { message: 'The photos changed while you were moving them, so nothing moved. Here is the current order: try again.', correlationId: result.error.correlationId ?? null } },
+        { status: 409, headers },
+      )
+    }
+    return noticeFailure('photo-move', result.error, headers, photoId)
   }
-  return done(headers, itemId, `Photo moved ${direction < 0 ? 'up' : 'down'}.`)
-}
-
-/** The dragged order: photos it names first, in its order; any it leaves out keep theirs, after. */
-async function orderPhotos(api: ApiClient, itemId: string, photoId: string, photos: ItemPhoto[], wanted: string[], headers: Headers) {
-  const named = wanted.flatMap((id, at) => (wanted.indexOf(id) === at ? photos.filter((p) => p.id === id) : []))
-  const order = [...named, ...photos.filter((p) => !named.includes(p))]
-  for (const [index, photo] of order.entries()) {
-    if (photo.sortOrder === index) continue
-    const result = await api.patch(photoPath(photo.id), { sortOrder: index })
-    if (!result.ok) return noticeFailure('photo-move', result.error, headers, photoId)
-  }
-  return done(headers, itemId, 'Photo order saved.')
+  const direction = formData.get('direction')
+  return done(headers, itemId, direction === 'up' ? 'Photo moved up.' : direction === 'down' ? 'Photo moved down.' : 'Photo order saved.')
 }
 
 export async function deletePhoto(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {

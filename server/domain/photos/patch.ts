@@ -1,0 +1,25 @@
+import { and, eq } from 'drizzle-orm'
+import { photos } from '#server/db/schema-photos'
+import type { DomainContext } from '../reporting/context'
+import { ensure } from '../reporting/permissions'
+import { movePhotoTo } from './order'
+import { findPhoto, photoColumns, toPhoto, type Photo } from './photos'
+
+export type PhotoPatch = { sortOrder?: number | undefined; caption?: string | null | undefined }
+
+/**
+ * PATCH /api/photos/{id}: caption, and a place in the order. A sortOrder moves the photo to that
+ * place (0 first, past the end last) and shifts the others, in this one transaction.
+ */
+export async function updatePhoto(ctx: DomainContext, id: string, patch: PhotoPatch): Promise<Photo> {
+  let row = await findPhoto(ctx, id, { lock: true })
+  ensure(ctx.actor, 'item.respond')
+  if (patch.sortOrder !== undefined) row = await movePhotoTo(ctx, row, patch.sortOrder)
+  const [updated] = await ctx.tx
+    .update(photos)
+    .set({ ...(patch.caption !== undefined && { caption: patch.caption }), updatedAt: ctx.now })
+    .where(and(eq(photos.tenantId, ctx.actor.tenantId), eq(photos.id, row.id)))
+    .returning(photoColumns)
+  if (!updated) throw new Error('photo not updated')
+  return toPhoto(ctx, updated)
+}

@@ -125,7 +125,6 @@ test('file names are kept as sent for the original’s download; the photo shows
     ['evil\r\nSet-Cookie: a=b.png', 'evilSet-Cookie: a=b.png'],
     ['   spaced out.png\t', 'spaced out.png'],
     ['photos/', 'photo'],
-    ['\u0007\u001b ', 'photo'],
     ['..', 'photo'],
     ['gpj.\u202eexe.png', 'gpj.exe.png'],
     [`${'a'.repeat(200)}.png`, 'a'.repeat(120)],
@@ -134,8 +133,11 @@ test('file names are kept as sent for the original’s download; the photo shows
     const photo = await uploadPhoto(org.writer, item.id, pngImage(3, 3, 40 + seed), { fileName: sent })
     expect([photo.fileName, photo.displayName]).toEqual([sent.trim(), shown])
   }
-  const nul = await expectProblem(await org.writer.post(`/api/items/${item.id}/uploads`, { fileName: 'a\u0000.png', size: 10, contentType: 'image/png' }), 400, 'KR_VALIDATION')
-  expect(Object.keys(nul.errors ?? {})).toEqual(['fileName'])
+  // Control characters other than tab and line breaks are refused by the one text rule, like in any field.
+  for (const fileName of ['a\u0000.png', '\u0007\u001b ']) {
+    const refused = await expectProblem(await org.writer.post(`/api/items/${item.id}/uploads`, { fileName, size: 10, contentType: 'image/png' }), 400, 'KR_VALIDATION')
+    expect(Object.keys(refused.errors ?? {})).toEqual(['fileName'])
+  }
   const [first] = await photosOf(org.writer, item.id)
   expect(first?.displayName).toBe('x.jpg')
   const original = await org.writer.get(first?.originalUrl ?? '')

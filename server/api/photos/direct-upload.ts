@@ -3,8 +3,10 @@ import { bodyLimit } from 'hono/body-limit'
 import type { BackendEnv } from '#server/http/env'
 import { storeDirectPhotos } from '#server/domain/photos/direct'
 import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
+import { operation } from '#server/http/contract'
+import { bodyTooLarge } from '#server/http/limits'
 import { Problem, problems } from '#server/http/problem'
-import { bodyTooLarge, photoRuntime } from './uploads'
+import { photoRuntime } from './uploads'
 
 /**
  * POST /api/items/{itemId}/photos: the photo field of a
@@ -17,10 +19,17 @@ const MAX_FILES = 20
 
 export const directUploadRoutes = new Hono<BackendEnv>().post(
   '/api/items/:itemId/photos',
+  operation({
+    summary: 'Add photos in one request (the forms without JavaScript)',
+    tag: 'Photos',
+    access: 'session',
+    rawBody: { contentType: 'multipart/form-data', maxBytes: DIRECT_BODY_LIMIT, description: 'One or more file (or photos) parts' },
+    responses: { 201: 'The photos; all or nothing.', 403: 'A read-only member.', 404: 'No such item.', 415: 'A file is not a photo.' },
+  }),
   bodyLimit({
     maxSize: DIRECT_BODY_LIMIT,
     onError: () => {
-      throw bodyTooLarge(DIRECT_BODY_LIMIT)
+      throw new Problem(bodyTooLarge(DIRECT_BODY_LIMIT))
     },
   }),
   async (c) => {
@@ -34,7 +43,8 @@ export const directUploadRoutes = new Hono<BackendEnv>().post(
     }
     const files = [...form.getAll('file'), ...form.getAll('photos')].filter((v): v is File => v instanceof File && v.size > 0)
     if (files.length === 0) throw new Problem(problems.badRequest('Attach at least one photo.', { file: ['Attach at least one photo.'] }))
-    if (files.length > MAX_FILES) throw new Problem(problems.badRequest(`Send at most ${MAX_FILES} photos at once.`, { file: [`Send at most ${MAX_FILES} photos at once.`] }))
+    if (files.length > MAX_FILES)
+      throw new Problem(problems.badRequest(`Send at most ${MAX_FILES} photos at once.`, { file: [`Send at most ${MAX_FILES} photos at once.`] }))
     const items = await storeDirectPhotos(rt, c.req.param('itemId'), files)
     return c.json({ items }, 201)
   },

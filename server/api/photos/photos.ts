@@ -9,18 +9,26 @@ import { reorderPhotos } from '#server/domain/photos/order'
 import { updatePhoto } from '#server/domain/photos/patch'
 import { createEdit, deletePhoto, listPhotos, MAX_FILE_BYTES } from '#server/domain/photos/photos'
 import { editBlob, parseRange, photoBlob, type EditVariant, type PhotoVariant, type ServedBlob } from '#server/domain/photos/serving'
-import { parseJson } from '#server/http/body'
+import { operation } from '#server/http/contract'
+import { bodyTooLarge } from '#server/http/limits'
 import { Problem, problems } from '#server/http/problem'
 import { blobStoreFor } from '#server/storage/blob-store'
-import { bodyTooLarge, jsonLimit, photoRuntime } from './uploads'
+import { JSON_BODY_LIMIT, photoRuntime } from './uploads'
 
 /** docs/photos.md "Photos" and "Serving". */
 
 const blankAsNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v)
 
 export const PhotoPatchSchema = z.object({
-  sortOrder: z.number({ error: 'sortOrder must be a number.' }).int('sortOrder must be a whole number.').min(0, 'sortOrder must be 0 or more.').max(1_000_000, 'sortOrder must be at most 1000000.').optional(),
-  caption: z.preprocess(blankAsNull, z.string({ error: 'The caption must be text.' }).trim().max(500, 'The caption must be at most 500 characters.').nullable()).optional(),
+  sortOrder: z
+    .number({ error: 'sortOrder must be a number.' })
+    .int('sortOrder must be a whole number.')
+    .min(0, 'sortOrder must be 0 or more.')
+    .max(1_000_000, 'sortOrder must be at most 1000000.')
+    .optional(),
+  caption: z
+    .preprocess(blankAsNull, z.string({ error: 'The caption must be text.' }).trim().max(500, 'The caption must be at most 500 characters.').nullable())
+    .optional(),
 })
 
 /** The most photos one order call names: far above any item's gallery, and within the 16 KB body limit. */
@@ -28,7 +36,9 @@ const MAX_ORDER_IDS = 300
 
 export const PhotoOrderSchema = z.object({
   photoIds: z
-    .array(z.string({ error: 'Each photo id must be text.' }).max(64, 'Not a photo id.'), { error: 'photoIds must be the list of the item’s photo ids, in the new order.' })
+    .array(z.string({ error: 'Each photo id must be text.' }).max(64, 'Not a photo id.'), {
+      error: 'photoIds must be the list of the item’s photo ids, in the new order.',
+    })
     .max(MAX_ORDER_IDS, `Name at most ${MAX_ORDER_IDS} photos.`),
 })
 
@@ -96,23 +106,50 @@ async function serve(c: Context<BackendEnv>, blob: ServedBlob, download: boolean
 }
 
 export const photosRoutes = new Hono<BackendEnv>()
-  .get('/api/items/:itemId/photos', async (c) => {
-    const rt = photoRuntime(c)
-    return c.json({ items: await rt.run((ctx) => listPhotos(ctx, c.req.param('itemId'))) })
-  })
+  .get(
+    '/api/items/:itemId/photos',
+    operation({ summary: 'The item’s photos, in their order', tag: 'Photos', access: 'session', responses: { 200: 'The photos.', 404: 'No such item.' } }),
+    async (c) => {
+      const rt = photoRuntime(c)
+      return c.json({ items: await rt.run((ctx) => listPhotos(ctx, c.req.param('itemId'))) })
+    },
+  )
 
-  .put('/api/items/:itemId/photos/order', jsonLimit, async (c) => {
-    const rt = photoRuntime(c)
-    const { photoIds } = await parseJson(c, PhotoOrderSchema)
-    return c.json({ items: await rt.run((ctx) => reorderPhotos(ctx, c.req.param('itemId'), photoIds)) })
-  })
+  .put(
+    '/api/items/:itemId/photos/order',
+    operation({
+      summary: 'Put the item’s photos in this order, all at once',
+      tag: 'Photos',
+      access: 'session',
+      body: PhotoOrderSchema,
+      maxBodyBytes: JSON_BODY_LIMIT,
+      responses: {
+        200: 'The photos in their new order.',
+        403: 'A read-only member.',
+        404: 'No such item.',
+        409: 'The list is not the item’s photos: photoIds has the current order.',
+      },
+    }),
+    async (c) => {
+      const rt = photoRuntime(c)
+      const { photoIds } = c.req.valid('json')
+      return c.json({ items: await rt.run((ctx) => reorderPhotos(ctx, c.req.param('itemId'), photoIds)) })
+    },
+  )
 
   .post(
     '/api/photos/edits',
+    operation({
+      summary: 'Save an edited version of a photo (markup flattened, with its overlay)',
+      tag: 'Photos',
+      access: 'session',
+      rawBody: { contentType: 'multipart/form-data', maxBytes: EDIT_BODY_LIMIT, description: 'photoId, file and overlayJson parts' },
+      responses: { 201: 'The photo with its new edit.', 403: 'Not allowed.', 404: 'No such photo.' },
+    }),
     bodyLimit({
       maxSize: EDIT_BODY_LIMIT,
       onError: () => {
-        throw bodyTooLarge(EDIT_BODY_LIMIT)
+        throw new Problem(bodyTooLarge(EDIT_BODY_LIMIT))
       },
     }),
     async (c) => {
@@ -135,29 +172,62 @@ export const photosRoutes = new Hono<BackendEnv>()
     },
   )
 
-  .patch('/api/photos/:photoId', jsonLimit, async (c) => {
-    const rt = photoRuntime(c)
-    const patch = await parseJson(c, PhotoPatchSchema)
-    return c.json(await rt.run((ctx) => updatePhoto(ctx, c.req.param('photoId'), patch)))
-  })
+  .patch(
+    '/api/photos/:photoId',
+    operation({
+      summary: 'Move a photo to a place, or change its caption',
+      tag: 'Photos',
+      access: 'session',
+      body: PhotoPatchSchema,
+      maxBodyBytes: JSON_BODY_LIMIT,
+      responses: { 200: 'The photo.', 403: 'Not allowed.', 404: 'No such photo.' },
+    }),
+    async (c) => {
+      const rt = photoRuntime(c)
+      const patch = c.req.valid('json')
+      return c.json(await rt.run((ctx) => updatePhoto(ctx, c.req.param('photoId'), patch)))
+    },
+  )
 
-  .delete('/api/photos/:photoId', async (c) => {
-    await deletePhoto(photoRuntime(c), c.req.param('photoId'))
-    return c.body(null, 204)
-  })
+  .delete(
+    '/api/photos/:photoId',
+    operation({ summary: 'Delete a photo', tag: 'Photos', access: 'session', responses: { 204: 'Deleted.', 403: 'Not allowed.', 404: 'No such photo.' } }),
+    async (c) => {
+      await deletePhoto(photoRuntime(c), c.req.param('photoId'))
+      return c.body(null, 204)
+    },
+  )
 
-  .get('/api/photos/:photoId/edits/:editId/:variant', async (c) => {
-    const rt = photoRuntime(c)
-    const variant = c.req.param('variant') as EditVariant
-    if (!EDIT_VARIANTS.has(variant)) throw new Problem(problems.notFound())
-    const blob = await rt.run((ctx) => editBlob(ctx, c.req.param('photoId'), c.req.param('editId'), variant))
-    return serve(c, blob, false)
-  })
+  .get(
+    '/api/photos/:photoId/edits/:editId/:variant',
+    operation({
+      summary: 'An edited version’s file: display, thumbnail or file',
+      tag: 'Photos',
+      access: 'session',
+      responses: { 200: 'The image, with ETag and Range support.', 206: 'A byte range.', 304: 'Not modified.', 404: 'No such edit.' },
+    }),
+    async (c) => {
+      const rt = photoRuntime(c)
+      const variant = c.req.param('variant') as EditVariant
+      if (!EDIT_VARIANTS.has(variant)) throw new Problem(problems.notFound())
+      const blob = await rt.run((ctx) => editBlob(ctx, c.req.param('photoId'), c.req.param('editId'), variant))
+      return serve(c, blob, false)
+    },
+  )
 
-  .get('/api/photos/:photoId/:variant', async (c) => {
-    const rt = photoRuntime(c)
-    const variant = c.req.param('variant') as PhotoVariant
-    if (!PHOTO_VARIANTS.has(variant)) throw new Problem(problems.notFound())
-    const blob = await rt.run((ctx) => photoBlob(ctx, c.req.param('photoId'), variant))
-    return serve(c, blob, variant === 'original')
-  })
+  .get(
+    '/api/photos/:photoId/:variant',
+    operation({
+      summary: 'A photo’s file: display, thumbnail or original (a download)',
+      tag: 'Photos',
+      access: 'session',
+      responses: { 200: 'The image, with ETag and Range support.', 206: 'A byte range.', 304: 'Not modified.', 404: 'No such photo.' },
+    }),
+    async (c) => {
+      const rt = photoRuntime(c)
+      const variant = c.req.param('variant') as PhotoVariant
+      if (!PHOTO_VARIANTS.has(variant)) throw new Problem(problems.notFound())
+      const blob = await rt.run((ctx) => photoBlob(ctx, c.req.param('photoId'), variant))
+      return serve(c, blob, variant === 'original')
+    },
+  )

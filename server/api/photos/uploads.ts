@@ -1,14 +1,14 @@
 import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
 import type { PhotoRuntime } from '#server/domain/photos/photos'
 import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
+import { CHUNK_BYTES } from '#server/domain/photos/upload-session'
 import { receiveChunk } from '#server/domain/photos/chunks'
 import { abortUpload, completeUpload, createUpload, getUpload } from '#server/domain/photos/uploads'
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
-import { parseJson } from '#server/http/body'
-import { Problem, problems } from '#server/http/problem'
+import { operation } from '#server/http/contract'
+import { Problem } from '#server/http/problem'
 import { requireSession } from '#server/http/session'
 import { blobStoreFor } from '#server/storage/blob-store'
 
@@ -16,33 +16,13 @@ import { blobStoreFor } from '#server/storage/blob-store'
 
 export const NewUploadSchema = z.object({
   fileName: z.string({ error: 'Give the file name.' }).trim().min(1, 'Give the file name.').max(255, 'The file name must be at most 255 characters.'),
-  size: z
-    .number({ error: 'size must be the file size in bytes.' })
-    .int('size must be a whole number of bytes.')
-    .min(1, 'An empty file is not a photo.'),
+  size: z.number({ error: 'size must be the file size in bytes.' }).int('size must be a whole number of bytes.').min(1, 'An empty file is not a photo.'),
   contentType: z.string({ error: 'Give the content type.' }).trim().toLowerCase().min(1, 'Give the content type.').max(100),
   checksum: z.string({ error: 'The checksum must be text.' }).max(100, 'The checksum must be a SHA-256.').optional(),
 })
 
 /** A JSON body of an upload call is small: anything bigger is refused before it is read. */
 export const JSON_BODY_LIMIT = 16 * 1024
-
-export function bodyTooLarge(maxBytes: number): Problem {
-  return new Problem({
-    status: 413,
-    title: 'Request body too large',
-    detail: `This call takes at most ${maxBytes} bytes.`,
-    code: 'KR_BODY_TOO_LARGE',
-    extensions: { maxBytes },
-  })
-}
-
-export const jsonLimit = bodyLimit({
-  maxSize: JSON_BODY_LIMIT,
-  onError: () => {
-    throw bodyTooLarge(JSON_BODY_LIMIT)
-  },
-})
 
 /** A runtime for photo work of the session's member: each `run` is one tenant transaction. */
 export function photoRuntime(c: Context<BackendEnv>): PhotoRuntime {
@@ -56,7 +36,9 @@ export function photoRuntime(c: Context<BackendEnv>): PhotoRuntime {
   }
 }
 
-const OFFSET = /^\d{1,16}$/
+const ChunkQuery = z.object({
+  offset: z.string({ error: 'Give the offset the chunk starts at.' }).regex(/^\d{1,16}$/, 'Give the offset the chunk starts at, a whole number of bytes.'),
+})
 
 /** The request body one read at a time: no read-ahead, so bytes before a cut are never dropped. */
 async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
@@ -74,46 +56,112 @@ async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerato
 }
 
 export const uploadsRoutes = new Hono<BackendEnv>()
-  .post('/api/items/:itemId/uploads', jsonLimit, async (c) => {
-    const rt = photoRuntime(c)
-    const input = await parseJson(c, NewUploadSchema)
-    const session = await rt.run((ctx) => createUpload(ctx, c.req.param('itemId'), input))
-    c.header('location', `/api/uploads/${session.id}`)
-    c.header('cache-control', 'no-store')
-    return c.json({ ...session, maxFileBytes: MAX_FILE_BYTES }, 201)
-  })
+  .post(
+    '/api/items/:itemId/uploads',
+    operation({
+      summary: 'Start a resumable photo upload for an item',
+      tag: 'Photos',
+      access: 'session',
+      body: NewUploadSchema,
+      maxBodyBytes: JSON_BODY_LIMIT,
+      responses: {
+        201: 'The upload session, with its chunk size and expiry.',
+        403: 'A read-only member.',
+        404: 'No such item.',
+        413: 'Over the file size or the storage quota.',
+      },
+    }),
+    async (c) => {
+      const rt = photoRuntime(c)
+      const input = c.req.valid('json')
+      const session = await rt.run((ctx) => createUpload(ctx, c.req.param('itemId'), input))
+      c.header('location', `/api/uploads/${session.id}`)
+      c.header('cache-control', 'no-store')
+      return c.json({ ...session, maxFileBytes: MAX_FILE_BYTES }, 201)
+    },
+  )
 
-  .get('/api/uploads/:sessionId', async (c) => {
-    const session = await getUpload(photoRuntime(c), c.req.param('sessionId'))
-    c.header('upload-offset', String(session.offset))
-    c.header('cache-control', 'no-store')
-    return c.json(session)
-  })
+  .get(
+    '/api/uploads/:sessionId',
+    operation({
+      summary: 'An upload session: where to resume',
+      tag: 'Photos',
+      access: 'session',
+      responses: { 200: 'The session and its offset (also in Upload-Offset).', 404: 'No such upload of yours.' },
+    }),
+    async (c) => {
+      const session = await getUpload(photoRuntime(c), c.req.param('sessionId'))
+      c.header('upload-offset', String(session.offset))
+      c.header('cache-control', 'no-store')
+      return c.json(session)
+    },
+  )
 
-  .put('/api/uploads/:sessionId/chunk', async (c) => {
-    const rt = photoRuntime(c)
-    const offsetParam = c.req.query('offset') ?? ''
-    if (!OFFSET.test(offsetParam)) throw new Problem(problems.badRequest('The offset query parameter must be a whole number of bytes.', { offset: ['Give the offset the chunk starts at.'] }))
-    const contentType = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
-    if (contentType !== 'application/octet-stream') {
-      throw new Problem({ status: 415, title: 'Unsupported media type', detail: 'Send a chunk as application/octet-stream.', code: 'KR_UPLOAD_CHUNK_TYPE' })
-    }
-    const lengthHeader = c.req.header('content-length')
-    const contentLength = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined
-    const body = chunksOf(c.req.raw.body)
-    const session = await receiveChunk(rt, c.req.param('sessionId'), Number(offsetParam), body, contentLength)
-    c.header('upload-offset', String(session.offset))
-    c.header('cache-control', 'no-store')
-    return c.json(session)
-  })
+  .put(
+    '/api/uploads/:sessionId/chunk',
+    operation({
+      summary: 'Append a chunk at the stored offset',
+      tag: 'Photos',
+      access: 'session',
+      query: ChunkQuery,
+      rawBody: { contentType: 'application/octet-stream', maxBytes: CHUNK_BYTES, description: 'The bytes from offset on' },
+      responses: {
+        200: 'The session with its new offset.',
+        409: 'Another offset is expected (expectedOffset), or another chunk is streaming.',
+        410: 'The session expired.',
+        415: 'Not application/octet-stream.',
+      },
+    }),
+    async (c) => {
+      const rt = photoRuntime(c)
+      const { offset } = c.req.valid('query')
+      const contentType = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
+      if (contentType !== 'application/octet-stream') {
+        throw new Problem({ status: 415, title: 'Unsupported media type', detail: 'Send a chunk as application/octet-stream.', code: 'KR_UPLOAD_CHUNK_TYPE' })
+      }
+      const lengthHeader = c.req.header('content-length')
+      const contentLength = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined
+      const body = chunksOf(c.req.raw.body)
+      const session = await receiveChunk(rt, c.req.param('sessionId'), Number(offset), body, contentLength)
+      c.header('upload-offset', String(session.offset))
+      c.header('cache-control', 'no-store')
+      return c.json(session)
+    },
+  )
 
-  .post('/api/uploads/:sessionId/complete', jsonLimit, async (c) => {
-    const { photo, replayed } = await completeUpload(photoRuntime(c), c.req.param('sessionId'))
-    c.header('location', `/api/photos/${photo.id}`)
-    return c.json(photo, replayed ? 200 : 201)
-  })
+  .post(
+    '/api/uploads/:sessionId/complete',
+    operation({
+      summary: 'Finish an upload: check, store and make the photo',
+      tag: 'Photos',
+      access: 'session',
+      maxBodyBytes: JSON_BODY_LIMIT,
+      responses: {
+        200: 'Completed before: the same photo.',
+        201: 'The photo.',
+        409: 'Not all bytes have arrived (expectedOffset).',
+        415: 'Not a JPEG, PNG, WebP, HEIC or HEIF.',
+        422: 'The checksum does not match.',
+        503: 'Too much image work queued: retry.',
+      },
+    }),
+    async (c) => {
+      const { photo, replayed } = await completeUpload(photoRuntime(c), c.req.param('sessionId'))
+      c.header('location', `/api/photos/${photo.id}`)
+      return c.json(photo, replayed ? 200 : 201)
+    },
+  )
 
-  .delete('/api/uploads/:sessionId', async (c) => {
-    await abortUpload(photoRuntime(c), c.req.param('sessionId'))
-    return c.body(null, 204)
-  })
+  .delete(
+    '/api/uploads/:sessionId',
+    operation({
+      summary: 'Abort an upload and delete its bytes',
+      tag: 'Photos',
+      access: 'session',
+      responses: { 204: 'Aborted.', 404: 'No such upload of yours.' },
+    }),
+    async (c) => {
+      await abortUpload(photoRuntime(c), c.req.param('sessionId'))
+      return c.body(null, 204)
+    },
+  )

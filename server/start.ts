@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { createBackend, type Backend } from '#server/api/app'
+import { settleAfterResponse } from '#server/api/auth/after-response'
 import { loadConfig, type Config } from '#server/config'
 import { openDatabase, type DatabaseHandle } from '#server/db/client'
 import { initialiseInChildProcess } from '#server/db/first-start'
@@ -58,6 +59,8 @@ export async function startCore(rootDir: string, env: Record<string, string | un
     database,
     backend,
     async close() {
+      // Registration and reset work that answered before it ran (server/api/auth/after-response.ts).
+      await settleAfterResponse(database.db)
       await mail?.stop()
       await uploadPurge.stop()
       await database.close()

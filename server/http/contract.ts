@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import { textProblems } from '~/lib/schemas/text'
 import type { BackendEnv } from './env'
 import { bodyTooLarge } from './limits'
-import { fieldErrors, Problem, problems, type FieldErrors } from './problem'
+import { fieldErrors, groupErrors, Problem, problems } from './problem'
 
 /**
  * The API contract, declared where each call is routed. `operation(spec)` is the first middleware
@@ -109,7 +109,5 @@ function parse(schema: z.ZodType, value: unknown, detail: string): unknown {
 export function refuseBrokenText(value: unknown, detail: string): void {
   const found = textProblems(value)
   if (found.length === 0) return
-  const errors: FieldErrors = {}
-  for (const [path, message] of found) (errors[path] ??= []).push(message)
-  throw new Problem(problems.badRequest(detail, errors))
+  throw new Problem(problems.badRequest(detail, groupErrors(found)))
 }

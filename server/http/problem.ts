@@ -8,12 +8,17 @@ export type FieldErrors = Record<string, string[]>
 
 /** A zod failure as field errors, keyed by the dotted path of each field ('_' for the whole body). */
 export function fieldErrors(error: ZodError): FieldErrors {
-  const errors: FieldErrors = {}
-  for (const issue of error.issues) {
-    const key = issue.path.join('.') || '_'
-    ;(errors[key] ??= []).push(issue.message)
-  }
-  return errors
+  return groupErrors(error.issues.map((issue) => [issue.path.join('.') || '_', issue.message]))
+}
+
+/**
+ * Messages grouped by field. A Map, not a plain object: field names come from the request, and a
+ * name like "valueOf" or "__proto__" must be a field like any other, not the object's prototype.
+ */
+export function groupErrors(entries: Iterable<[string, string]>): FieldErrors {
+  const grouped = new Map<string, string[]>()
+  for (const [field, message] of entries) grouped.set(field, [...(grouped.get(field) ?? []), message])
+  return Object.fromEntries(grouped)
 }
 
 export type ProblemInit = {

@@ -93,6 +93,11 @@ test('a NUL or another control character in any text is a field error, never a 5
   }
   const query = await org.writer.get('/api/items/outstanding?packageKey=a%00b')
   expect((await expectProblem(query, 400, 'KR_VALIDATION')).errors?.packageKey).toBeDefined()
+  // Field names from the request are names, never the prototype of the errors object.
+  for (const name of ['valueOf', '__proto__', 'constructor']) {
+    const odd = await org.writer.get(`/api/items/outstanding?${name}=a%00b`)
+    expect((await expectProblem(odd, 400, 'KR_VALIDATION')).errors?.[name], name).toBeDefined()
+  }
   const param = await org.writer.get('/api/items/%00')
   await expectProblem(param, 400, 'KR_VALIDATION')
   const surrogate = await expectProblem(await org.writer.request(`/api/items/${item.id}`, { method: 'PATCH', json: { description: 'half \ud800 pair' } }), 400, 'KR_VALIDATION')

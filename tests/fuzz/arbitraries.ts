@@ -46,9 +46,20 @@ function stringOf(schema: Schema, field: string, ids: IdPool): fc.Arbitrary<stri
   if (schema.format === 'uuid') return real ? fc.oneof({ weight: 3, arbitrary: real }, fc.uuid()) : fc.uuid()
   if (schema.format === 'date') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))
   if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString())
-  if (schema.format === 'email') return fc.emailAddress()
+  if (schema.format === 'email' || /email$/i.test(field)) return fc.oneof({ weight: 3, arbitrary: fc.emailAddress() }, fc.string({ unit: 'grapheme', maxLength }))
+  const matching = typeof schema.pattern === 'string' ? patternArbitrary(schema.pattern, maxLength) : undefined
+  if (matching) return fc.oneof({ weight: 3, arbitrary: matching }, fc.string({ unit: 'grapheme', minLength, maxLength }))
   const text = fc.string({ unit: 'grapheme', minLength, maxLength })
   return real ? fc.oneof(real, text) : text
+}
+
+/** Strings that match a schema's pattern (six-digit codes, e-mail shapes), cut to its length. */
+function patternArbitrary(pattern: string, maxLength: number): fc.Arbitrary<string> | undefined {
+  try {
+    return fc.stringMatching(new RegExp(pattern)).filter((value) => value.length <= maxLength)
+  } catch {
+    return undefined
+  }
 }
 
 export function arbitraryOf(schema: Schema | undefined, ids: IdPool, field = '', depth = 0): fc.Arbitrary<unknown> {

@@ -37,13 +37,16 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
   app.use(compress())
 
   if (clientDir) {
+    // Hashed file names: cached for good. The build wrote .br and .gz beside each text asset
+    // (scripts/build-compress.mjs); serveStatic picks the one the browser accepts and sets
+    // Content-Encoding and Vary, so compress() above leaves it alone.
     app.use(
       '/assets/*',
       async (c, next) => {
         await next()
         if (c.res.status === 200) c.header('cache-control', 'public, max-age=31536000, immutable')
       },
-      serveStatic({ root: path.relative(process.cwd(), clientDir) }),
+      serveStatic({ root: path.relative(process.cwd(), clientDir), precompressed: true }),
     )
     app.use(
       '*',

@@ -21,7 +21,7 @@ const clientCodeSplitting = {
     {
       // The component kit, page furniture, form library and API client: nearly every screen.
       name: 'app',
-      test: /[\\/](app[\\/]components[\\/](ui|shell|errors|auth)|app[\\/]lib|node_modules[\\/]@conform-to)[\\/]/,
+      test: /[\\/](app[\\/]components[\\/](ui|shell|errors|auth)[\\/]|app[\\/]lib[\\/]|app[\\/]islands[\\/]upload[\\/]upload-field-text|node_modules[\\/]@conform-to[\\/])/,
       minShareCount: 2,
       priority: 2,
     },

@@ -98,9 +98,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
-        {/* With a precedence React writes the stylesheet ahead of the modulepreload links it hoists
-            into <head>, so on a slow link the CSS (and so first paint) never queues behind scripts. */}
-        <link rel="stylesheet" href={stylesheetHref} precedence="default" />
+        {/* In production entry.server.tsx inlines the stylesheet ahead of every script. Here, with a
+            precedence, React writes the link ahead of the modulepreload links it hoists into <head>. */}
+        {import.meta.env.DEV && <link rel="stylesheet" href={stylesheetHref} precedence="default" />}
         <Links />
       </head>
       <body className="min-h-screen">

@@ -129,8 +129,9 @@ function withSecurityHeaders(response: Response, nonce: string, config: Config):
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    // Vite injects styles at runtime in development only.
-    dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    // Vite injects styles at runtime in development only; in production the page's one inline
+    // stylesheet (app/entry.server.tsx) carries the nonce.
+    dev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     dev ? "connect-src 'self' ws: wss:" : "connect-src 'self'",

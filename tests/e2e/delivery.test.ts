@@ -37,25 +37,30 @@ async function signInPage(): Promise<string> {
   return page.body.toString('utf8')
 }
 
-test('the stylesheet comes before every script and modulepreload of a page', async () => {
-  const html = await signInPage()
+test('the stylesheet is inlined ahead of every script and modulepreload, under the CSP nonce', async () => {
+  const page = await get('/auth/login', { accept: 'text/html' })
+  expect(page.status).toBe(200)
+  const html = page.body.toString('utf8')
   const head = html.slice(0, html.indexOf('</head>'))
-  const stylesheet = head.search(/<link[^>]+rel="stylesheet"/)
-  expect(stylesheet).toBeGreaterThan(-1)
+  const style = /<style nonce="([^"]+)">/.exec(head)
+  expect(style).not.toBeNull()
   const firstScript = html.search(/<script|<link[^>]+rel="modulepreload"/)
   expect(firstScript).toBeGreaterThan(-1)
-  expect(stylesheet).toBeLessThan(firstScript)
+  expect(style?.index ?? Infinity).toBeLessThan(firstScript)
+  // The real stylesheet, not an empty tag: Tailwind's banner and the page's utilities are in it.
+  expect(head).toContain('tailwindcss')
+  expect(String(page.headers['content-security-policy'])).toContain(`style-src 'self' 'nonce-${style?.[1]}'`)
 })
 
 test('a hashed asset is served precompressed (brotli, else gzip) with immutable caching', async () => {
   const html = await signInPage()
   const scripts = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? '')
-  const stylesheet = /<link[^>]+rel="stylesheet"[^>]+href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1]
   const framework = scripts.find((href) => href.includes('framework'))
+  const app = scripts.find((href) => /\/app-[^/]+\.js$/.test(href))
   expect(framework).toBeDefined()
-  expect(stylesheet).toBeDefined()
+  expect(app).toBeDefined()
 
-  for (const href of [framework ?? '', stylesheet ?? '']) {
+  for (const href of [framework ?? '', app ?? '']) {
     const plain = await get(href, { 'accept-encoding': 'identity' })
     expect(plain.status).toBe(200)
     expect(plain.headers['content-encoding']).toBeUndefined()

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useId } from 'react'
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import { FieldHelp } from '~/components/ui/field-parts'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { fileInputClasses, PHOTO_HELP } from './upload-field-text'
 
-// Fetched after hydration: until it arrives the plain file input stays, and works as without JavaScript.
+// Fetched once the page is idle after hydration, or as soon as the user turns to the form, so it
+// never competes with the page's own scripts. Until it arrives the plain file input stays, and works
+// as it does without JavaScript.
 const UploadIsland = lazy(() => import('./upload-island').then((m) => ({ default: m.UploadIsland })))
 
 /**
@@ -13,8 +15,12 @@ const UploadIsland = lazy(() => import('./upload-island').then((m) => ({ default
  */
 export function PhotoUploadField({ itemId }: { itemId: string }) {
   const hydrated = useHydrated()
-  const plain = <PlainPhotoInput />
-  if (!hydrated) return plain
+  const rootRef = useRef<HTMLDivElement>(null)
+  const wanted = useWhenIdleOrFocused(hydrated, rootRef)
+  // Photos already chosen in the plain field are kept: swapping it for the island would drop them.
+  const [chosen, setChosen] = useState(false)
+  const plain = <PlainPhotoInput onChoose={() => setChosen(true)} />
+  if (!wanted || chosen) return <div ref={rootRef}>{plain}</div>
   return (
     <Suspense fallback={plain}>
       <UploadIsland itemId={itemId} />
@@ -22,7 +28,29 @@ export function PhotoUploadField({ itemId }: { itemId: string }) {
   )
 }
 
-function PlainPhotoInput() {
+/** True once the browser is idle after hydration, or earlier when focus enters the field's form. */
+function useWhenIdleOrFocused(hydrated: boolean, rootRef: React.RefObject<HTMLDivElement | null>): boolean {
+  const [wanted, setWanted] = useState(false)
+  useEffect(() => {
+    if (!hydrated || wanted) return
+    const want = () => setWanted(true)
+    const form = rootRef.current?.closest('form')
+    form?.addEventListener('focusin', want)
+    const idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(want, { timeout: IDLE_TIMEOUT_MS }) : undefined
+    const timer = idle === undefined ? window.setTimeout(want, IDLE_TIMEOUT_MS) : undefined
+    return () => {
+      form?.removeEventListener('focusin', want)
+      if (idle !== undefined) window.cancelIdleCallback(idle)
+      if (timer !== undefined) window.clearTimeout(timer)
+    }
+  }, [hydrated, wanted, rootRef])
+  return wanted
+}
+
+/** However busy the page, the island is fetched by then. */
+const IDLE_TIMEOUT_MS = 3000
+
+function PlainPhotoInput({ onChoose }: { onChoose?: () => void }) {
   const id = useId()
   return (
     <div className="flex flex-col gap-1.5">
@@ -30,7 +58,18 @@ function PlainPhotoInput() {
         Photos (optional)
       </label>
       <FieldHelp id={`${id}-help`}>{PHOTO_HELP}</FieldHelp>
-      <input id={id} type="file" name="photos" accept="image/*" multiple aria-describedby={`${id}-help`} className={fileInputClasses} />
+      <input
+        id={id}
+        type="file"
+        name="photos"
+        accept="image/*"
+        multiple
+        aria-describedby={`${id}-help`}
+        className={fileInputClasses}
+        onChange={(event) => {
+          if (event.currentTarget.files?.length) onChoose?.()
+        }}
+      />
     </div>
   )
 }

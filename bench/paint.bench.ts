@@ -5,7 +5,8 @@
 // accessibility. Starts the built server (`npm run build` first; it builds nothing) on a free port
 // with a temporary data folder, signs in as the seeded demo user over HTTP and passes the session
 // cookie on. Prints a table and writes it into docs/performance.md.
-// BENCH_SERVER=/path/build/node/index.js runs another server bundle.
+// BENCH_SERVER=/path/build/node/index.js runs another server bundle. PAINT_ONLY=/dashboard measures
+// the screens whose path starts so, without Lighthouse, and leaves the docs alone.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -19,6 +20,7 @@ import { DEMO } from '#server/db/seed'
 
 const CHROMIUM = '/usr/bin/chromium'
 const RUNS = Number(process.env.PAINT_RUNS ?? 5)
+const ONLY = process.env.PAINT_ONLY
 // Lighthouse's mobile "Slow 4G" (150 ms RTT, 1.6 Mbps down, 750 Kbps up) as it applies it with
 // DevTools throttling: request latency × 3.75 and throughput × 0.9; CPU 4× slower.
 const SLOW_4G = { latency: 150 * 3.75, downloadBps: (1.6 * 1024 * 1024 * 0.9) / 8, uploadBps: (750 * 1024 * 0.9) / 8 }
@@ -53,13 +55,14 @@ try {
   await waitForHealth()
   const cookies = await signIn()
   const itemId = await firstItemId(cookies)
-  const screens: Screen[] = [
+  const allScreens: Screen[] = [
     { name: 'Sign-in', path: '/auth/login', signedIn: false },
     { name: 'Dashboard', path: '/dashboard', signedIn: true },
     { name: 'Projects', path: '/projects', signedIn: true },
     { name: 'Items', path: '/items', signedIn: true },
     { name: 'Item', path: `/items/${itemId}`, signedIn: true },
   ]
+  const screens = ONLY ? allScreens.filter((s) => s.path.startsWith(ONLY)) : allScreens
 
   const browser = await chromium.launch({ executablePath: CHROMIUM })
   const rows: Row[] = []
@@ -74,17 +77,18 @@ try {
         off.push(await loadOnce(browser, screen, cookies, false))
       }
       rows.push({ ...screen, on, off, performance: Number.NaN, accessibility: Number.NaN, lhFcpMs: Number.NaN, lhTbtMs: Number.NaN })
-      console.log(`${screen.name}: FCP JS on ${ms(median(on.map((l) => l.fcpMs)))}, off ${ms(median(off.map((l) => l.fcpMs)))}`)
+      const each = (loads: Load[]) => loads.map((l) => Math.round(l.fcpMs)).join(', ')
+      console.log(`${screen.name}: FCP JS on ${ms(median(on.map((l) => l.fcpMs)))} (${each(on)} ms), off ${ms(median(off.map((l) => l.fcpMs)))} (${each(off)} ms)`)
     }
   } finally {
     await browser.close()
   }
 
-  for (const row of rows) Object.assign(row, await runLighthouse(row, cookies))
+  if (!ONLY) for (const row of rows) Object.assign(row, await runLighthouse(row, cookies))
 
   const table = renderTable(rows)
   console.log(`\n${table}`)
-  writeSection(table)
+  if (!ONLY) writeSection(table)
 } finally {
   server.kill('SIGTERM')
   const exited = new Promise((resolve) => server.once('exit', resolve))

@@ -50,6 +50,10 @@ test('the stylesheet is inlined ahead of every script and modulepreload, under t
   // The real stylesheet, not an empty tag: Tailwind's banner and the page's utilities are in it.
   expect(head).toContain('tailwindcss')
   expect(String(page.headers['content-security-policy'])).toContain(`style-src 'self' 'nonce-${style?.[1]}'`)
+  // React Router's bootstrap imports the route modules only after the first frame.
+  const bootstrap = /<script[^>]+type="module"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
+  expect(bootstrap).toContain('requestAnimationFrame')
+  expect(bootstrap).not.toMatch(/^import \* as/m)
 })
 
 test('a hashed asset is served precompressed (brotli, else gzip) with immutable caching', async () => {

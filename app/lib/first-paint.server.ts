@@ -2,26 +2,20 @@ import { Transform } from 'node:stream'
 import stylesheet from '~/app.css?inline'
 
 /**
- * Rewrites the server-rendered HTML stream so the page paints before any script is fetched or run
+ * Rewrites the server-rendered HTML stream so the page paints before any script runs
  * (docs/performance.md "First paint", decision 005):
  *
- * 1. The whole stylesheet (~6 KiB compressed) goes into <head> right after the viewport tag, so the
- *    first paint waits for the HTML alone, not for a second round trip. React leaves the extra
- *    <style> alone when it hydrates <head>.
- * 2. The modulepreload links React hoists into <head> come out, and React Router's bootstrap module
- *    adds them back after the first frame, then imports the route modules and starts the app (see
- *    deferBootstrap). On a slow link the scripts then never share it with the HTML and images the
- *    first paint needs, and no script runs before it.
+ * 1. The whole stylesheet (~6 KiB compressed) goes into <head> right after the viewport tag, ahead
+ *    of every script and modulepreload, so the first paint waits for the HTML alone, not for a
+ *    second round trip that scripts compete with. React leaves the extra <style> alone when it
+ *    hydrates <head>.
+ * 2. React Router's bootstrap module (route modules, manifest, then entry.client) waits for the
+ *    first frame before it imports anything (see deferBootstrap). The modulepreload links still
+ *    fetch the scripts at once; only running them waits.
  */
 export function firstPaintHtml(nonce: string): Transform {
   let html = ''
   let stage: 'head' | 'bootstrap' | 'done' = 'head'
-  const preloads: string[] = []
-  const withoutPreloads = (part: string) =>
-    part.replace(MODULEPRELOAD, (_tag, href: string) => {
-      preloads.push(href)
-      return ''
-    })
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       if (stage === 'done') return done(null, chunk)
@@ -38,15 +32,14 @@ export function firstPaintHtml(nonce: string): Transform {
       const open = html.indexOf(BOOTSTRAP_OPEN)
       const close = open < 0 ? -1 : html.indexOf('</script>', open)
       if (close < 0) {
-        // Hold back from the bootstrap's opening tag, or from a tag not yet complete; the rest streams on.
-        const keep = open >= 0 ? open : unfinishedTagStart(html)
-        out += withoutPreloads(html.slice(0, keep))
+        // Hold back only from the bootstrap's opening tag on; React keeps the rest streaming.
+        const keep = open >= 0 ? open : Math.max(0, html.length - BOOTSTRAP_OPEN.length)
+        out += html.slice(0, keep)
         html = html.slice(keep)
         return done(null, out || null)
       }
       const start = open + BOOTSTRAP_OPEN.length
-      out += withoutPreloads(html.slice(0, start))
-      out += deferBootstrap(html.slice(start, close), preloads) + html.slice(close)
+      out += html.slice(0, start) + deferBootstrap(html.slice(start, close)) + html.slice(close)
       html = ''
       stage = 'done'
       done(null, out)
@@ -57,37 +50,24 @@ export function firstPaintHtml(nonce: string): Transform {
   })
 }
 
-/** Where a tag that has not been closed yet starts (the end of the text when none). */
-function unfinishedTagStart(html: string): number {
-  const lastOpen = html.lastIndexOf('<')
-  return lastOpen >= 0 && html.indexOf('>', lastOpen) < 0 ? lastOpen : html.length
-}
-
 const HEAD_MARK = '<meta name="viewport"'
 // React Router's <Scripts> writes its bootstrap as an async module script (react-router 7.18).
 const BOOTSTRAP_OPEN = 'type="module" async="">'
 const STATIC_IMPORT = /^import \* as (\w+) from ("[^"]+");$/gm
-const MODULEPRELOAD = /<link rel="modulepreload" href="(\/[^"]+)"[^>]*\/>/g
 
 /**
  * The bootstrap's static imports (`import * as route0 from "…";`) become dynamic imports that run
- * after the first frame has been painted (at once for a hidden page, which paints no frames),
- * right after the page's modulepreload links are put back, so every script still loads in
- * parallel. A bootstrap of another shape is left as it is, and the links go back at once.
+ * after the first frame has been painted, or at once for a hidden page, which paints no frames.
+ * A bootstrap of another shape is left as it is.
  */
-export function deferBootstrap(script: string, preloads: string[] = []): string {
-  const restore =
-    preloads.length === 0
-      ? ''
-      : `\nfor (const href of ${JSON.stringify(preloads)}) { const link = document.createElement("link"); link.rel = "modulepreload"; link.href = href; document.head.append(link); }`
+export function deferBootstrap(script: string): string {
   const imports = [...script.matchAll(STATIC_IMPORT)]
-  if (imports.length === 0) return restore + script
+  if (imports.length === 0) return script
   const names = imports.map((m) => m[1]).join(', ')
   const specifiers = imports.map((m) => `import(${m[2]})`).join(', ')
   const rest = script.replace(STATIC_IMPORT, '')
   return (
     '\nawait new Promise((resolve) => document.visibilityState === "hidden" ? resolve() : requestAnimationFrame(() => setTimeout(resolve, 0)));' +
-    restore +
     `\nconst [${names}] = await Promise.all([${specifiers}]);` +
     rest
   )

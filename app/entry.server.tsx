@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
+import { firstPaintHtml } from '~/lib/first-paint.server'
 
 export const streamTimeout = 5_000
 
@@ -26,7 +27,8 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true
-          const body = new PassThrough()
+          // Production pages paint before any script runs (lib/first-paint.server.ts); Vite serves development.
+          const body = import.meta.env.DEV ? new PassThrough() : firstPaintHtml(nonce)
           const stream = createReadableStreamFromReadable(body)
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))

@@ -11,7 +11,7 @@ import type { Session } from '~/lib/auth/session'
 import { takeFlash } from '~/lib/flash.server'
 import { preferredLocale } from '~/lib/format'
 import type { Route } from './+types/root'
-import './app.css'
+import stylesheetHref from './app.css?url'
 
 /**
  * Resolves the session and applies the guard of spec §4 for every route: public screens pass;
@@ -98,6 +98,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
+        {/* In production entry.server.tsx inlines the stylesheet ahead of every script. Here, with a
+            precedence, React writes the link ahead of the modulepreload links it hoists into <head>. */}
+        {import.meta.env.DEV && <link rel="stylesheet" href={stylesheetHref} precedence="default" />}
         <Links />
       </head>
       <body className="min-h-screen">

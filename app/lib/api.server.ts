@@ -5,6 +5,7 @@ import { detectClientOs } from '~/lib/api/client-os'
 import {
   csrfTokenFromCookies,
   decodeCookieValue,
+  hasSessionCookie,
   isCsrfCookieName,
   parseCookieHeader,
   parseSetCookie,
@@ -107,6 +108,8 @@ export function createServerApi(request: Request, context: AppLoadContext, optio
     clientId: clientId.id,
     os: detectClientOs(request.headers.get('user-agent')),
     now,
+    // Read per call: a sign-in earlier in this request puts a session cookie into the jar.
+    canRefreshSession: () => hasSessionCookie(jar),
     onSignedOut: (reason) => {
       signedOut = reason
     },

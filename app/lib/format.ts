@@ -23,23 +23,45 @@ export function preferredLocale(acceptLanguage: string | null | undefined): stri
 
 /** A moment, e.g. "22 Nov 2026, 09:14 UTC". */
 export function formatDateTime(isoUtc: string, locale: string): string {
-  // dateStyle/timeStyle cannot be combined with timeZoneName, so the fields are spelled out.
-  return new Intl.DateTimeFormat(locale, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  }).format(new Date(isoUtc))
+  return dateTimeFormat(locale).format(new Date(isoUtc))
 }
 
 /** A calendar date (YYYY-MM-DD), e.g. "22 Nov 2026": no time zone may shift it. */
 export function formatDate(isoDate: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`))
+  return dateFormat(locale).format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`))
 }
 
 export function formatNumber(value: number, locale: string): string {
-  return new Intl.NumberFormat(locale).format(value)
+  return numberFormat(locale).format(value)
+}
+
+// Building an Intl formatter costs far more than using one: a list of items formats hundreds of
+// dates, which made formatter construction the largest single cost of hydrating /items on a slow
+// phone (docs/performance.md "First paint"). One formatter per locale, kept.
+const dateTimeFormat = perLocale(
+  (locale) =>
+    // dateStyle/timeStyle cannot be combined with timeZoneName, so the fields are spelled out.
+    new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'UTC',
+      timeZoneName: 'short',
+    }),
+)
+const dateFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }))
+const numberFormat = perLocale((locale) => new Intl.NumberFormat(locale))
+
+function perLocale<T>(create: (locale: string) => T): (locale: string) => T {
+  const made = new Map<string, T>()
+  return (locale) => {
+    let formatter = made.get(locale)
+    if (!formatter) {
+      formatter = create(locale)
+      made.set(locale, formatter)
+    }
+    return formatter
+  }
 }

@@ -37,13 +37,16 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
   app.use(compress())
 
   if (clientDir) {
+    // Hashed file names: cached for good. The build wrote .br and .gz beside each text asset
+    // (scripts/build-compress.mjs); serveStatic picks the one the browser accepts and sets
+    // Content-Encoding and Vary, so compress() above leaves it alone.
     app.use(
       '/assets/*',
       async (c, next) => {
         await next()
         if (c.res.status === 200) c.header('cache-control', 'public, max-age=31536000, immutable')
       },
-      serveStatic({ root: path.relative(process.cwd(), clientDir) }),
+      serveStatic({ root: path.relative(process.cwd(), clientDir), precompressed: true }),
     )
     app.use(
       '*',
@@ -126,8 +129,9 @@ function withSecurityHeaders(response: Response, nonce: string, config: Config):
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    // Vite injects styles at runtime in development only.
-    dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    // Vite injects styles at runtime in development only; in production the page's one inline
+    // stylesheet (app/entry.server.tsx) carries the nonce.
+    dev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     dev ? "connect-src 'self' ws: wss:" : "connect-src 'self'",

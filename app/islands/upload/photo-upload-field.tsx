@@ -1,20 +1,12 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
-import { Button, buttonClasses } from '~/components/ui/button'
-import { cx } from '~/components/ui/class-names'
-import { CheckboxField } from '~/components/ui/checkbox-field'
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import { FieldHelp } from '~/components/ui/field-parts'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import { createBrowserApi } from '~/lib/api/browser'
-import { createUploadApi } from './upload-api'
-import { percent } from './upload-chunks'
-import { fileSize, readDownscaleSetting, writeDownscaleSetting } from './upload-downscale'
-import { shrinkPhoto } from './upload-downscale-browser'
-import { browserEnvironment, type QueueEntry, UploadQueue } from './upload-queue'
+import { fileInputClasses, PHOTO_HELP } from './upload-field-text'
 
-const HELP = 'JPEG, PNG, WebP, HEIC or HEIF, up to 50 MB each.'
-const SHRINK_HELP = 'JPEG and WebP photos are sent as JPEGs of at most 2048 pixels on the longest side. PNG, HEIC and HEIF photos are sent as they are. Remembered on this device.'
-const fileInputClasses =
-  'block w-full text-sm text-text file:mr-3 file:min-h-11 file:cursor-pointer file:rounded-md file:border file:border-border-strong file:bg-surface file:px-4 file:font-medium file:text-text hover:file:bg-surface-muted'
+// Fetched once the page is idle after hydration, or as soon as the user turns to the form, so it
+// never competes with the page's own scripts. Until it arrives the plain file input stays, and works
+// as it does without JavaScript.
+const UploadIsland = lazy(() => import('./upload-island').then((m) => ({ default: m.UploadIsland })))
 
 /**
  * The photo field of the respond and close forms. Without JavaScript: a plain file input whose
@@ -23,190 +15,61 @@ const fileInputClasses =
  */
 export function PhotoUploadField({ itemId }: { itemId: string }) {
   const hydrated = useHydrated()
-  const id = useId()
-  if (!hydrated) {
-    return (
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={id} className="font-medium text-text">
-          Photos (optional)
-        </label>
-        <FieldHelp id={`${id}-help`}>{HELP}</FieldHelp>
-        <input id={id} type="file" name="photos" accept="image/*" multiple aria-describedby={`${id}-help`} className={fileInputClasses} />
-      </div>
-    )
-  }
-  return <UploadIsland itemId={itemId} />
-}
-
-function UploadIsland({ itemId }: { itemId: string }) {
-  const id = useId()
   const rootRef = useRef<HTMLDivElement>(null)
-  const [queue] = useState(() => new UploadQueue(createUploadApi(createBrowserApi({ onSignedOut: () => {} })), itemId, browserEnvironment()))
-  const entries = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
-  const [blocked, setBlocked] = useState(false)
-  // Per device, as it depends on the connection. Read after hydration: the server has no localStorage.
-  const [shrink, setShrink] = useState(false)
-  useEffect(() => setShrink(readDownscaleSetting(storage())), [])
-  const pending = entries.filter((e) => e.status !== 'done' && e.status !== 'failed').length
-
-  // A photo still on its way would be lost with the page, and left out of the form.
-  useEffect(() => {
-    const form = rootRef.current?.closest('form')
-    if (!form) return
-    const onSubmit = (event: SubmitEvent) => {
-      if (queue.pending() === 0) return
-      event.preventDefault()
-      setBlocked(true)
-    }
-    const onUnload = (event: BeforeUnloadEvent) => {
-      if (queue.pending() > 0) event.preventDefault()
-    }
-    form.addEventListener('submit', onSubmit)
-    window.addEventListener('beforeunload', onUnload)
-    return () => {
-      form.removeEventListener('submit', onSubmit)
-      window.removeEventListener('beforeunload', onUnload)
-    }
-  }, [queue])
-
-  useEffect(() => {
-    if (pending === 0) setBlocked(false)
-  }, [pending])
-
-  function choose(files: FileList | null) {
-    if (files && files.length > 0) queue.add(Array.from(files), shrink ? shrinkPhoto : undefined)
-  }
-
-  function toggleShrink(on: boolean) {
-    setShrink(on)
-    writeDownscaleSetting(storage(), on)
-  }
-
+  const wanted = useWhenIdleOrFocused(hydrated, rootRef)
+  // Photos already chosen in the plain field are kept: swapping it for the island would drop them.
+  const [chosen, setChosen] = useState(false)
+  const plain = <PlainPhotoInput onChoose={() => setChosen(true)} />
+  if (!wanted || chosen) return <div ref={rootRef}>{plain}</div>
   return (
-    <div ref={rootRef} className="flex flex-col gap-3">
-      <fieldset className="flex flex-col gap-1.5">
-        <legend className="font-medium text-text">Photos (optional)</legend>
-        <FieldHelp id={`${id}-help`}>{HELP} They upload while you write; a lost connection resumes by itself.</FieldHelp>
-        <div className="flex flex-wrap gap-2">
-          <label className={cx(buttonClasses({ variant: 'secondary' }), 'focus-within:outline-3 focus-within:outline-primary')}>
-            Take photo
-            <input
-              type="file"
-              accept="image/*"
-              capture="environment"
-              multiple
-              className="sr-only"
-              aria-describedby={`${id}-help`}
-              onChange={(event) => {
-                choose(event.currentTarget.files)
-                event.currentTarget.value = ''
-              }}
-            />
-          </label>
-          <label className={cx(buttonClasses({ variant: 'secondary' }), 'focus-within:outline-3 focus-within:outline-primary')}>
-            Choose photos
-            <input
-              type="file"
-              accept="image/*"
-              multiple
-              className="sr-only"
-              aria-describedby={`${id}-help`}
-              onChange={(event) => {
-                choose(event.currentTarget.files)
-                event.currentTarget.value = ''
-              }}
-            />
-          </label>
-        </div>
-        {/* No name: the setting is the device's, not part of the form. */}
-        <CheckboxField
-          className="mt-1"
-          label="Shrink photos before upload (faster on a weak connection)"
-          help={SHRINK_HELP}
-          inputProps={{ id: `${id}-shrink`, checked: shrink, onChange: (event) => toggleShrink(event.currentTarget.checked) }}
-        />
-      </fieldset>
-      {entries.length > 0 ? (
-        <ul aria-label="Photo uploads" className="flex flex-col gap-2">
-          {entries.map((entry) => (
-            <UploadRow key={entry.key} entry={entry} onPause={() => queue.pause(entry.key)} onResume={() => queue.resume(entry.key)} onRemove={() => queue.remove(entry.key)} />
-          ))}
-        </ul>
-      ) : null}
-      {blocked && pending > 0 ? (
-        <p role="alert" className="text-sm font-medium text-critical">
-          {pending === 1 ? 'A photo is still uploading.' : `${pending} photos are still uploading.`} Wait until they are done, or remove them, then send again.
-        </p>
-      ) : null}
-      {entries.flatMap((e) => (e.status === 'done' && e.photoId ? [<input key={e.key} type="hidden" name="photoIds" value={e.photoId} />] : []))}
-    </div>
+    <Suspense fallback={plain}>
+      <UploadIsland itemId={itemId} />
+    </Suspense>
   )
 }
 
-/** localStorage, or undefined where reading it throws (site data blocked). */
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage
-  } catch {
-    return undefined
-  }
+/** True once the browser is idle after hydration, or earlier when focus enters the field's form. */
+function useWhenIdleOrFocused(hydrated: boolean, rootRef: React.RefObject<HTMLDivElement | null>): boolean {
+  const [wanted, setWanted] = useState(false)
+  useEffect(() => {
+    if (!hydrated || wanted) return
+    const want = () => setWanted(true)
+    const form = rootRef.current?.closest('form')
+    form?.addEventListener('focusin', want)
+    const idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(want, { timeout: IDLE_TIMEOUT_MS }) : undefined
+    const timer = idle === undefined ? window.setTimeout(want, IDLE_TIMEOUT_MS) : undefined
+    return () => {
+      form?.removeEventListener('focusin', want)
+      if (idle !== undefined) window.cancelIdleCallback(idle)
+      if (timer !== undefined) window.clearTimeout(timer)
+    }
+  }, [hydrated, wanted, rootRef])
+  return wanted
 }
 
-function statusText(entry: QueueEntry): string {
-  switch (entry.status) {
-    case 'queued':
-      return 'Waiting to upload'
-    case 'shrinking':
-      return 'Shrinking'
-    case 'uploading':
-      return `Uploading, ${percent(entry.sent, entry.size)}%`
-    case 'waiting':
-      return `Connection lost at ${percent(entry.sent, entry.size)}%: retrying`
-    case 'paused':
-      return `Paused at ${percent(entry.sent, entry.size)}%`
-    case 'done':
-      return 'Uploaded'
-    case 'failed':
-      return 'Not uploaded'
-  }
-}
+/** However busy the page, the island is fetched by then. */
+const IDLE_TIMEOUT_MS = 3000
 
-function UploadRow({ entry, onPause, onResume, onRemove }: { entry: QueueEntry; onPause: () => void; onResume: () => void; onRemove: () => void }) {
-  const label = `${entry.fileName}: ${statusText(entry)}`
-  const live = entry.status === 'queued' || entry.status === 'uploading' || entry.status === 'waiting'
+function PlainPhotoInput({ onChoose }: { onChoose?: () => void }) {
+  const id = useId()
   return (
-    <li className="rounded-md border border-border bg-surface p-3 text-sm">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-medium break-all text-text">
-          {entry.fileName}
-          {entry.originalSize !== null ? <span className="ml-2 font-normal text-muted">{`${fileSize(entry.originalSize)} → ${fileSize(entry.size)}`}</span> : null}
-        </span>
-        <span role="status" className={entry.status === 'failed' ? 'text-critical' : 'text-muted'}>
-          {statusText(entry)}
-        </span>
-      </div>
-      <progress className="mt-2 h-2 w-full accent-primary" max={entry.size} value={entry.sent} aria-label={label} />
-      {entry.error ? <p className="mt-1 text-critical">{entry.error}</p> : null}
-      <div className="mt-2 flex flex-wrap gap-2">
-        {live ? (
-          <Button size="sm" variant="secondary" onClick={onPause} aria-label={`Pause ${entry.fileName}`}>
-            Pause
-          </Button>
-        ) : null}
-        {entry.status === 'paused' ? (
-          <Button size="sm" variant="secondary" onClick={onResume} aria-label={`Resume ${entry.fileName}`}>
-            Resume
-          </Button>
-        ) : null}
-        {entry.status === 'failed' ? (
-          <Button size="sm" variant="secondary" onClick={onResume} aria-label={`Retry ${entry.fileName}`}>
-            Retry
-          </Button>
-        ) : null}
-        <Button size="sm" variant="plain" onClick={onRemove} aria-label={`Remove ${entry.fileName}`}>
-          Remove
-        </Button>
-      </div>
-    </li>
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="font-medium text-text">
+        Photos (optional)
+      </label>
+      <FieldHelp id={`${id}-help`}>{PHOTO_HELP}</FieldHelp>
+      <input
+        id={id}
+        type="file"
+        name="photos"
+        accept="image/*"
+        multiple
+        aria-describedby={`${id}-help`}
+        className={fileInputClasses}
+        onChange={(event) => {
+          if (event.currentTarget.files?.length) onChoose?.()
+        }}
+      />
+    </div>
   )
 }

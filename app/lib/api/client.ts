@@ -76,7 +76,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           return result
         }
         refreshed = true
-        const outcome = await refreshSession()
+        const outcome = options.canRefreshSession?.() === false ? 'failed' : await refreshSession()
         if (outcome === 'signed-out') return result
         if (outcome === 'failed') {
           signOut('unauthorized')

@@ -22,6 +22,16 @@ export function csrfTokenFromCookies(cookies: ReadonlyMap<string, string>): stri
   return decodeCookieValue(cookies.get(COOKIES.csrfHost) ?? cookies.get(COOKIES.csrf))
 }
 
+/**
+ * The backend's HttpOnly session cookie (`__Host-` prefixed outside development). Pages never read
+ * its value; they only ask whether the browser sent one at all.
+ */
+const SESSION_COOKIE_NAMES = ['sp_session', '__Host-sp_session']
+
+export function hasSessionCookie(cookies: ReadonlyMap<string, string>): boolean {
+  return SESSION_COOKIE_NAMES.some((name) => cookies.has(name))
+}
+
 export function isCsrfCookieName(name: string): boolean {
   return name === COOKIES.csrf || name === COOKIES.csrfHost
 }

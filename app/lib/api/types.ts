@@ -58,6 +58,12 @@ export type ApiClientOptions = {
   onSignedOut?: ((reason: SignedOutReason) => void) | undefined
   onBlocked?: ((correlationId: string | undefined) => void) | undefined
   onTenantCleared?: (() => void) | undefined
+  /**
+   * Whether a session refresh could succeed at all; default yes. The server-side client answers
+   * no when the browser sent no session cookie: the refresh needs that cookie, so an anonymous
+   * visitor's 401 is final and costs one backend call, not two.
+   */
+  canRefreshSession?: (() => boolean) | undefined
   /** Injected for tests; default setTimeout-based. */
   sleep?: ((ms: number) => Promise<void>) | undefined
   /** Injected for tests; default Date.now. */

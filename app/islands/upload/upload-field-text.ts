@@ -1,0 +1,5 @@
+/** Texts and classes the plain file input and the upload island share. */
+export const PHOTO_HELP = 'JPEG, PNG, WebP, HEIC or HEIF, up to 50 MB each.'
+export const SHRINK_HELP = 'JPEG and WebP photos are sent as JPEGs of at most 2048 pixels on the longest side. PNG, HEIC and HEIF photos are sent as they are. Remembered on this device.'
+export const fileInputClasses =
+  'block w-full text-sm text-text file:mr-3 file:min-h-11 file:cursor-pointer file:rounded-md file:border file:border-border-strong file:bg-surface file:px-4 file:font-medium file:text-text hover:file:bg-surface-muted'

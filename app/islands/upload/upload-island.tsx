@@ -1,0 +1,189 @@
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
+import { Button, buttonClasses } from '~/components/ui/button'
+import { cx } from '~/components/ui/class-names'
+import { CheckboxField } from '~/components/ui/checkbox-field'
+import { FieldHelp } from '~/components/ui/field-parts'
+import { createBrowserApi } from '~/lib/api/browser'
+import { createUploadApi } from './upload-api'
+import { percent } from './upload-chunks'
+import { fileSize, readDownscaleSetting, writeDownscaleSetting } from './upload-downscale'
+import { shrinkPhoto } from './upload-downscale-browser'
+import { PHOTO_HELP, SHRINK_HELP } from './upload-field-text'
+import { browserEnvironment, type QueueEntry, UploadQueue } from './upload-queue'
+
+/**
+ * The upload island of PhotoUploadField, in its own chunk: loaded once the page has hydrated, so
+ * the item page's first paint and hydration do not wait for it (docs/performance.md "First paint").
+ */
+export function UploadIsland({ itemId }: { itemId: string }) {
+  const id = useId()
+  const rootRef = useRef<HTMLDivElement>(null)
+  const [queue] = useState(() => new UploadQueue(createUploadApi(createBrowserApi({ onSignedOut: () => {} })), itemId, browserEnvironment()))
+  const entries = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
+  const [blocked, setBlocked] = useState(false)
+  // Per device, as it depends on the connection. Read after hydration: the server has no localStorage.
+  const [shrink, setShrink] = useState(false)
+  useEffect(() => setShrink(readDownscaleSetting(storage())), [])
+  const pending = entries.filter((e) => e.status !== 'done' && e.status !== 'failed').length
+
+  // A photo still on its way would be lost with the page, and left out of the form.
+  useEffect(() => {
+    const form = rootRef.current?.closest('form')
+    if (!form) return
+    const onSubmit = (event: SubmitEvent) => {
+      if (queue.pending() === 0) return
+      event.preventDefault()
+      setBlocked(true)
+    }
+    const onUnload = (event: BeforeUnloadEvent) => {
+      if (queue.pending() > 0) event.preventDefault()
+    }
+    form.addEventListener('submit', onSubmit)
+    window.addEventListener('beforeunload', onUnload)
+    return () => {
+      form.removeEventListener('submit', onSubmit)
+      window.removeEventListener('beforeunload', onUnload)
+    }
+  }, [queue])
+
+  useEffect(() => {
+    if (pending === 0) setBlocked(false)
+  }, [pending])
+
+  function choose(files: FileList | null) {
+    if (files && files.length > 0) queue.add(Array.from(files), shrink ? shrinkPhoto : undefined)
+  }
+
+  function toggleShrink(on: boolean) {
+    setShrink(on)
+    writeDownscaleSetting(storage(), on)
+  }
+
+  return (
+    <div ref={rootRef} className="flex flex-col gap-3">
+      <fieldset className="flex flex-col gap-1.5">
+        <legend className="font-medium text-text">Photos (optional)</legend>
+        <FieldHelp id={`${id}-help`}>{PHOTO_HELP} They upload while you write; a lost connection resumes by itself.</FieldHelp>
+        <div className="flex flex-wrap gap-2">
+          <label className={cx(buttonClasses({ variant: 'secondary' }), 'focus-within:outline-3 focus-within:outline-primary')}>
+            Take photo
+            <input
+              type="file"
+              accept="image/*"
+              capture="environment"
+              multiple
+              className="sr-only"
+              aria-describedby={`${id}-help`}
+              onChange={(event) => {
+                choose(event.currentTarget.files)
+                event.currentTarget.value = ''
+              }}
+            />
+          </label>
+          <label className={cx(buttonClasses({ variant: 'secondary' }), 'focus-within:outline-3 focus-within:outline-primary')}>
+            Choose photos
+            <input
+              type="file"
+              accept="image/*"
+              multiple
+              className="sr-only"
+              aria-describedby={`${id}-help`}
+              onChange={(event) => {
+                choose(event.currentTarget.files)
+                event.currentTarget.value = ''
+              }}
+            />
+          </label>
+        </div>
+        {/* No name: the setting is the device's, not part of the form. */}
+        <CheckboxField
+          className="mt-1"
+          label="Shrink photos before upload (faster on a weak connection)"
+          help={SHRINK_HELP}
+          inputProps={{ id: `${id}-shrink`, checked: shrink, onChange: (event) => toggleShrink(event.currentTarget.checked) }}
+        />
+      </fieldset>
+      {entries.length > 0 ? (
+        <ul aria-label="Photo uploads" className="flex flex-col gap-2">
+          {entries.map((entry) => (
+            <UploadRow key={entry.key} entry={entry} onPause={() => queue.pause(entry.key)} onResume={() => queue.resume(entry.key)} onRemove={() => queue.remove(entry.key)} />
+          ))}
+        </ul>
+      ) : null}
+      {blocked && pending > 0 ? (
+        <p role="alert" className="text-sm font-medium text-critical">
+          {pending === 1 ? 'A photo is still uploading.' : `${pending} photos are still uploading.`} Wait until they are done, or remove them, then send again.
+        </p>
+      ) : null}
+      {entries.flatMap((e) => (e.status === 'done' && e.photoId ? [<input key={e.key} type="hidden" name="photoIds" value={e.photoId} />] : []))}
+    </div>
+  )
+}
+
+/** localStorage, or undefined where reading it throws (site data blocked). */
+function storage(): Storage | undefined {
+  try {
+    return window.localStorage
+  } catch {
+    return undefined
+  }
+}
+
+function statusText(entry: QueueEntry): string {
+  switch (entry.status) {
+    case 'queued':
+      return 'Waiting to upload'
+    case 'shrinking':
+      return 'Shrinking'
+    case 'uploading':
+      return `Uploading, ${percent(entry.sent, entry.size)}%`
+    case 'waiting':
+      return `Connection lost at ${percent(entry.sent, entry.size)}%: retrying`
+    case 'paused':
+      return `Paused at ${percent(entry.sent, entry.size)}%`
+    case 'done':
+      return 'Uploaded'
+    case 'failed':
+      return 'Not uploaded'
+  }
+}
+
+function UploadRow({ entry, onPause, onResume, onRemove }: { entry: QueueEntry; onPause: () => void; onResume: () => void; onRemove: () => void }) {
+  const label = `${entry.fileName}: ${statusText(entry)}`
+  const live = entry.status === 'queued' || entry.status === 'uploading' || entry.status === 'waiting'
+  return (
+    <li className="rounded-md border border-border bg-surface p-3 text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="font-medium break-all text-text">
+          {entry.fileName}
+          {entry.originalSize !== null ? <span className="ml-2 font-normal text-muted">{`${fileSize(entry.originalSize)} → ${fileSize(entry.size)}`}</span> : null}
+        </span>
+        <span role="status" className={entry.status === 'failed' ? 'text-critical' : 'text-muted'}>
+          {statusText(entry)}
+        </span>
+      </div>
+      <progress className="mt-2 h-2 w-full accent-primary" max={entry.size} value={entry.sent} aria-label={label} />
+      {entry.error ? <p className="mt-1 text-critical">{entry.error}</p> : null}
+      <div className="mt-2 flex flex-wrap gap-2">
+        {live ? (
+          <Button size="sm" variant="secondary" onClick={onPause} aria-label={`Pause ${entry.fileName}`}>
+            Pause
+          </Button>
+        ) : null}
+        {entry.status === 'paused' ? (
+          <Button size="sm" variant="secondary" onClick={onResume} aria-label={`Resume ${entry.fileName}`}>
+            Resume
+          </Button>
+        ) : null}
+        {entry.status === 'failed' ? (
+          <Button size="sm" variant="secondary" onClick={onResume} aria-label={`Retry ${entry.fileName}`}>
+            Retry
+          </Button>
+        ) : null}
+        <Button size="sm" variant="plain" onClick={onRemove} aria-label={`Remove ${entry.fileName}`}>
+          Remove
+        </Button>
+      </div>
+    </li>
+  )
+}

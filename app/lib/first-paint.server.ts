@@ -1,0 +1,74 @@
+import { Transform } from 'node:stream'
+import stylesheet from '~/app.css?inline'
+
+/**
+ * Rewrites the server-rendered HTML stream so the page paints before any script runs
+ * (docs/performance.md "First paint", decision 007):
+ *
+ * 1. The whole stylesheet (~6 KiB compressed) goes into <head> right after the viewport tag, ahead
+ *    of every script and modulepreload, so the first paint waits for the HTML alone, not for a
+ *    second round trip that scripts compete with. React leaves the extra <style> alone when it
+ *    hydrates <head>.
+ * 2. React Router's bootstrap module (route modules, manifest, then entry.client) waits for the
+ *    first frame before it imports anything (see deferBootstrap). The modulepreload links still
+ *    fetch the scripts at once; only running them waits.
+ */
+export function firstPaintHtml(nonce: string): Transform {
+  let html = ''
+  let stage: 'head' | 'bootstrap' | 'done' = 'head'
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (stage === 'done') return done(null, chunk)
+      html += chunk.toString('utf8')
+      let out = ''
+      if (stage === 'head') {
+        const mark = html.indexOf(HEAD_MARK)
+        const end = mark < 0 ? -1 : html.indexOf('>', mark)
+        if (end < 0) return done()
+        out = `${html.slice(0, end + 1)}<style nonce="${nonce}">${stylesheet}</style>`
+        html = html.slice(end + 1)
+        stage = 'bootstrap'
+      }
+      const open = html.indexOf(BOOTSTRAP_OPEN)
+      const close = open < 0 ? -1 : html.indexOf('</script>', open)
+      if (close < 0) {
+        // Hold back only from the bootstrap's opening tag on; React keeps the rest streaming.
+        const keep = open >= 0 ? open : Math.max(0, html.length - BOOTSTRAP_OPEN.length)
+        out += html.slice(0, keep)
+        html = html.slice(keep)
+        return done(null, out || null)
+      }
+      const start = open + BOOTSTRAP_OPEN.length
+      out += html.slice(0, start) + deferBootstrap(html.slice(start, close)) + html.slice(close)
+      html = ''
+      stage = 'done'
+      done(null, out)
+    },
+    flush(done) {
+      done(null, html || null)
+    },
+  })
+}
+
+const HEAD_MARK = '<meta name="viewport"'
+// React Router's <Scripts> writes its bootstrap as an async module script (react-router 7.18).
+const BOOTSTRAP_OPEN = 'type="module" async="">'
+const STATIC_IMPORT = /^import \* as (\w+) from ("[^"]+");$/gm
+
+/**
+ * The bootstrap's static imports (`import * as route0 from "…";`) become dynamic imports that run
+ * after the first frame has been painted, or at once for a hidden page, which paints no frames.
+ * A bootstrap of another shape is left as it is.
+ */
+export function deferBootstrap(script: string): string {
+  const imports = [...script.matchAll(STATIC_IMPORT)]
+  if (imports.length === 0) return script
+  const names = imports.map((m) => m[1]).join(', ')
+  const specifiers = imports.map((m) => `import(${m[2]})`).join(', ')
+  const rest = script.replace(STATIC_IMPORT, '')
+  return (
+    '\nawait new Promise((resolve) => document.visibilityState === "hidden" ? resolve() : requestAnimationFrame(() => setTimeout(resolve, 0)));' +
+    `\nconst [${names}] = await Promise.all([${specifiers}]);` +
+    rest
+  )
+}

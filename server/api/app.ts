@@ -5,6 +5,7 @@ import { ZodError } from 'zod'
 import type { BackendBindings, BackendDeps, BackendEnv } from '#server/http/env'
 import { fieldErrors, Problem, problemResponse, problems, type ProblemInit } from '#server/http/problem'
 import { HEADERS } from '~/lib/constants'
+import { clientAddress } from '#server/http/client-address'
 import { csrfProtection } from '#server/http/csrf'
 import { resolveSession } from '#server/http/session'
 import { accountRoutes } from './auth/account-routes'
@@ -43,7 +44,7 @@ export function createBackend(deps: BackendDeps): Backend {
     c.set('deps', deps)
     c.set('correlationId', correlationId)
     c.set('log', log)
-    c.set('ip', clientIp(c.req.raw, c.env?.remoteAddress, deps.config.trustProxy))
+    c.set('ip', clientAddress(c.req.raw, c.env?.remoteAddress, deps.config.trustProxy) ?? 'unknown')
     const started = performance.now()
     await next()
     c.header(HEADERS.correlationId, correlationId)
@@ -97,13 +98,4 @@ export function createBackend(deps: BackendDeps): Backend {
   })
 
   return { app, fetch: (request, bindings = {}) => Promise.resolve(app.fetch(request, bindings)) }
-}
-
-/** The address used for throttling and audit. X-Forwarded-For only counts behind a trusted proxy. */
-function clientIp(request: Request, remoteAddress: string | undefined, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
-  return remoteAddress ?? 'unknown'
 }

@@ -7,7 +7,9 @@ import { compress } from 'hono/compress'
 import type { AppLoadContext } from 'react-router'
 import type { Backend } from '#server/api/app'
 import type { Config } from '#server/config'
+import { clientAddress } from '#server/http/client-address'
 import type { Logger } from '#server/http/logger'
+import { warnIfProxyUntrusted } from '#server/http/proxy-warning'
 import type { BackendTransport } from '~/lib/load-context'
 
 export type WebHandler = (request: Request, context: AppLoadContext) => Promise<Response>
@@ -34,6 +36,11 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
   const app = new Hono<FrontEnv>()
   const remoteTransport = config.backendUrl ? createRemoteTransport(config.backendUrl) : undefined
 
+  app.use(async (c, next) => {
+    // Pages and form posts reach the backend without the header: warn here, where every request passes.
+    warnIfProxyUntrusted(options, c.req.raw)
+    await next()
+  })
   app.use(compress())
 
   if (clientDir) {
@@ -61,8 +68,8 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
 
   const toBackend = (c: Context<FrontEnv>) =>
     remoteTransport
-      ? remoteTransport(c.req.raw, remoteAddressOf(c))
-      : backend.fetch(c.req.raw, { remoteAddress: remoteAddressOf(c) })
+      ? remoteTransport(c.req.raw, remoteAddressOf(c, config))
+      : backend.fetch(c.req.raw, { remoteAddress: remoteAddressOf(c, config) })
 
   app.all('/api/*', toBackend)
   app.all('/hub/*', toBackend)
@@ -73,7 +80,7 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
     if ((pathname.startsWith('/auth/') || pathname.startsWith('/invite/')) && wantsJson(c.req.raw)) {
       return toBackend(c)
     }
-    const remoteAddress = remoteAddressOf(c)
+    const remoteAddress = remoteAddressOf(c, config)
     const cspNonce = randomBytes(16).toString('base64')
     const transport: BackendTransport = remoteTransport
       ? (request) => remoteTransport(request, remoteAddress)
@@ -92,8 +99,8 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
   return app
 }
 
-function remoteAddressOf(c: Context<FrontEnv>): string | undefined {
-  return c.env?.incoming?.socket?.remoteAddress
+function remoteAddressOf(c: Context<FrontEnv>, config: Config): string | undefined {
+  return clientAddress(c.req.raw, c.env?.incoming?.socket?.remoteAddress, config.trustProxy)
 }
 
 /** A JSON call (fetch from an island or another client), as opposed to a page or an HTML form post. */

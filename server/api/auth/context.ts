@@ -3,7 +3,7 @@ import type { BackendEnv } from '#server/http/env'
 import { writeCookie } from '#server/http/cookies'
 import { csrfBinding, issueCsrfToken } from '#server/http/csrf'
 import { cookieMaxAge } from '#server/http/session'
-import { warnForRequest } from './proxy-warning'
+import { warnForRequest } from '#server/http/proxy-warning'
 import type { AuthSession } from '#server/domain/auth/sessions'
 
 /** What domain calls need to know about the request; every throttled auth call passes here. */

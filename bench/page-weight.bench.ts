@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { DEMO } from '#server/db/seed'
+import { signInDemo, waitForHealth } from './demo-client'
 
 const port = 3900 + Math.floor(Math.random() * 90)
 const base = `http://127.0.0.1:${port}`
@@ -13,28 +13,10 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-'))
 const server = spawn('node', ['build/node/index.js'], { env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: 'inherit' })
 
 try {
-  await waitForHealth()
-  const cookies = new Map<string, string>()
-  const remember = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const [name, value] = (pair ?? '').split('=')
-      if (name) cookies.set(name, value ?? '')
-    }
-  }
-  const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-
+  await waitForHealth(base)
   await report('/auth/login', '')
-  const session = await fetch(`${base}/auth/session`, { headers: { accept: 'application/json' } })
-  remember(session)
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookieHeader(), 'x-csrf-token': cookies.get('sp_csrf') ?? '', origin: base },
-    body: JSON.stringify({ email: DEMO.user.email, password: DEMO.user.password }),
-  })
-  remember(login)
-  if (!login.ok) throw new Error(`sign-in failed: ${login.status}`)
-  await report('/dashboard', cookieHeader())
+  const { headers } = await signInDemo(base)
+  await report('/dashboard', headers.cookie ?? '')
 } finally {
   server.kill('SIGTERM')
   await new Promise((resolve) => server.once('exit', resolve))
@@ -63,14 +45,3 @@ async function report(pagePath: string, cookie: string) {
   console.log(`${pagePath.padEnd(14)} HTML ${kb(html.length)}  JS ${kb(js)} (gzip ${kb(jsGz)})  CSS ${kb(css)} (gzip ${kb(cssGz)})  files ${new Set(assets).size}`)
 }
 
-async function waitForHealth() {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('server did not start')
-}

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { launch as launchChrome } from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { chromium, type Browser, type CDPSession } from 'playwright-core'
-import { DEMO } from '#server/db/seed'
+import { signInDemo, waitForHealth } from './demo-client'
 
 const CHROMIUM = '/usr/bin/chromium'
 const RUNS = Number(process.env.PAINT_RUNS ?? 5)
@@ -52,8 +52,8 @@ const server = spawn('node', [serverFile], {
 })
 
 try {
-  await waitForHealth()
-  const cookies = await signIn()
+  await waitForHealth(base)
+  const cookies = [...(await signInDemo(base)).cookies].map(([name, value]) => ({ name, value }))
   const itemId = await firstItemId(cookies)
   const allScreens: Screen[] = [
     { name: 'Sign-in', path: '/auth/login', signedIn: false },
@@ -262,30 +262,6 @@ function writeSection(table: string): void {
 
 type Cookie = { name: string; value: string }
 
-async function signIn(): Promise<Cookie[]> {
-  const jar = new Map<string, string>()
-  const remember = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const at = (pair ?? '').indexOf('=')
-      if (at > 0) jar.set((pair ?? '').slice(0, at), (pair ?? '').slice(at + 1))
-    }
-  }
-  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
-  const session = await fetch(`${base}/auth/session`, { headers: { accept: 'application/json' } })
-  remember(session)
-  await session.body?.cancel()
-  const csrf = [...jar.keys()].find((k) => k.endsWith('csrf')) ?? 'sp_csrf'
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: header(), 'x-csrf-token': jar.get(csrf) ?? '', origin: base },
-    body: JSON.stringify({ email: DEMO.user.email, password: DEMO.user.password }),
-  })
-  remember(login)
-  if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`)
-  await login.body?.cancel()
-  return [...jar].map(([name, value]) => ({ name, value }))
-}
 
 async function firstItemId(cookies: Cookie[]): Promise<string> {
   const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ')
@@ -319,14 +295,3 @@ function freePort(): Promise<number> {
   })
 }
 
-async function waitForHealth() {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('server did not start')
-}

@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
-import { DEMO } from '#server/db/seed'
+import { signInDemo, waitForHealth } from './demo-client'
 import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
 
 const MB = 1024 * 1024
@@ -50,8 +50,8 @@ const server = spawn('node', [serverFile], { env: { ...process.env, PORT: String
 const pid = server.pid ?? 0
 
 try {
-  await waitForHealth()
-  const headers = await signIn()
+  await waitForHealth(base, 150)
+  const { headers } = await signInDemo(base)
   const items = await fetch(`${base}/api/items/outstanding?limit=1`, { headers: { ...headers, accept: 'application/json' } })
   if (!items.ok) throw new Error(`outstanding items: ${items.status} ${await items.text()}`)
   const itemId = ((await items.json()) as { items: { id: string }[] }).items[0]?.id
@@ -235,30 +235,6 @@ async function upload(headers: Record<string, string>, itemId: string, fileName:
   return { createMs: t1 - t0, chunkMs: t2 - t1, completeMs: t3 - t2, totalMs: t3 - t0, chunks, chunkSize: session.chunkSize }
 }
 
-async function signIn(): Promise<Record<string, string>> {
-  const cookies = new Map<string, string>()
-  const remember = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const [name, value] = (pair ?? '').split('=')
-      if (name) cookies.set(name, value ?? '')
-    }
-  }
-  const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-  const session = await fetch(`${base}/auth/session`, { headers: { accept: 'application/json' } })
-  remember(session)
-  await session.body?.cancel()
-  const csrfName = [...cookies.keys()].find((k) => k.endsWith('csrf')) ?? 'sp_csrf'
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookieHeader(), 'x-csrf-token': cookies.get(csrfName) ?? '', origin: base },
-    body: JSON.stringify({ email: DEMO.user.email, password: DEMO.user.password }),
-  })
-  remember(login)
-  if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`)
-  await login.body?.cancel()
-  return { cookie: cookieHeader(), 'x-csrf-token': cookies.get(csrfName) ?? '', origin: base }
-}
 
 /** Gaussian noise: incompressible enough that the pixels, not the padding, are most of a phone-sized file. */
 async function noiseJpeg(width: number, height: number, quality: number): Promise<Buffer> {
@@ -319,14 +295,3 @@ function mib(bytes: number): string {
   return `${(bytes / MB).toFixed(0)} MB`
 }
 
-async function waitForHealth() {
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('server did not start')
-}

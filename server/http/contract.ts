@@ -106,7 +106,7 @@ function parse(schema: z.ZodType, value: unknown, detail: string): unknown {
 }
 
 /** The one text rule (app/lib/schemas/text.ts) over a whole parsed value, as field errors. */
-export function refuseBrokenText(value: unknown, detail: string): void {
+function refuseBrokenText(value: unknown, detail: string): void {
   const found = textProblems(value)
   if (found.length === 0) return
   throw new Problem(problems.badRequest(detail, groupErrors(found)))

@@ -65,35 +65,8 @@ export function UploadIsland({ itemId }: { itemId: string }) {
         <legend className="font-medium text-text">Photos (optional)</legend>
         <FieldHelp id={`${id}-help`}>{PHOTO_HELP} They upload while you write; a lost connection resumes by itself.</FieldHelp>
         <div className="flex flex-wrap gap-2">
-          <label className={cx(buttonClasses({ variant: 'secondary' }), 'focus-within:outline-3 focus-within:outline-primary')}>
-            Take photo
-            <input
-              type="file"
-              accept="image/*"
-              capture="environment"
-              multiple
-              className="sr-only"
-              aria-describedby={`${id}-help`}
-              onChange={(event) => {
-                choose(event.currentTarget.files)
-                event.currentTarget.value = ''
-              }}
-            />
-          </label>
-          <label className={cx(buttonClasses({ variant: 'secondary' }), 'focus-within:outline-3 focus-within:outline-primary')}>
-            Choose photos
-            <input
-              type="file"
-              accept="image/*"
-              multiple
-              className="sr-only"
-              aria-describedby={`${id}-help`}
-              onChange={(event) => {
-                choose(event.currentTarget.files)
-                event.currentTarget.value = ''
-              }}
-            />
-          </label>
+          <PhotoPicker label="Take photo" camera describedBy={`${id}-help`} onChoose={choose} />
+          <PhotoPicker label="Choose photos" describedBy={`${id}-help`} onChoose={choose} />
         </div>
         {/* No name: the setting is the device's, not part of the form. */}
         <CheckboxField
@@ -185,5 +158,26 @@ function UploadRow({ entry, onPause, onResume, onRemove }: { entry: QueueEntry; 
         </Button>
       </div>
     </li>
+  )
+}
+
+/** A button-styled file input: the camera (on phones) or the photo library. It clears itself, so the same photo can be chosen again. */
+function PhotoPicker(props: { label: string; camera?: boolean; describedBy: string; onChoose: (files: FileList | null) => void }) {
+  return (
+    <label className={cx(buttonClasses({ variant: 'secondary' }), 'focus-within:outline-3 focus-within:outline-primary')}>
+      {props.label}
+      <input
+        type="file"
+        accept="image/*"
+        {...(props.camera && { capture: 'environment' as const })}
+        multiple
+        className="sr-only"
+        aria-describedby={props.describedBy}
+        onChange={(event) => {
+          props.onChoose(event.currentTarget.files)
+          event.currentTarget.value = ''
+        }}
+      />
+    </label>
   )
 }

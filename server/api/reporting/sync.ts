@@ -17,10 +17,9 @@ const syncOperation = (summary: string) =>
     responses: { 200: 'A snapshot (no cursor) or the changes after the cursor, with the next cursor.', 410: 'The cursor is too old: KR_SYNC_CURSOR_STALE, pull a snapshot.' },
   } satisfies OperationSpec)
 
-async function changes(c: Context<BackendEnv>) {
+async function changes(c: Context<BackendEnv>, cursor: string | undefined) {
   const session = requireSession(c)
   const { db, now } = c.get('deps')
-  const cursor = c.req.query('cursor')
   c.header('cache-control', 'no-store')
   return c.json(await asMember(db, session, now(), (ctx) => syncChanges(ctx, cursor)))
 }
@@ -30,5 +29,5 @@ async function changes(c: Context<BackendEnv>) {
  * mobile path answers the same; it exists so the apps' calls stay stable if the two ever differ.
  */
 export const syncRoutes = new Hono<BackendEnv>()
-  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), changes)
-  .get('/api/sync/changes-mobile', syncOperation('The same changes, for the mobile apps'), changes)
+  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) => changes(c, c.req.valid('query').cursor))
+  .get('/api/sync/changes-mobile', syncOperation('The same changes, for the mobile apps'), (c) => changes(c, c.req.valid('query').cursor))

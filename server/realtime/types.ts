@@ -84,6 +84,11 @@ export interface PresenceStore {
   list(room: string): Promise<PresenceMember[]>
   /** Keeps this instance's entries alive (called every few seconds with everything it holds). */
   refresh(entries: readonly { room: string; entry: PresenceEntry }[]): Promise<void>
+  /**
+   * Removes expired entries (a crashed instance's) from these rooms and answers the rooms whose
+   * members changed by it, with their members now, so the caller can announce them.
+   */
+  sweep(rooms: readonly string[]): Promise<{ room: string; members: PresenceMember[] }[]>
   close(): Promise<void>
 }
 

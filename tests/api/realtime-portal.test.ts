@@ -17,7 +17,7 @@ import { createMember, createSessionFor, type TestMember } from '#tests/helpers/
 import { createTestBackend, TEST_ORIGIN, type TestBackend } from '#tests/helpers/backend'
 import { body, newProject, newReport, organisation, signedMember, type Signed } from '#tests/helpers/reporting-a'
 import type { EntityChanged, JoinedRoom, PresenceChanged, RoomMessage } from '~/lib/realtime/events'
-import type { ReportItem } from '~/lib/reporting/types'
+import type { Item } from '~/lib/reporting/types'
 
 /**
  * The portal's hub (server/realtime/portal-hub.ts) on a real database with the official client as
@@ -109,10 +109,10 @@ function collect<T>(connection: HubConnection, event: string) {
   }
 }
 
-async function newItem(member: Signed): Promise<ReportItem> {
+async function newItem(member: Signed): Promise<Item> {
   const project = await newProject(member.c)
   const report = await newReport(member.c, project.id)
-  return body<ReportItem>(await member.c.post(`/api/reports/${report.id}/items`, { title: `Item ${randomUUID().slice(0, 6)}` }), 201)
+  return body<Item>(await member.c.post(`/api/reports/${report.id}/items`, { title: `Item ${randomUUID().slice(0, 6)}` }), 201)
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -170,7 +170,8 @@ export class HubConnection implements ConnectionInfo {
   /** Close message, then the transport ends; the connection is gone for good. */
   close(options: { error?: string; allowReconnect?: boolean }): void {
     if (this.state === 'ended') return
-    if (this.state !== 'detached') {
+    // Before the handshake reply nothing else may be sent; while detached there is nobody to tell.
+    if (this.state === 'open') {
       const message: Record<string, unknown> = { type: MessageType.Close }
       if (options.error !== undefined) message.error = options.error
       if (options.allowReconnect) message.allowReconnect = true

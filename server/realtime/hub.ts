@@ -27,11 +27,16 @@ import { attachWebSocket } from './transports/websocket'
 import { type Authenticate, type Backplane, type ConnectionInfo, type HubMethod } from './types'
 
 export type HubTimings = {
+  /** Send a Ping when nothing was sent for this long. */
   keepAliveMs: number
+  /** Close (allowReconnect: true, .NET's AbortAllowReconnect) when nothing was received for this long; paused while a method runs. */
   clientTimeoutMs: number
   handshakeTimeoutMs: number
+  /** How long a dropped stateful connection waits for its client. */
   statefulGraceMs: number
+  /** Connection token lifetime (negotiate → transport connect). */
   tokenTtlMs: number
+  /** How long a long-poll GET waits before answering 200 empty. */
   longPollMs: number
 }
 
@@ -49,8 +54,11 @@ export type HubOptions = {
   backplane: Backplane
   logger: Logger
   timings?: Partial<HubTimings>
+  /** One message's limit (32 KB, .NET's MaximumReceiveMessageSize). */
   maxMessageBytes?: number
+  /** Per-connection outgoing limit (1 MB): a slow consumer above it is dropped; also bounds the stateful replay buffer. */
   maxBufferedBytes?: number
+  /** Clock for token expiry (ms). */
   now?: () => number
 }
 

@@ -42,6 +42,10 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        test: { name: 'realtime', include: ['tests/realtime/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000 },
+      },
+      {
+        resolve: { alias },
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

@@ -48,6 +48,11 @@ export class RealtimeClient {
   private generation = 0
   private connectingNow: Promise<void> | undefined
   private retryTimer: ReturnType<typeof setInterval> | undefined
+  /**
+   * Why the latest reconnect attempt failed. When the policy gives up, the library closes without
+   * an error, so this is what tells a 401 (signed out) from a lost network.
+   */
+  private lastRetryReason: Error | undefined
 
   constructor(private readonly options: RealtimeClientOptions) {}
 
@@ -171,7 +176,12 @@ export class RealtimeClient {
     const delays = this.options.reconnectDelaysMs
     const connection = new signalR.HubConnectionBuilder()
       .withUrl(this.options.url, this.options.connectionOptions ?? {})
-      .withAutomaticReconnect({ nextRetryDelayInMilliseconds: (context) => nextRetryDelay(context, delays) })
+      .withAutomaticReconnect({
+        nextRetryDelayInMilliseconds: (context) => {
+          this.lastRetryReason = context.retryReason
+          return nextRetryDelay(context, delays)
+        },
+      })
       // The library logs every failed attempt as an error; the status says it all.
       .configureLogging(signalR.LogLevel.None)
       .build()
@@ -192,11 +202,13 @@ export class RealtimeClient {
     })
     connection.onreconnected(() => {
       if (!current()) return
+      this.lastRetryReason = undefined
       this.dispatch({ type: 'connected' })
       this.joinAll()
     })
     connection.onclose((error) => {
-      if (current()) this.dispatch({ type: 'ended', reason: endReasonOf(error) })
+      if (current()) this.dispatch({ type: 'ended', reason: endReasonOf(error ?? this.lastRetryReason) })
+      this.lastRetryReason = undefined
     })
     return connection
   }

@@ -137,7 +137,6 @@ describe('JS on', () => {
 
       // The server restarts (a deploy): both pages say so, come back by themselves, and rejoin the room.
       await portal.restart()
-      await a.waitFor({ state: 'attached', timeout: 30_000 }).catch(() => undefined)
       await a.locator('[data-realtime-status="connected"]').waitFor({ state: 'attached', timeout: 45_000 })
       await b.locator('[data-realtime-status="connected"]').waitFor({ state: 'attached', timeout: 45_000 })
       expect(await indicator(a).textContent()).toBe('Live')

@@ -135,7 +135,7 @@ describe('JS on', () => {
       expect(await field.inputValue()).toBe('Line one\nline two')
       await field.fill('')
 
-      // The server restarts (a deploy): both pages say so, come back by themselves, and rejoin the room.
+      // The server restarts (a deploy): both pages come back by themselves and rejoin the room.
       await portal.restart()
       await a.locator('[data-realtime-status="connected"]').waitFor({ state: 'attached', timeout: 45_000 })
       await b.locator('[data-realtime-status="connected"]').waitFor({ state: 'attached', timeout: 45_000 })

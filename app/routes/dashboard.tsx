@@ -7,6 +7,7 @@ import { ButtonLink } from '~/components/ui/button-link'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
+import { liveMatch, useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import type { DashboardFigures } from '~/lib/reporting/types'
 import { useShellSession } from '~/root'
@@ -34,6 +35,7 @@ const DASHBOARD_LINKS = {
 } as const
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  useLiveRevalidation(liveMatch.reporting)
   const { figures, loadNotice } = loaderData
   const session = useShellSession()
   if (!session) return null

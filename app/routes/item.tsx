@@ -16,10 +16,13 @@ import { Card } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
+import { DiscussionPanel } from '~/islands/realtime/discussion-panel'
+import { LiveItemUpdates } from '~/islands/realtime/live-item-notice'
 import { PhotoUploadField } from '~/islands/upload/photo-upload-field'
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
+import { roomName } from '~/lib/realtime/events'
 import { type Item, type ItemResponse, type Member, type PackageInfo, reportTitle } from '~/lib/reporting/types'
 import { ConfirmCloseSchema, ItemFieldsSchema, RejectCloseSchema, RespondSchema } from '~/lib/schemas/reporting-items'
 import { useLocale, useShellSession } from '~/root'
@@ -146,8 +149,9 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
   const packageName = (key: string) => packages.find((p) => p.key === key)?.name ?? key
   const editResult = resultFor(actionData, 'edit')
   const notice = actionData?.notice
-  // A new response or decision remounts the photo field, so its finished photos are not sent twice.
-  const photoFieldKey = `${responses.length}-${item.status}`
+  // The user's own new response or a decision remounts the photo field, so its finished photos are
+  // not sent twice. Someone else's response (a live revalidation) must not: it would drop uploads.
+  const photoFieldKey = `${responses.filter((r) => r.author?.id === userId).length}-${item.status}`
   const captionResult = resultFor(actionData, 'photo-caption', actionData?.targetId)
   const captionErrors = actionData?.targetId && captionResult?.error?.caption ? { photoId: actionData.targetId, errors: captionResult.error.caption } : undefined
   return (
@@ -176,6 +180,7 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
         }
       />
       <NextActionBanner item={item} userId={userId} locale={locale} />
+      <LiveItemUpdates itemId={item.id} ownUserId={userId} />
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
           {notice.message}
@@ -209,26 +214,21 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
             </Section>
           ) : null}
         </div>
-        {can.write ? (
-          <div className="flex min-w-0 flex-col gap-8">
+        <div className="flex min-w-0 flex-col gap-8">
+          <DiscussionPanel room={roomName('item', item.id)} ownUserId={userId} locale={locale} />
+          {can.write ? (
             <Section title="Edit item">
               <ItemEditForm item={item} members={members} packages={packages} lastResult={editResult} />
             </Section>
-            {canDelete ? (
-              <Section title="Delete item" description="For an item recorded by mistake. Its activity stays on record.">
-                <ConfirmDialog
-                  triggerLabel="Delete item…"
-                  title={`Delete item #${item.number}?`}
-                  confirmLabel="Yes, delete item"
-                  pendingLabel="Deleting…"
-                  intent="delete"
-                >
-                  It leaves every list and cannot be restored.
-                </ConfirmDialog>
-              </Section>
-            ) : null}
-          </div>
-        ) : null}
+          ) : null}
+          {can.write && canDelete ? (
+            <Section title="Delete item" description="For an item recorded by mistake. Its activity stays on record.">
+              <ConfirmDialog triggerLabel="Delete item…" title={`Delete item #${item.number}?`} confirmLabel="Yes, delete item" pendingLabel="Deleting…" intent="delete">
+                It leaves every list and cannot be restored.
+              </ConfirmDialog>
+            </Section>
+          ) : null}
+        </div>
       </div>
     </>
   )

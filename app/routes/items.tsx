@@ -12,6 +12,7 @@ import { Banner } from '~/components/ui/banner'
 import { ButtonLink } from '~/components/ui/button-link'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
+import { liveMatch, useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient, ApiResult } from '~/lib/api/types'
 import { deriveRole } from '~/lib/auth/role'
@@ -181,6 +182,7 @@ async function deleteView(api: ApiClient, formData: FormData, query: ItemsQuery,
 }
 
 export default function Items({ loaderData }: Route.ComponentProps) {
+  useLiveRevalidation(liveMatch.reporting)
   const { query, page, loadNotice, choices, views, compare } = loaderData
   const actionData = useActionData<typeof action>()
   const session = useShellSession()

@@ -15,6 +15,7 @@ import { DataTable, type DataTableColumn } from '~/components/ui/data-table'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
+import { liveMatch, useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
 import { formatDate } from '~/lib/format'
@@ -98,6 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Projects({ loaderData }: Route.ComponentProps) {
+  useLiveRevalidation(liveMatch.projects)
   const { status, position, page, loadNotice, editing } = loaderData
   const actionData = useActionData<typeof action>()
   const location = useLocation()

@@ -12,6 +12,7 @@ import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
+import { liveMatch, useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus } from '~/lib/forms'
@@ -103,6 +104,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function ReportPage({ loaderData }: Route.ComponentProps) {
+  useLiveRevalidation(liveMatch.reporting)
   const { report, position, items, projectArchived, members, packages, renaming, loadNotice } = loaderData
   const actionData = useActionData<typeof action>()
   const location = useLocation()

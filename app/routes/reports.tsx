@@ -13,6 +13,7 @@ import { DataTable, type DataTableColumn } from '~/components/ui/data-table'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
+import { liveMatch, useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient, ApiResult } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
@@ -86,6 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Reports({ loaderData }: Route.ComponentProps) {
+  useLiveRevalidation(liveMatch.reports)
   const { filter, position, page, projects, loadNotice } = loaderData
   const actionData = useActionData<typeof action>()
   const location = useLocation()

@@ -24,6 +24,11 @@ export type Portal = {
   mailTo(address: string, options?: { after?: number }): Promise<{ subject: string; text: string; deliveredAt: number }>
   /** What the server printed (LOG_LEVEL=warn), for failure messages. */
   output(): string
+  /**
+   * SIGTERM, wait for a clean exit, then start again on the same port and data folder, as a deploy
+   * does; resolves once /api/health answers. Sessions and data survive it.
+   */
+  restart(): Promise<void>
   /** SIGTERM, wait for a clean exit, remove the data folder. Throws if the shutdown was not clean. */
   stop(): Promise<void>
 }
@@ -38,46 +43,48 @@ export async function startPortal(): Promise<Portal> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-'))
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, [serverEntry], {
-    cwd: rootDir,
-    // Only what the server needs: nothing of the test runner's environment (NODE_ENV=test,
-    // DATABASE_URL, …) leaks in.
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      MAIL_FILE_DIR: path.join(dataDir, 'mail'),
-      PUBLIC_URL: baseUrl,
-      SEED: 'true',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-64_000)
+  // Only what the server needs: nothing of the test runner's environment (NODE_ENV=test,
+  // DATABASE_URL, …) leaks in.
+  const env = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    MAIL_FILE_DIR: path.join(dataDir, 'mail'),
+    PUBLIC_URL: baseUrl,
+    SEED: 'true',
+    LOG_LEVEL: 'warn',
   }
-  child.stdout?.on('data', keep)
-  child.stderr?.on('data', keep)
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  // A crashed or interrupted test run must not leave a server behind.
-  const killOnExit = () => child.kill('SIGKILL')
-  process.once('exit', killOnExit)
+  let output = ''
+  let server = spawnServer(env, (chunk) => {
+    output = (output + chunk).slice(-64_000)
+  })
 
   let stopped: Promise<void> | undefined
+  const stopServer = async () => {
+    const code = await terminate(server.child, server.exited)
+    if (code !== 0) throw new Error(`The portal did not shut down cleanly (exit code ${code}). Its output:\n${output}`)
+  }
   const portal: Portal = {
     baseUrl,
     mailTo: (address, options) => waitForMail(path.join(dataDir, 'mail'), address, options?.after ?? 0),
     output: () => output,
+    async restart() {
+      if (stopped) throw new Error('The portal is stopped')
+      await stopServer()
+      server.release()
+      server = spawnServer(env, (chunk) => {
+        output = (output + chunk).slice(-64_000)
+      })
+      await waitForHealth(baseUrl, server.child, () => output)
+    },
     stop() {
       stopped ??= (async () => {
         try {
-          const code = await terminate(child, exited)
-          if (code !== 0) throw new Error(`The portal did not shut down cleanly (exit code ${code}). Its output:\n${output}`)
+          await stopServer()
         } finally {
-          process.off('exit', killOnExit)
+          server.release()
           await rm(dataDir, { recursive: true, force: true })
         }
       })()
@@ -86,13 +93,25 @@ export async function startPortal(): Promise<Portal> {
   }
 
   try {
-    await waitForHealth(baseUrl, child, () => output)
+    await waitForHealth(baseUrl, server.child, () => output)
   } catch (error) {
     await portal.stop().catch(() => undefined)
     throw error
   }
   console.info(`[e2e] portal started in ${Math.round(performance.now() - started)} ms at ${baseUrl}`)
   return portal
+}
+
+/** One run of the server process; `release` forgets it once it has exited. */
+function spawnServer(env: Record<string, string | undefined>, keep: (chunk: string) => void) {
+  const child = spawn(process.execPath, [serverEntry], { cwd: rootDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout?.on('data', (chunk: Buffer) => keep(chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => keep(chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  // A crashed or interrupted test run must not leave a server behind.
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  return { child, exited, release: () => process.off('exit', killOnExit) }
 }
 
 async function waitForMail(dir: string, address: string, after: number) {

@@ -3,13 +3,14 @@ import { Link } from 'react-router'
 import { NavTabs } from '~/components/shell/nav-tabs'
 import { UserMenu } from '~/components/shell/user-menu'
 import { FlashToast } from '~/components/ui/toast'
+import { RealtimeIndicator } from '~/islands/realtime/realtime-indicator'
 
 /** What the shell needs from the session; the root maps the real session onto it. */
 export type ShellSession = { displayName: string; email: string; showAdminTab: boolean }
 
 /**
- * The signed-in frame (spec §2): skip link, product name, user menu, top tabs, the flash message
- * and `<main id="main">` around the screen.
+ * The signed-in frame (spec §2): skip link, product name, live indicator (which starts the tab's
+ * realtime connection), user menu, top tabs, the flash message and `<main id="main">` around the screen.
  */
 export function AppShell({ session, children }: { session: ShellSession; children: ReactNode }) {
   return (
@@ -25,7 +26,10 @@ export function AppShell({ session, children }: { session: ShellSession; childre
           <Link to="/dashboard" className="rounded-sm text-lg font-semibold text-text no-underline">
             Site Portal
           </Link>
-          <UserMenu displayName={session.displayName} email={session.email} />
+          <div className="flex min-w-0 items-center gap-3">
+            <RealtimeIndicator />
+            <UserMenu displayName={session.displayName} email={session.email} />
+          </div>
         </div>
         <div className="mx-auto max-w-7xl sm:px-2">
           <NavTabs showAdminTab={session.showAdminTab} />

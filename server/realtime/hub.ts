@@ -344,7 +344,10 @@ export function createHub(options: HubOptions): Hub {
       const frame = formatMessage({ type: MessageType.Invocation, target, arguments: args })
       const exclude = sendOptions?.exclude ?? []
       deliver(group, frame, exclude)
-      await backplane.publish(group, frame, exclude)
+      // Handed to the backplane, not waited for: a method that sends (SendMessage) would otherwise
+      // hold its connection's queue for a Redis round trip per message. The backplane keeps the
+      // order of what it is given and never throws (a lost Redis drops frames, as .NET's does).
+      backplane.publish(group, frame, exclude).catch((error: unknown) => logger.warn({ err: error }, 'realtime: backplane publish failed'))
     },
 
     sendToConnection(connectionId, target, args) {

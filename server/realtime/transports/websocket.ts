@@ -1,17 +1,47 @@
 import { type WebSocket } from 'ws'
 import { type HubConnection, type Transport } from '../connection'
 
-/** Carries a connection over one WebSocket: text frames out, text or binary (read as UTF-8) in. */
+/**
+ * Carries a connection over one WebSocket: text frames out, text or binary (read as UTF-8) in.
+ *
+ * Messages written in the same turn of the event loop leave as one WebSocket frame (the protocol
+ * separates messages with a record separator, so a frame may carry several). Under a light load
+ * every message still leaves at once, one per turn; under a heavy one a connection gets a few
+ * larger writes instead of a system call per message (docs/performance.md "Realtime hub").
+ */
 export function attachWebSocket(socket: WebSocket, connection: HubConnection, resume: boolean): void {
+  let pending: string[] = []
+  let pendingBytes = 0
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    if (pending.length === 0) return
+    const text = pending.length === 1 ? (pending[0] as string) : pending.join('')
+    pending = []
+    pendingBytes = 0
+    if (socket.readyState === socket.OPEN) socket.send(text)
+  }
   const transport: Transport = {
     kind: 'WebSockets',
     send(text) {
-      if (socket.readyState === socket.OPEN) socket.send(text)
+      if (socket.readyState !== socket.OPEN) return
+      pending.push(text)
+      pendingBytes += text.length
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
+      }
     },
-    bufferedBytes: () => socket.bufferedAmount,
+    bufferedBytes: () => socket.bufferedAmount + pendingBytes,
     close(abort) {
-      if (abort) socket.terminate()
-      else socket.close(1000)
+      if (abort) {
+        pending = []
+        socket.terminate()
+      } else {
+        // What was written before the close (the Close message itself) leaves first.
+        flush()
+        socket.close(1000)
+      }
     },
   }
   socket.on('message', (data) => {

@@ -42,6 +42,22 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        test: { name: 'realtime', include: ['tests/realtime/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000 },
+      },
+      {
+        resolve: { alias },
+        // Two built server processes on PostgreSQL and Redis (.ci/run; needs npm run build first).
+        test: {
+          name: 'multi',
+          include: ['tests/multi/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/setup/console.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

@@ -30,6 +30,10 @@ const envSchema = z.object({
   DEMO_AUTO_SESSION: booleanish.default(false),
   MAIL_FILE_DIR: z.string().min(1).optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
 })
 
 export type Config = {
@@ -51,6 +55,8 @@ export type Config = {
   mailFileDir: string | undefined
   /** The largest JSON or form body any call accepts (uploads declare their own, larger limits). */
   maxBodyBytes: number
+  /** Redis for the realtime hub's backplane and shared presence (several instances); unset: in memory. */
+  redisUrl: string | undefined
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +88,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoAutoSession: e.DEMO_AUTO_SESSION,
     mailFileDir: e.MAIL_FILE_DIR ? path.resolve(e.MAIL_FILE_DIR) : undefined,
     maxBodyBytes: e.MAX_BODY_BYTES,
+    redisUrl: e.REDIS_URL,
   }
 }
 

@@ -7,6 +7,7 @@ import { ConfigError } from '#server/config'
 import { DataFolderLockedError } from '#server/db/client'
 import { DataFolderInitError } from '#server/db/first-start'
 import { RlsBypassError } from '#server/db/tenancy'
+import { attachHubUpgrades, hubRequestListener } from '#server/realtime/start'
 import { startCore } from '#server/start'
 import { createFrontDoor } from '#server/web/front-door'
 
@@ -16,7 +17,7 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 async function main() {
   // A new PGlite data folder is built by a child process (server/db/first-start.ts), bundled beside this file.
   const initialiseEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'initialise-data-folder.js')
-  const { config, logger, backend, close } = await startCore(rootDir, process.env, { initialiseEntry })
+  const { config, logger, backend, realtime, close } = await startCore(rootDir, process.env, { initialiseEntry })
   const build = (await import(pathToFileURL(path.join(rootDir, 'build/server/index.js')).href)) as ServerBuild
   const handleWeb = createRequestHandler(build, 'production')
   const frontDoor = createFrontDoor({
@@ -27,7 +28,9 @@ async function main() {
     clientDir: path.join(rootDir, 'build/client'),
   })
 
-  const server = createServer(getRequestListener(frontDoor.fetch))
+  const listener = getRequestListener(frontDoor.fetch)
+  const server = createServer(hubRequestListener(realtime, (req, res) => void listener(req, res)))
+  attachHubUpgrades(server, realtime)
   server.listen(config.port, config.host, () => {
     const address = server.address()
     const port = typeof address === 'object' && address ? address.port : config.port
@@ -45,6 +48,9 @@ async function main() {
       server.closeAllConnections()
     }, 10_000)
     force.unref()
+    // Hub connections first: they hold their sockets open, and a Close with allowReconnect lets
+    // every client come back by itself once the server (or another instance) answers again.
+    void realtime.drain().finally(() => server.closeIdleConnections())
     server.close(() => {
       close()
         .then(() => {

@@ -9,6 +9,7 @@ import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
 import { fileTransport, startMailDelivery } from '#server/jobs/mail-delivery'
 import { startUploadPurge } from '#server/jobs/upload-purge'
+import { startRealtime, type Realtime } from '#server/realtime/start'
 import { blobStoreFor } from '#server/storage/blob-store'
 
 export type Started = {
@@ -16,7 +17,9 @@ export type Started = {
   logger: Logger
   database: DatabaseHandle
   backend: Backend
-  /** Stops background jobs and closes the database. */
+  /** The realtime hub; the entries attach it to their HTTP server. */
+  realtime: Realtime
+  /** Drains the hub, stops background jobs and closes the database. */
   close(): Promise<void>
 }
 
@@ -53,12 +56,15 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   logger.info({ driver: database.driver, dataDir: config.dataDir }, 'database ready')
   const mail = config.mailFileDir ? startMailDelivery({ db: database.db, transport: fileTransport(config.mailFileDir), logger }) : undefined
   const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger })
+  const realtime = startRealtime({ config, db: database.db, logger, now: () => new Date() })
   return {
     config,
     logger,
     database,
     backend,
+    realtime,
     async close() {
+      await realtime.close()
       // Registration and reset work that answered before it ran (server/api/auth/after-response.ts).
       await settleAfterResponse(database.db)
       await mail?.stop()

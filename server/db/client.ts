@@ -9,9 +9,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import * as identitySchema from './schema'
 import * as photoSchema from './schema-photos'
+import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm'
 import type { Database, Tx } from './client'
+import { transactionAnnouncingChanges } from './committed-changes'
 import { tenantTables } from './schema'
 import { photoTenantTables } from './schema-photos'
+import { realtimeTenantTables } from './schema-realtime'
 import { reportingTenantTables } from './schema-reporting'
 
 /**
@@ -10,7 +12,7 @@ import { reportingTenantTables } from './schema-reporting'
  * connection). Row-level security then refuses any row of another tenant.
  */
 export async function withTenant<T>(db: Database, tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
+  return transactionAnnouncingChanges(db, async (tx) => {
     await tx.execute(sql`set local role app_user`)
     await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true)`)
     return work(tx)
@@ -48,7 +50,7 @@ export async function assertRowLevelSecurity(db: Database): Promise<void> {
             from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
       ),
     )
-    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables]) {
+    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables]) {
       const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)

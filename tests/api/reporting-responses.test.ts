@@ -39,8 +39,13 @@ test('a response is added to the thread (oldest first) and to the activity as re
     ['responded', org.other.member.user.id],
     ['responded', org.admin.member.user.id],
   ])
-  // A plain response changes nothing about the item, so nothing for sync either.
-  expect((await getItem(org.reader, item.id)).revision).toBe(item.revision)
+  // A plain response leaves the status alone but moves the item's thread on: sync and realtime
+  // (EntityChanged) see it as an update of the item.
+  const after = await getItem(org.reader, item.id)
+  expect(after.status).toBe('open')
+  expect(after.revision).toBeGreaterThan(item.revision)
+  const log = await changeLogOf(t, org.tenant.id)
+  expect(log.filter((l) => l.entityId === item.id).map((l) => l.changeType)).toEqual(['Created', 'Updated', 'Updated'])
 })
 
 test('the full flow: request close, confirm, closed; the activity shows every step with old → new', async () => {

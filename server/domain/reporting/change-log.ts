@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { queueCommittedChange } from '#server/db/committed-changes'
 import { changeLog, tenantRevisions } from '#server/db/schema-reporting'
 import type { DomainContext } from './context'
 
@@ -9,7 +10,8 @@ export type ChangeType = 'Created' | 'Updated' | 'Deleted'
  * Bumps the tenant's revision and appends the change, in the caller's transaction. The revision
  * row is locked until that transaction ends, so revisions are handed out one at a time, in commit
  * order, without gaps (a rolled-back change gives its number back). Returns the new revision,
- * which the changed row stores.
+ * which the changed row stores. Once the transaction commits, the change is announced to realtime
+ * (server/db/committed-changes.ts); a rolled-back one never is.
  */
 export async function recordChange(ctx: DomainContext, entity: SyncedEntity, entityId: string, changeType: ChangeType): Promise<number> {
   const [row] = await ctx.tx
@@ -19,5 +21,14 @@ export async function recordChange(ctx: DomainContext, entity: SyncedEntity, ent
     .returning({ revision: tenantRevisions.revision })
   if (!row) throw new Error('tenant revision not bumped')
   await ctx.tx.insert(changeLog).values({ tenantId: ctx.actor.tenantId, revision: row.revision, entity, entityId, changeType, changedAt: ctx.now })
+  queueCommittedChange(ctx.tx, {
+    tenantId: ctx.actor.tenantId,
+    entity,
+    entityId,
+    changeType,
+    revision: row.revision,
+    changedAt: ctx.now,
+    actorUserId: ctx.actor.userId,
+  })
   return row.revision
 }

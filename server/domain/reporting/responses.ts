@@ -107,6 +107,9 @@ export async function createResponse(ctx: DomainContext, itemId: string, input: 
     await moveTo(ctx, row, 'close_requested')
     await recordActivity(ctx, row.id, 'close_requested', [{ field: 'status', from: row.status, to: 'close_requested' }])
   } else {
+    // The item's thread changed: its revision moves on, so sync and realtime see a reply too.
+    const revision = await recordChange(ctx, 'ReportItem', row.id, 'Updated')
+    await storeItem(ctx, row.id, { revision, updatedAt: ctx.now })
     await recordActivity(ctx, row.id, 'responded')
   }
   const [view] = await toResponses(ctx, [response])

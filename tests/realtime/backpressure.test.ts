@@ -1,0 +1,69 @@
+import { request } from 'node:http'
+import { expect, test } from 'vitest'
+import { eventually, negotiate, rawSocket, RS, startHub } from './hub-server'
+
+test('a slow consumer is dropped once its outgoing buffer passes maxBufferedBytes (long polling that stops polling)', async () => {
+  const server = await startHub({ maxBufferedBytes: 64 * 1024 })
+  const { connectionId, connectionToken } = await negotiate(server.url)
+  const url = `${server.url}?id=${String(connectionToken)}`
+  expect((await fetch(url)).status).toBe(200)
+  expect((await fetch(url, { method: 'POST', body: `{"protocol":"json","version":1}${RS}` })).status).toBe(200)
+  await eventually(() => server.connected.length === 1)
+  server.hub.sendToConnection(String(connectionId), 'Receive', ['x'.repeat(40 * 1024)])
+  expect(server.hub.stats().connections).toBe(1)
+  server.hub.sendToConnection(String(connectionId), 'Receive', ['x'.repeat(40 * 1024)])
+  await eventually(() => server.disconnected.length === 1)
+  expect(server.hub.stats().connections).toBe(0)
+  await server.close()
+})
+
+test('stateful reconnect: sends while the client is away are bounded; past the bound the connection ends for good', async () => {
+  const server = await startHub({ maxBufferedBytes: 64 * 1024 })
+  const token = String((await negotiate(server.url, 'negotiateVersion=1&useStatefulReconnect=true')).connectionToken)
+  const raw = await rawSocket(server.url, { id: token, handshake: false })
+  raw.send(`{"protocol":"json","version":2}${RS}`)
+  await raw.waitFor(`{}${RS}`)
+  await eventually(() => server.connected.length === 1)
+  const id = server.connected[0]?.id as string
+  raw.ws.terminate()
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  server.hub.sendToConnection(id, 'Receive', ['x'.repeat(40 * 1024)])
+  expect(server.disconnected).toHaveLength(0)
+  server.hub.sendToConnection(id, 'Receive', ['x'.repeat(40 * 1024)])
+  // Long before the 5 s grace period.
+  await eventually(() => server.disconnected.length === 1, 2000)
+  const again = await fetch(`${server.url}?id=${token}`, { method: 'POST', body: 'x' })
+  expect(again.status).toBe(404)
+  await server.close()
+})
+
+test('server-sent events: a second POST while one runs is 409; POST to a WebSocket connection is 405', async () => {
+  const server = await startHub()
+  const { connectionToken } = await negotiate(server.url)
+  const url = `${server.url}?id=${String(connectionToken)}`
+  const events = new AbortController()
+  const stream = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: events.signal })
+  expect(stream.status).toBe(200)
+  expect(stream.headers.get('content-type')).toBe('text/event-stream')
+  // A POST whose body has not ended yet, then a second one.
+  const first = request(url, { method: 'POST' })
+  first.on('error', () => {})
+  first.write(`{"protocol":"json",`)
+  await eventually(() => server.hub.stats().connections === 1)
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect((await fetch(url, { method: 'POST', body: `{"type":6}${RS}` })).status).toBe(409)
+  const firstStatus = new Promise<number>((resolve) => first.on('response', (response) => resolve(response.statusCode ?? 0)))
+  first.end(`"version":1}${RS}`)
+  expect(await firstStatus).toBe(200)
+  await eventually(() => server.connected.length === 1)
+  // A second SSE GET for the same connection is refused.
+  expect((await fetch(url, { headers: { accept: 'text/event-stream' } })).status).toBe(409)
+  events.abort()
+  await eventually(() => server.hub.stats().connections === 0)
+
+  const raw = await rawSocket(server.url)
+  const wsToken = raw.ws.url.split('id=')[1] as string
+  expect((await fetch(`${server.url}?id=${wsToken}`, { method: 'POST', body: 'x' })).status).toBe(405)
+  raw.ws.close()
+  await server.close()
+})

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { RevalidationScheduler } from '~/islands/realtime/revalidation-scheduler'
+import { isOwnEcho, OWN_ECHO_WINDOW_MS, RevalidationScheduler } from '~/islands/realtime/revalidation-scheduler'
 
 beforeEach(() => {
   vi.useFakeTimers()
@@ -52,4 +52,14 @@ test('becoming idle with nothing due does not revalidate, and a disposed schedul
   scheduler.dispose()
   vi.advanceTimersByTime(1000)
   expect(revalidate).not.toHaveBeenCalled()
+})
+
+test("a change by the user right after this tab's submission is its echo; anyone else's, or a later one, is not", () => {
+  const base = { changedByUserId: 'u-sam', ownUserId: 'u-sam', submitting: false, lastSubmissionEndedAt: 100_000 }
+  expect(isOwnEcho({ ...base, submitting: true, now: 500_000 })).toBe(true)
+  expect(isOwnEcho({ ...base, now: 100_000 + OWN_ECHO_WINDOW_MS - 1 })).toBe(true)
+  expect(isOwnEcho({ ...base, now: 100_000 + OWN_ECHO_WINDOW_MS })).toBe(false)
+  expect(isOwnEcho({ ...base, changedByUserId: 'u-alex', now: 100_001 })).toBe(false)
+  expect(isOwnEcho({ ...base, changedByUserId: undefined, now: 100_001 })).toBe(false)
+  expect(isOwnEcho({ ...base, ownUserId: undefined, changedByUserId: undefined, now: 100_001 })).toBe(false)
 })

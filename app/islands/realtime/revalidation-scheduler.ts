@@ -44,3 +44,22 @@ export class RevalidationScheduler {
 
 /** Spec-free: short enough to feel live, long enough to turn a burst (a bulk edit) into one request. */
 export const REVALIDATION_DEBOUNCE_MS = 300
+
+/**
+ * How long after this tab's own submission a change by the same person is taken for its echo. The
+ * submission's redirect has already loaded fresh data; revalidating again would only cost a request
+ * and drop the flash message the redirect brought (the root loader hands it out once).
+ */
+export const OWN_ECHO_WINDOW_MS = 10_000
+
+/** Whether a change is most likely the echo of this tab's own submission (see OWN_ECHO_WINDOW_MS). */
+export function isOwnEcho(input: {
+  changedByUserId: string | undefined
+  ownUserId: string | undefined
+  submitting: boolean
+  lastSubmissionEndedAt: number
+  now: number
+}): boolean {
+  if (!input.ownUserId || input.changedByUserId !== input.ownUserId) return false
+  return input.submitting || input.now - input.lastSubmissionEndedAt < OWN_ECHO_WINDOW_MS
+}

@@ -1,4 +1,4 @@
-import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { ErrorScreen } from '~/components/errors/error-screen'
 import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus } from '~/components/errors/route-error'
 import { createServerApi } from '~/lib/api.server'
@@ -75,6 +75,17 @@ function shellSession(session: Session) {
     adminUiAllowed: session.adminUiAllowed,
     isAdmin: deriveRole(session) === 'admin',
   }
+}
+
+/**
+ * A live update (the realtime island revalidates a screen when someone else changes what it
+ * shows) reloads the screen's data, not the root's: the root hands out the flash message once,
+ * and reloading it would take a "Saved." away from the person who just saved. Form submissions
+ * and navigations revalidate as usual.
+ */
+export function shouldRevalidate({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && currentUrl.href === nextUrl.href) return false
+  return defaultShouldRevalidate
 }
 
 export type ShellSession = ReturnType<typeof shellSession>

@@ -95,18 +95,12 @@ async function changesAfter(ctx: DomainContext, key: Buffer, from: number, limit
   // whose items changed in this page comes too (Updated, at its items' last revision), or the copy drifts.
   const itemEntries = entries.filter((r) => r.entity === 'ReportItem')
   if (itemEntries.length > 0) {
+    const itemIds = itemEntries.map((r) => r.entityId)
+    // Deleted items too (soft-deleted rows keep their report).
     const owners = await ctx.tx
       .select({ id: reportItems.id, reportId: reportItems.reportId })
       .from(reportItems)
-      .where(
-        and(
-          eq(reportItems.tenantId, ctx.actor.tenantId),
-          inArray(
-            reportItems.id,
-            itemEntries.map((r) => r.entityId),
-          ),
-        ),
-      )
+      .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), inArray(reportItems.id, itemIds)))
     const reportOf = new Map(owners.map((o) => [o.id, o.reportId]))
     for (const row of itemEntries) {
       const reportId = reportOf.get(row.entityId)

@@ -1,12 +1,16 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { asMember } from '#server/domain/reporting/context'
-import { syncChanges } from '#server/domain/reporting/sync'
+import { SYNC_PAGE_SIZE, syncChanges } from '#server/domain/reporting/sync'
+import { syncCursorKey } from '#server/domain/reporting/sync-cursor'
 import { operation, type OperationSpec } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 
-const SyncQuery = z.object({ cursor: z.string().max(200, 'The sync cursor is not valid.').optional() })
+const SyncQuery = z.object({
+  cursor: z.string().max(200, 'The sync cursor is not valid.').optional(),
+  limit: z.coerce.number().int().min(1).max(SYNC_PAGE_SIZE).optional(),
+})
 
 const syncOperation = (summary: string) =>
   operation({
@@ -14,20 +18,37 @@ const syncOperation = (summary: string) =>
     tag: 'Sync',
     access: 'session',
     query: SyncQuery,
-    responses: { 200: 'A snapshot (no cursor) or the changes after the cursor, with the next cursor.', 410: 'The cursor is too old: KR_SYNC_CURSOR_STALE, pull a snapshot.' },
+    responses: {
+      200: 'A snapshot page (no cursor, or a snapshot continuation) or the changes after a revision cursor, with the next cursor and hasMore.',
+      304: 'If-None-Match matched: nothing changed since that answer.',
+      410: 'The cursor is expired, foreign, tampered or ahead of the tenant: KR_SYNC_CURSOR_STALE, pull a snapshot.',
+    },
   } satisfies OperationSpec)
 
-async function changes(c: Context<BackendEnv>, cursor: string | undefined) {
+const keys = new Map<string, Buffer>()
+function keyFor(secret: string): Buffer {
+  let key = keys.get(secret)
+  if (!key) keys.set(secret, (key = syncCursorKey(secret)))
+  return key
+}
+
+async function changes(c: Context<BackendEnv>, query: z.infer<typeof SyncQuery>) {
   const session = requireSession(c)
-  const { db, now } = c.get('deps')
-  c.header('cache-control', 'no-store')
-  return c.json(await asMember(db, session, now(), (ctx) => syncChanges(ctx, cursor)))
+  const { db, now, config } = c.get('deps')
+  const answer = await asMember(db, session, now(), (ctx) =>
+    syncChanges(ctx, { cursor: query.cursor, limit: query.limit, key: keyFor(config.sessionSecret), ifNoneMatch: c.req.header('if-none-match') }),
+  )
+  // Revalidate every time: a poll with If-None-Match answers 304 while nothing changed.
+  c.header('cache-control', 'private, no-cache')
+  if (answer.etag) c.header('etag', answer.etag)
+  if (answer.status === 304) return c.body(null, 304)
+  return c.json(answer.body)
 }
 
 /**
- * docs/site-reporting.md "Change log": a snapshot without a cursor, the changes after one. The
- * mobile path answers the same; it exists so the apps' calls stay stable if the two ever differ.
+ * docs/site-reporting.md "Change log": a paged snapshot without a cursor, the changes after one. The
+ * mobile path answers the same for now; it exists so the apps' calls stay stable when it narrows.
  */
 export const syncRoutes = new Hono<BackendEnv>()
-  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) => changes(c, c.req.valid('query').cursor))
-  .get('/api/sync/changes-mobile', syncOperation('The same changes, for the mobile apps'), (c) => changes(c, c.req.valid('query').cursor))
+  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) => changes(c, c.req.valid('query')))
+  .get('/api/sync/changes-mobile', syncOperation('The same changes, for the mobile apps'), (c) => changes(c, c.req.valid('query')))

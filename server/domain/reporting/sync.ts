@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, type Column, type SQL } from 'drizzle-orm'
 import { changeLog, projects, reportItems, reports, tenantRevisions } from '#server/db/schema-reporting'
 import { Problem } from '#server/http/problem'
 import { ERROR_CODES } from '~/lib/constants'
@@ -8,76 +8,176 @@ import type { DomainContext } from './context'
 import { itemColumns, toItems } from './item-view'
 import { projectColumns, toProject } from './projects'
 import { presentReports, selectReports } from './reports'
+import { changesEtag, decodeCursor, encodeCursor, type CursorState, type SnapshotPhase } from './sync-cursor'
 import { userRefs } from './user-refs'
 
 /**
- * Mobile sync (docs/site-reporting.md "Change log"): a full snapshot without a cursor, then the
- * change log after a cursor, a page at a time. The cursor is the tenant revision the client has
- * seen, as a string; anything that is not a revision of this tenant is stale (410) and the client
+ * Mobile sync (docs/site-reporting.md "Change log"). Without a cursor: the first page of a
+ * snapshot at the tenant's current revision R; its continuation cursors page through projects,
+ * reports and items (keyset by id) still at R, and the last page hands over a cursor at R. With a
+ * revision cursor: the change log after it, a page at a time, one entry per entity. Cursors are
+ * signed for their tenant and expire (sync-cursor.ts); anything else is stale (410) and the client
  * starts over with a snapshot.
  */
 
-/** How many change-log entries one answer carries (hasMore says whether more wait). */
-export const SYNC_PAGE_SIZE = 500
+/** At most this many entities (snapshot) or change-log rows (changes) per answer; `limit` may ask for fewer. */
+export const SYNC_PAGE_SIZE = 1000
 /** A cursor is good for a day; the client then takes a fresh snapshot (spec §7 "Sync"). */
 export const SYNC_CURSOR_TTL_MS = 24 * 60 * 60_000
 /** Rows turned into JSON per batch of lookups (keeps every IN list well under the parameter limit). */
 const VIEW_BATCH = 1000
 
 export type SyncCursor = { value: string; expiresAtUtc: string }
-export type SyncSnapshot = { snapshot: { projects: Project[]; reports: Report[]; reportItems: Item[] }; cursor: SyncCursor }
+export type SyncSnapshot = { snapshot: { projects: Project[]; reports: Report[]; reportItems: Item[] }; cursor: SyncCursor; hasMore: boolean }
 export type SyncChange = { entity: SyncedEntity; changeType: ChangeType; revision: number; entityId: string; data: Project | Report | Item | null }
 export type SyncChanges = { changes: SyncChange[]; cursor: SyncCursor; hasMore: boolean }
 
-export async function syncChanges(ctx: DomainContext, cursor: string | undefined): Promise<SyncSnapshot | SyncChanges> {
-  // Read first: whatever changes while the snapshot is read has a later revision and is replayed.
+export type SyncRequest = {
+  cursor: string | undefined
+  /** Page size wanted, 1..SYNC_PAGE_SIZE (default SYNC_PAGE_SIZE). */
+  limit?: number
+  /** The cursor signing key (syncCursorKey). */
+  key: Buffer
+  /** The If-None-Match header of a changes request, if any. */
+  ifNoneMatch?: string
+}
+/** A changes answer carries an ETag; a snapshot page does not. 304: the client's copy of the answer is current. */
+export type SyncAnswer = { status: 200; body: SyncSnapshot | SyncChanges; etag?: string } | { status: 304; etag: string }
+
+function stale(detail = 'The sync cursor is not valid any more.'): Problem {
+  return new Problem({
+    status: 410,
+    title: 'Gone',
+    detail,
+    code: ERROR_CODES.syncCursorStale,
+    remediation: 'Discard the local copy and take a full snapshot (call again without a cursor).',
+  })
+}
+
+export async function syncChanges(ctx: DomainContext, request: SyncRequest): Promise<SyncAnswer> {
+  const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? SYNC_PAGE_SIZE)), SYNC_PAGE_SIZE)
+  // Read first: whatever changes while a snapshot is read has a later revision and is replayed.
   const current = await currentRevision(ctx)
-  if (cursor === undefined || cursor === '') return snapshot(ctx, current)
-  const from = /^\d{1,15}$/.test(cursor) ? Number(cursor) : Number.NaN
-  if (!Number.isSafeInteger(from) || from > current) {
-    throw new Problem({
-      status: 410,
-      title: 'Gone',
-      detail: 'The sync cursor is not valid any more.',
-      code: ERROR_CODES.syncCursorStale,
-      remediation: 'Discard the local copy and take a full snapshot (call again without a cursor).',
-    })
+  const now = ctx.now.getTime()
+  if (request.cursor === undefined || request.cursor === '')
+    return { status: 200, body: await snapshotPage(ctx, request.key, current, { phase: 'p', after: null }, limit) }
+  const state = decodeCursor(request.key, ctx.actor.tenantId, request.cursor)
+  if (!state || state.revision > current) throw stale()
+  if (state.expiresAt <= now) throw stale('The sync cursor has expired.')
+  if (state.snapshot) return { status: 200, body: await snapshotPage(ctx, request.key, state.revision, state.snapshot, limit) }
+
+  // An idle client keeps its cursor until half its life is gone, so an unchanged poll is the same answer.
+  const renew = state.expiresAt - now < SYNC_CURSOR_TTL_MS / 2
+  const etag = changesEtag([ctx.actor.tenantId, request.cursor, limit, current, renew])
+  if (request.ifNoneMatch !== undefined && request.ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { status: 304, etag }
+  if (state.revision === current) {
+    return { status: 200, etag, body: { changes: [], cursor: renew ? cursorAt(ctx, request.key, current) : present(request.cursor, state), hasMore: false } }
   }
+  return { status: 200, etag, body: await changesAfter(ctx, request.key, state.revision, limit) }
+}
+
+/** Up to `limit` change-log rows after `from`, folded to one entry per entity at its last change in the page. */
+async function changesAfter(ctx: DomainContext, key: Buffer, from: number, limit: number): Promise<SyncChanges> {
   const rows = await ctx.tx
     .select({ revision: changeLog.revision, entity: changeLog.entity, entityId: changeLog.entityId, changeType: changeLog.changeType })
     .from(changeLog)
     .where(and(eq(changeLog.tenantId, ctx.actor.tenantId), gt(changeLog.revision, from)))
     .orderBy(asc(changeLog.revision))
-    .limit(SYNC_PAGE_SIZE + 1)
-  const page = rows.slice(0, SYNC_PAGE_SIZE)
-  const idsOf = (entity: SyncedEntity) => [...new Set(page.filter((r) => r.entity === entity && r.changeType !== 'Deleted').map((r) => r.entityId))]
+    .limit(limit + 1)
+  const page = rows.slice(0, limit)
+  const latest = new Map<string, (typeof page)[number]>()
+  for (const row of page) {
+    latest.delete(row.entityId)
+    latest.set(row.entityId, row)
+  }
+  const entries = [...latest.values()]
+  // A Report's itemCounts derive from its items, and item changes do not log the report: each report
+  // whose items changed in this page comes too (Updated, at its items' last revision), or the copy drifts.
+  const itemEntries = entries.filter((r) => r.entity === 'ReportItem')
+  if (itemEntries.length > 0) {
+    const itemIds = itemEntries.map((r) => r.entityId)
+    // Deleted items too (soft-deleted rows keep their report).
+    const owners = await ctx.tx
+      .select({ id: reportItems.id, reportId: reportItems.reportId })
+      .from(reportItems)
+      .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), inArray(reportItems.id, itemIds)))
+    const reportOf = new Map(owners.map((o) => [o.id, o.reportId]))
+    for (const row of itemEntries) {
+      const reportId = reportOf.get(row.entityId)
+      const logged = reportId === undefined ? undefined : latest.get(reportId)
+      if (reportId === undefined || (logged && logged.revision >= row.revision)) continue
+      latest.delete(reportId)
+      latest.set(reportId, {
+        revision: row.revision,
+        entity: 'Report',
+        entityId: reportId,
+        changeType: logged?.changeType === 'Deleted' ? 'Deleted' : 'Updated',
+      })
+    }
+    entries.splice(0, entries.length, ...[...latest.values()].sort((a, b) => a.revision - b.revision))
+  }
+  const idsOf = (entity: SyncedEntity) => entries.filter((r) => r.entity === entity && r.changeType !== 'Deleted').map((r) => r.entityId)
   const data = new Map<string, Project | Report | Item>()
-  for (const p of await projectViews(ctx, idsOf('Project'))) data.set(p.id, p)
-  for (const r of await reportViews(ctx, idsOf('Report'))) data.set(r.id, r)
-  for (const i of await itemViews(ctx, idsOf('ReportItem'))) data.set(i.id, i)
+  for (const p of await projectViews(ctx, { ids: idsOf('Project') })) data.set(p.id, p)
+  for (const r of await reportViews(ctx, { ids: idsOf('Report') })) data.set(r.id, r)
+  for (const i of await itemViews(ctx, { ids: idsOf('ReportItem') })) data.set(i.id, i)
   const last = page.at(-1)
   return {
-    changes: page.map((r) => ({
-      entity: r.entity as SyncedEntity,
-      changeType: r.changeType as ChangeType,
-      revision: r.revision,
-      entityId: r.entityId,
-      data: r.changeType === 'Deleted' ? null : (data.get(r.entityId) ?? null),
-    })),
-    cursor: cursorAt(ctx, last ? last.revision : from),
-    hasMore: rows.length > SYNC_PAGE_SIZE,
+    changes: entries.map((r) => {
+      const found = r.changeType === 'Deleted' ? null : (data.get(r.entityId) ?? null)
+      // Gone by now (deleted after this page): it reads Deleted here, and its own Deleted follows later.
+      const changeType = (found === null ? 'Deleted' : r.changeType) as ChangeType
+      return { entity: r.entity as SyncedEntity, changeType, revision: r.revision, entityId: r.entityId, data: found }
+    }),
+    cursor: cursorAt(ctx, key, last ? last.revision : from),
+    hasMore: rows.length > limit,
   }
 }
 
-async function snapshot(ctx: DomainContext, revision: number): Promise<SyncSnapshot> {
-  return {
-    snapshot: { projects: await projectViews(ctx), reports: await reportViews(ctx), reportItems: await itemViews(ctx) },
-    cursor: cursorAt(ctx, revision),
+const NEXT_PHASE: Record<SnapshotPhase, SnapshotPhase | null> = { p: 'r', r: 'i', i: null }
+
+/**
+ * One page of the snapshot at `revision`: up to `limit` entities from the position, projects then
+ * reports then live items, each in id order. Rows are read as they are now (possibly newer than
+ * `revision`); the changes after `revision`, replayed afterwards, make the copy whole.
+ */
+async function snapshotPage(
+  ctx: DomainContext,
+  key: Buffer,
+  revision: number,
+  from: { phase: SnapshotPhase; after: string | null },
+  limit: number,
+): Promise<SyncSnapshot> {
+  const out: SyncSnapshot['snapshot'] = { projects: [], reports: [], reportItems: [] }
+  let phase: SnapshotPhase | null = from.phase
+  let after = from.after
+  let room = limit
+  while (phase !== null && room > 0) {
+    const page = { after, limit: room + 1 }
+    const found: { id: string }[] = phase === 'p' ? await projectViews(ctx, page) : phase === 'r' ? await reportViews(ctx, page) : await itemViews(ctx, page)
+    const taken = found.slice(0, room)
+    if (phase === 'p') out.projects.push(...(taken as Project[]))
+    else if (phase === 'r') out.reports.push(...(taken as Report[]))
+    else out.reportItems.push(...(taken as Item[]))
+    room -= taken.length
+    if (found.length > taken.length) {
+      after = taken.at(-1)?.id ?? after
+      break
+    }
+    phase = NEXT_PHASE[phase]
+    after = null
   }
+  if (phase === null) return { snapshot: out, cursor: cursorAt(ctx, key, revision), hasMore: false }
+  return { snapshot: out, cursor: cursorAt(ctx, key, revision, { phase, after }), hasMore: true }
 }
 
-function cursorAt(ctx: DomainContext, revision: number): SyncCursor {
-  return { value: String(revision), expiresAtUtc: new Date(ctx.now.getTime() + SYNC_CURSOR_TTL_MS).toISOString() }
+function cursorAt(ctx: DomainContext, key: Buffer, revision: number, snapshot?: CursorState['snapshot']): SyncCursor {
+  const state: CursorState = { revision, expiresAt: ctx.now.getTime() + SYNC_CURSOR_TTL_MS, snapshot }
+  return present(encodeCursor(key, ctx.actor.tenantId, state), state)
+}
+
+function present(value: string, state: CursorState): SyncCursor {
+  return { value, expiresAtUtc: new Date(state.expiresAt).toISOString() }
 }
 
 async function currentRevision(ctx: DomainContext): Promise<number> {
@@ -85,38 +185,49 @@ async function currentRevision(ctx: DomainContext): Promise<number> {
   return row?.revision ?? 0
 }
 
-/** All the tenant's rows, or those with the given ids (an empty list: none). */
-function scope(column: Parameters<typeof inArray>[0], ids: string[] | undefined): SQL | undefined {
-  return ids === undefined ? undefined : inArray(column, ids)
+/** Which rows: those with the given ids, or a keyset page in id order (`after` exclusive). */
+type Selection = { ids: string[] } | { after: string | null; limit: number }
+
+function selected(column: Column, selection: Selection): SQL | undefined {
+  if ('ids' in selection) return inArray(column, selection.ids)
+  return selection.after === null ? undefined : gt(column, selection.after)
 }
 
-async function projectViews(ctx: DomainContext, ids?: string[]): Promise<Project[]> {
-  if (ids?.length === 0) return []
+const pageLimit = (selection: Selection) => ('ids' in selection ? selection.ids.length : selection.limit)
+
+async function projectViews(ctx: DomainContext, selection: Selection): Promise<Project[]> {
+  if ('ids' in selection && selection.ids.length === 0) return []
   const rows = await ctx.tx
     .select(projectColumns)
     .from(projects)
-    .where(and(eq(projects.tenantId, ctx.actor.tenantId), scope(projects.id, ids)))
-    .orderBy(asc(projects.createdAt), asc(projects.id))
-  const people = await userRefs(ctx, rows.map((r) => r.createdBy))
+    .where(and(eq(projects.tenantId, ctx.actor.tenantId), selected(projects.id, selection)))
+    .orderBy(asc(projects.id))
+    .limit(pageLimit(selection))
+  const people = await userRefs(
+    ctx,
+    rows.map((r) => r.createdBy),
+  )
   return rows.map((r) => toProject(r, people))
 }
 
-async function reportViews(ctx: DomainContext, ids?: string[]): Promise<Report[]> {
-  if (ids?.length === 0) return []
+async function reportViews(ctx: DomainContext, selection: Selection): Promise<Report[]> {
+  if ('ids' in selection && selection.ids.length === 0) return []
   const rows = await selectReports(ctx)
-    .where(and(eq(reports.tenantId, ctx.actor.tenantId), scope(reports.id, ids)))
-    .orderBy(asc(reports.createdAt), asc(reports.id))
+    .where(and(eq(reports.tenantId, ctx.actor.tenantId), selected(reports.id, selection)))
+    .orderBy(asc(reports.id))
+    .limit(pageLimit(selection))
   return presentReports(ctx, rows)
 }
 
 /** Live items only: a deleted item is never served (its change reads Deleted, data null). */
-async function itemViews(ctx: DomainContext, ids?: string[]): Promise<Item[]> {
-  if (ids?.length === 0) return []
+async function itemViews(ctx: DomainContext, selection: Selection): Promise<Item[]> {
+  if ('ids' in selection && selection.ids.length === 0) return []
   const rows = await ctx.tx
     .select(itemColumns)
     .from(reportItems)
-    .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), isNull(reportItems.deletedAt), scope(reportItems.id, ids)))
-    .orderBy(asc(reportItems.number))
+    .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), isNull(reportItems.deletedAt), selected(reportItems.id, selection)))
+    .orderBy(asc(reportItems.id))
+    .limit(pageLimit(selection))
   const items: Item[] = []
   for (let i = 0; i < rows.length; i += VIEW_BATCH) items.push(...(await toItems(ctx, rows.slice(i, i + VIEW_BATCH))))
   return items

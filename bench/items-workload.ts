@@ -132,9 +132,30 @@ export async function outstandingRequests(api: Caller, seeded: Seeded): Promise<
   return { deep, deepProject }
 }
 
-/** The whole tenant at once (what a phone without a cursor downloads): a few runs only. */
+/**
+ * What a phone without a cursor downloads: the snapshot's first page, then the whole tenant page by
+ * page (docs/site-reporting.md "Change log"), then a poll with the final cursor when nothing changed.
+ */
 export async function syncSnapshot(api: Caller): Promise<void> {
-  await timeIt('sync snapshot (whole tenant)', api, '/api/sync/changes', { runs: 3, warmUp: 0 })
+  await timeIt('sync snapshot, first page', api, '/api/sync/changes', { runs: 5, warmUp: 1 })
+  const started = performance.now()
+  let cursor = ''
+  let hasMore = true
+  let pages = 0
+  let bytes = 0
+  while (hasMore) {
+    const response = await api(cursor ? `/api/sync/changes?cursor=${encodeURIComponent(cursor)}` : '/api/sync/changes')
+    const body = await response.text()
+    if (!response.ok) throw new Error(`sync page ${pages + 1}: ${response.status} ${body.slice(0, 300)}`)
+    const page = JSON.parse(body) as { cursor: { value: string }; hasMore?: boolean }
+    cursor = page.cursor.value
+    hasMore = page.hasMore === true
+    pages += 1
+    bytes += body.length
+  }
+  const ms = performance.now() - started
+  console.log(`   ${'sync full pull (every page)'.padEnd(40)} ${ms.toFixed(0).padStart(7)} ms in ${pages} pages   (${(bytes / 1024 / 1024).toFixed(1)} MB uncompressed)`)
+  await timeIt('sync poll, nothing changed', api, `/api/sync/changes?cursor=${encodeURIComponent(cursor)}`)
 }
 
 export async function adminQuery(serverUrl: string, statement: string): Promise<void> {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { once } from 'node:events'
-import { connect, createServer, type Server, type Socket } from 'node:net'
 import { Redis } from 'ioredis'
+import { redisProxy as createRedisProxy } from '#tests/helpers/redis-proxy'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createLogger } from '#server/http/logger'
 import { createMemoryPresence } from '#server/realtime/memory-presence'
@@ -184,38 +183,11 @@ test('redis: a passed-in client is used and left open by close()', async () => {
   expect(await client.hkeys(`${prefix}:r`)).toEqual(['adam-1'])
 })
 
-/** A TCP proxy in front of Redis that a test can cut (sockets destroyed, port closed) and restore on the same port. */
+/** The shared proxy (tests/helpers/redis-proxy.ts), closed when the test ends. */
 async function redisProxy() {
-  const sockets = new Set<Socket>()
-  let server: Server | undefined
-  let port = 0
-  async function listen() {
-    server = createServer((client) => {
-      const upstream = connect(6379, '127.0.0.1')
-      for (const socket of [client, upstream]) {
-        sockets.add(socket)
-        socket.on('error', () => {})
-        socket.on('close', () => {
-          sockets.delete(socket)
-          client.destroy()
-          upstream.destroy()
-        })
-      }
-      client.pipe(upstream).pipe(client)
-    })
-    server.listen(port, '127.0.0.1')
-    await once(server, 'listening')
-    const address = server.address()
-    if (address && typeof address === 'object') port = address.port
-  }
-  async function cut() {
-    const closing = server ? new Promise((resolve) => server?.close(resolve)) : undefined
-    for (const socket of sockets) socket.destroy()
-    await closing
-  }
-  await listen()
-  cleanups.push(cut)
-  return { url: () => `redis://127.0.0.1:${port}`, cut, restore: listen }
+  const proxy = await createRedisProxy()
+  cleanups.push(proxy.cut)
+  return proxy
 }
 
 test('redis: while Redis is away presence answers what it can without throwing, warns once, and recovers', async () => {

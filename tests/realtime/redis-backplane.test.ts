@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { createServer, type Server, type Socket, connect } from 'node:net'
-import { once } from 'node:events'
+import { redisProxy as createRedisProxy } from '#tests/helpers/redis-proxy'
 import { afterEach, expect, test } from 'vitest'
 import { createLogger } from '#server/http/logger'
 import { createRedisBackplane, type RedisBackplane } from '#server/realtime/redis-backplane'
@@ -126,38 +125,11 @@ test('malformed messages on the channels are ignored with a warning, not thrown'
   expect(a.warnings().filter((msg) => msg.includes('malformed'))).toHaveLength(3)
 })
 
-/** A TCP proxy in front of Redis that a test can cut (sockets destroyed, port closed) and restore on the same port. */
+/** The shared proxy (tests/helpers/redis-proxy.ts), closed when the test ends. */
 async function redisProxy() {
-  const sockets = new Set<Socket>()
-  let server: Server | undefined
-  let port = 0
-  async function listen() {
-    server = createServer((client) => {
-      const upstream = connect(REDIS.port, REDIS.host)
-      for (const socket of [client, upstream]) {
-        sockets.add(socket)
-        socket.on('error', () => {})
-        socket.on('close', () => {
-          sockets.delete(socket)
-          client.destroy()
-          upstream.destroy()
-        })
-      }
-      client.pipe(upstream).pipe(client)
-    })
-    server.listen(port, '127.0.0.1')
-    await once(server, 'listening')
-    const address = server.address()
-    if (address && typeof address === 'object') port = address.port
-  }
-  async function cut() {
-    const closing = server ? new Promise((resolve) => server?.close(resolve)) : undefined
-    for (const socket of sockets) socket.destroy()
-    await closing
-  }
-  await listen()
-  cleanups.push(cut)
-  return { url: () => `redis://127.0.0.1:${port}`, cut, restore: listen, sockets: () => sockets.size }
+  const proxy = await createRedisProxy(REDIS)
+  cleanups.push(proxy.cut)
+  return proxy
 }
 
 test('a Redis outage: publish neither throws nor hangs, the drop is counted and warned once, and on return both ways flow again', async () => {

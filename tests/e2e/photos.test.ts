@@ -3,9 +3,9 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
-import type { Item, Project, Report } from '~/lib/reporting/types'
+import type { Item } from '~/lib/reporting/types'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, signIn } from './steps'
+import { expectScreen, signIn, newDemoItem } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -29,28 +29,8 @@ async function image(name: string, format: 'jpeg' | 'png', colour: { r: number; 
 }
 
 /** An item of the demo user's, made through the API of the running portal. */
-async function newItem(): Promise<Item> {
-  const jar = new Map<string, string>()
-  let csrf: string | undefined
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    if (csrf) headers['X-CSRF-Token'] = csrf
-    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const at = pair.indexOf('=')
-      jar.set(pair.slice(0, at), pair.slice(at + 1))
-    }
-    csrf = response.headers.get('x-csrf-token') ?? csrf
-    const text = await response.text()
-    return (text ? JSON.parse(text) : null) as T
-  }
-  await call('GET', '/auth/session')
-  await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
-  const project = await call<Project>('POST', '/api/projects', { title: unique('Dock Road') })
-  const report = await call<Report>('POST', '/api/reports', { projectId: project.id, title: unique('Photo round') })
-  return call<Item>('POST', `/api/reports/${report.id}/items`, { title: unique('Cracked tile'), priority: 'medium' })
+function newItem(): Promise<Item> {
+  return newDemoItem(portal.baseUrl, { project: unique('Dock Road'), report: unique('Photo round'), item: unique('Cracked tile'), priority: 'medium' })
 }
 
 async function openItem(page: Page, item: Item) {

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
-import type { Item, Project, Report } from '~/lib/reporting/types'
+import type { Item } from '~/lib/reporting/types'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
-import { expectScreen, nextAdminCode, signIn } from './steps'
+import { expectScreen, nextAdminCode, signIn, newDemoItem } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -36,29 +36,8 @@ const HUB_NOISE = [/\/hub\/realtime/, /WebSocket connection to/, /\/__manifest\?
 const RESTART_JOURNEY_LIMIT_MS = 180_000
 
 /** An item of the demo user's, made through the API of the running portal. */
-async function newItem(): Promise<Item> {
-  const jar = new Map<string, string>()
-  let csrf: string | undefined
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    if (csrf) headers['X-CSRF-Token'] = csrf
-    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const at = pair.indexOf('=')
-      jar.set(pair.slice(0, at), pair.slice(at + 1))
-    }
-    csrf = response.headers.get('x-csrf-token') ?? csrf
-    const text = await response.text()
-    if (!response.ok && path !== '/auth/session') throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return (text ? JSON.parse(text) : null) as T
-  }
-  await call('GET', '/auth/session')
-  await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
-  const project = await call<Project>('POST', '/api/projects', { title: unique('Harbour Lane') })
-  const report = await call<Report>('POST', '/api/reports', { projectId: project.id, title: unique('Live round') })
-  return call<Item>('POST', `/api/reports/${report.id}/items`, { title: unique('Loose handrail'), priority: 'high' })
+function newItem(): Promise<Item> {
+  return newDemoItem(portal.baseUrl, { project: unique('Harbour Lane'), report: unique('Live round'), item: unique('Loose handrail'), priority: 'high' })
 }
 
 /** Opens the item as Sam (the demo user) or Alex (the demo admin, whose sign-in takes a code). */

@@ -2,6 +2,7 @@ import { expect } from 'vitest'
 import type { Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { currentTotp } from '#server/domain/auth/totp'
+import type { Item, Project, Report } from '~/lib/reporting/types'
 import { checkAccessibility } from './harness'
 
 /** The variants every journey runs in: JavaScript on and off, on a desktop and a phone screen. */
@@ -57,4 +58,33 @@ export async function signOut(page: Page, displayName: string): Promise<void> {
 export function pathOf(page: Page): string {
   const url = new URL(page.url())
   return url.pathname + url.search
+}
+
+/**
+ * An item of the demo user's in a new project and report, made through the running portal's API
+ * (signed in with a cookie jar and the CSRF header, as the web app's client does).
+ */
+export async function newDemoItem(baseUrl: string, titles: { project: string; report: string; item: string; priority: 'low' | 'medium' | 'high' }): Promise<Item> {
+  const jar = new Map<string, string>()
+  let csrf: string | undefined
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (csrf) headers['X-CSRF-Token'] = csrf
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const at = pair.indexOf('=')
+      jar.set(pair.slice(0, at), pair.slice(at + 1))
+    }
+    csrf = response.headers.get('x-csrf-token') ?? csrf
+    const text = await response.text()
+    if (!response.ok && path !== '/auth/session') throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+    return (text ? JSON.parse(text) : null) as T
+  }
+  await call('GET', '/auth/session')
+  await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
+  const project = await call<Project>('POST', '/api/projects', { title: titles.project })
+  const report = await call<Report>('POST', '/api/reports', { projectId: project.id, title: titles.report })
+  return call<Item>('POST', `/api/reports/${report.id}/items`, { title: titles.item, priority: titles.priority })
 }

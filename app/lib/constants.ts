@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   tenantPrefix: 'KR-TENANT-',
   syncCursorStale: 'KR_SYNC_CURSOR_STALE',
   mfaRequired: 'KR_MFA_REQUIRED',
+  /** PATCH of an item with an expectedRevision that someone else's change has passed. */
+  editConflict: 'KR_EDIT_CONFLICT',
 } as const
 
 /** Cookie names shared by the web app and the backend (DESIGN.md "Identity and sessions"). */

@@ -121,11 +121,20 @@ async function edit(api: ApiClient, itemId: string, formData: FormData, headers:
     packageKey: v.packageKey ?? null,
     location: v.location ?? null,
     dueDate: v.dueDate ?? null,
+    // The revision the form was opened at: someone else's later change is refused, not overwritten.
+    expectedRevision: revisionOf(formData),
   }
   const result = await api.patch<Item>(itemPath(itemId), patch)
   if (!result.ok) return itemFormFailure('edit', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `Item #${result.data.number} saved.` })
   throw redirect(`/items/${itemId}`, { headers })
+}
+
+function revisionOf(formData: FormData): number | undefined {
+  const raw = formData.get('expectedRevision')
+  if (typeof raw !== 'string' || raw === '') return undefined
+  const value = Number(raw)
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined
 }
 
 async function remove(api: ApiClient, itemId: string, headers: Headers) {

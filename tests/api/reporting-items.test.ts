@@ -267,6 +267,21 @@ test.each([
   expect(await threadCounts(t, org.tenant.id, item.id)).toEqual({ responses: 0, activity: 1 })
 })
 
+test('PATCH with the expectedRevision it read saves; after someone else changed the item it answers 409 KR_EDIT_CONFLICT and changes nothing', async () => {
+  const org = await createOrg(t)
+  const item = await createItem(org.writer, org.reportId, { title: 'Read at this revision' })
+  // Someone else changes the item after both opened it.
+  const theirs = await json<Item>(await patch(org.other, `/api/items/${item.id}`, { expectedRevision: item.revision, location: 'Level 2' }))
+  expect(theirs.revision).toBeGreaterThan(item.revision)
+  const problem = await expectProblem(await patch(org.writer, `/api/items/${item.id}`, { expectedRevision: item.revision, location: 'Level 3' }), 409, 'KR_EDIT_CONFLICT')
+  expect(problem.detail).toBe('Someone else changed this item after you opened it. Your changes are still in the form: check the item and save again.')
+  expect(await getItem(org.writer, item.id)).toEqual(theirs)
+  // With the revision read again, the save goes through; without one, PATCH behaves as before.
+  expect((await json<Item>(await patch(org.writer, `/api/items/${item.id}`, { expectedRevision: theirs.revision, location: 'Level 3' }))).location).toBe('Level 3')
+  expect((await json<Item>(await patch(org.writer, `/api/items/${item.id}`, { location: 'Level 4' }))).location).toBe('Level 4')
+  await expectProblem(await patch(org.writer, `/api/items/${item.id}`, { expectedRevision: -1 }), 400, 'KR_VALIDATION')
+})
+
 test('PATCH: read-only members are refused; any read-write member and admins may edit', async () => {
   const org = await createOrg(t)
   const item = await createItem(org.writer, org.reportId)

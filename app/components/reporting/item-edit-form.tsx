@@ -54,6 +54,8 @@ export function ItemEditForm({
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <CsrfInput />
+      {/* The revision this form shows; a save after someone else's change is refused (409) with the typed values kept. */}
+      <input type="hidden" name="expectedRevision" value={item.revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Field label="Title" inputProps={{ ...getInputProps(fields.title, { type: 'text' }), autoComplete: 'off' }} errors={fields.title.errors} />
       <TextareaField label="Description" textareaProps={{ ...getTextareaProps(fields.description), rows: 4 }} errors={fields.description.errors} />

@@ -35,7 +35,12 @@ const itemFields = {
 }
 
 export const NewItemSchema = z.object(itemFields)
-export const ItemPatchSchema = z.object({ ...itemFields, title: itemFields.title.optional() })
+export const ItemPatchSchema = z.object({
+  ...itemFields,
+  title: itemFields.title.optional(),
+  /** The item's `revision` when the editor opened it: a later change by someone else answers 409 KR_EDIT_CONFLICT. */
+  expectedRevision: z.number({ error: 'expectedRevision must be the revision you read.' }).int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+})
 
 export const NewResponseSchema = z.object({
   body: z.string({ error: 'Write a response.' }).trim().min(1, 'Write a response.').max(5000, 'A response must be at most 5000 characters.'),
@@ -155,7 +160,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
 
   .patch(
     '/api/items/:id',
-    operation({ summary: 'Edit an item', tag: 'Items', access: 'session', body: ItemPatchSchema, responses: { 200: 'The item.', 403: 'A read-only member.', 404: 'No such item.' } }),
+    operation({ summary: 'Edit an item', tag: 'Items', access: 'session', body: ItemPatchSchema, responses: { 200: 'The item.', 403: 'A read-only member.', 404: 'No such item.', 409: 'expectedRevision is not the item\'s revision any more (KR_EDIT_CONFLICT).' } }),
     async (c) => {
       requireSession(c)
       const patch = c.req.valid('json')

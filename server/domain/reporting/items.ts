@@ -4,6 +4,7 @@ import { memberships } from '#server/db/schema'
 import { projects, reportItems, reports, type ActivityChange } from '#server/db/schema-reporting'
 import { rowsOf } from '#server/db/tenancy'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
+import { ERROR_CODES } from '~/lib/constants'
 import type { Item, ItemPriority, Page, UserRef } from '~/lib/reporting/types'
 import { recordActivity } from './activity'
 import { recordChange } from './change-log'
@@ -26,7 +27,7 @@ export type ItemFields = {
 }
 
 export type NewItem = Pick<ItemFields, 'title'> & Partial<Omit<ItemFields, 'title'>> & { photoIds?: string[] | undefined }
-export type ItemPatch = Partial<ItemFields> & { photoIds?: string[] | undefined }
+export type ItemPatch = Partial<ItemFields> & { photoIds?: string[] | undefined; expectedRevision?: number | undefined }
 
 export const PHOTOS_NOT_YET = 'Photos arrive with photo upload; none can be attached yet'
 
@@ -146,6 +147,16 @@ export async function getItem(ctx: DomainContext, id: string): Promise<Item> {
 export async function updateItem(ctx: DomainContext, id: string, patch: ItemPatch): Promise<Item> {
   const row = await findItem(ctx, id, { lock: true })
   ensure(ctx.actor, 'item.edit')
+  // Optimistic concurrency: an editor who read an older revision would overwrite the change they never saw.
+  if (patch.expectedRevision !== undefined && patch.expectedRevision !== row.revision) {
+    throw new Problem({
+      status: 409,
+      title: 'Conflict',
+      detail: 'Someone else changed this item after you opened it. Your changes are still in the form: check the item and save again.',
+      code: ERROR_CODES.editConflict,
+      remediation: 'Read the item again and send its new revision as expectedRevision.',
+    })
+  }
   const errors: FieldErrors = {}
   // An assignee or package already on the item stays acceptable; only a new one is checked.
   await checkFields(

@@ -15,6 +15,7 @@ import { createPortalHub, type PortalHub } from '#server/realtime/portal-hub'
 import { attachHubUpgrades, hubRequestListener } from '#server/realtime/start'
 import { createMember, createSessionFor, type TestMember } from '#tests/helpers/auth'
 import { createTestBackend, TEST_ORIGIN, type TestBackend } from '#tests/helpers/backend'
+import { pngImage, uploadPhoto } from '#tests/helpers/photos'
 import { body, newProject, newReport, organisation, signedMember, type Signed } from '#tests/helpers/reporting-a'
 import type { EntityChanged, JoinedRoom, PresenceChanged, RoomMessage } from '~/lib/realtime/events'
 import type { Item } from '~/lib/reporting/types'
@@ -257,6 +258,24 @@ describe('EntityChanged', () => {
     await strangerChanges.next((e) => e.entityId === theirs.id)
     expect(strangerChanges.seen.map((e) => e.entityId)).not.toContain(project.id)
     expect(changes.seen.map((e) => e.entityId)).not.toContain(theirs.id)
+  })
+
+  it("announces a change of an item's photos as an update of the item, at its unchanged revision", async () => {
+    const org = await organisation(t)
+    const item = await newItem(org.writer)
+    const watcher = await connectAs(org.reader)
+    const changes = collect<EntityChanged>(watcher, 'EntityChanged')
+    const photo = await uploadPhoto(org.writer.c, item.id, pngImage())
+    expect(await changes.next((e) => e.entityId === item.id)).toMatchObject({
+      entityType: 'ReportItem',
+      changeType: 'Updated',
+      revision: item.revision,
+      changedBy: { userId: org.writer.user.id },
+    })
+    expect((await body<Item>(await org.reader.c.get(`/api/items/${item.id}`), 200)).revision).toBe(item.revision)
+    const seen = changes.seen.length
+    expect((await org.writer.c.delete(`/api/photos/${photo.id}`)).status).toBe(204)
+    await changes.next((e) => e.entityId === item.id, seen)
   })
 
   it('never announces a change whose transaction rolled back', async () => {

@@ -1,3 +1,4 @@
+import { announcePhotosChanged } from './announce'
 import { and, asc, eq, inArray, isNull, max, sql } from 'drizzle-orm'
 import { photos } from '#server/db/schema-photos'
 import { Problem, problems } from '#server/http/problem'
@@ -72,7 +73,9 @@ export async function reorderPhotos(ctx: DomainContext, itemId: string, photoIds
   const byId = new Map(current.map((row) => [row.id, row]))
   const wanted = photoIds.flatMap((id) => byId.get(id) ?? [])
   if (wanted.length !== photoIds.length || wanted.length !== current.length) throw orderMismatch(current.map((r) => r.id))
-  return toPhotos(ctx, await renumber(ctx, wanted))
+  const renumbered = await renumber(ctx, wanted)
+  await announcePhotosChanged(ctx, item.id)
+  return toPhotos(ctx, renumbered)
 }
 
 /**

@@ -1,3 +1,4 @@
+import { announcePhotosChanged } from './announce'
 import { and, eq } from 'drizzle-orm'
 import { photos } from '#server/db/schema-photos'
 import type { DomainContext } from '../reporting/context'
@@ -21,5 +22,6 @@ export async function updatePhoto(ctx: DomainContext, id: string, patch: PhotoPa
     .where(and(eq(photos.tenantId, ctx.actor.tenantId), eq(photos.id, row.id)))
     .returning(photoColumns)
   if (!updated) throw new Error('photo not updated')
+  await announcePhotosChanged(ctx, updated.itemId)
   return toPhoto(ctx, updated)
 }

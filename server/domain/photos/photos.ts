@@ -1,3 +1,4 @@
+import { announcePhotosChanged } from './announce'
 import { createHash, randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm'
@@ -287,6 +288,7 @@ export async function deletePhoto(rt: PhotoRuntime, id: string): Promise<void> {
     const row = await findPhoto(ctx, id, { lock: true })
     ensureMayDeletePhoto(ctx, row)
     await ctx.tx.update(photos).set({ deletedAt: ctx.now, updatedAt: ctx.now }).where(and(eq(photos.tenantId, ctx.actor.tenantId), eq(photos.id, row.id)))
+    await announcePhotosChanged(ctx, row.itemId)
     const edits = await ctx.tx
       .select({ blobKey: photoEdits.blobKey, displayKey: photoEdits.displayKey, thumbnailKey: photoEdits.thumbnailKey })
       .from(photoEdits)
@@ -415,6 +417,7 @@ export async function createEdit(rt: PhotoRuntime, input: NewEdit): Promise<Phot
         thumbnailKey: renditions.thumbnailKey,
         createdAt: ctx.now,
       })
+      await announcePhotosChanged(ctx, row.itemId)
       return toPhoto(ctx, row)
     })
   } catch (error) {

@@ -1,3 +1,4 @@
+import { announcePhotosChanged } from './announce'
 import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import { photos, uploadSessions } from '#server/db/schema-photos'
@@ -226,6 +227,7 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<{ ph
         .update(uploadSessions)
         .set({ state: 'completed', photoId, completedAt: ctx.now, updatedAt: ctx.now })
         .where(and(eq(uploadSessions.tenantId, tenantId), eq(uploadSessions.id, row.id)))
+      await announcePhotosChanged(ctx, item.id)
       return toPhoto(ctx, inserted)
     })
     return { photo, replayed: false }

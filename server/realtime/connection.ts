@@ -21,6 +21,8 @@ export type ConnectionSettings = {
   statefulGraceMs: number
   maxMessageBytes: number
   maxBufferedBytes: number
+  /** Invocations waiting behind the running one; a client that sends faster than they run is closed past it. */
+  maxQueuedInvocations: number
 }
 
 /** What the hub gives each connection. */
@@ -54,6 +56,7 @@ export class HubConnection implements ConnectionInfo {
   private inbox = ''
   private invocations: Promise<void> = Promise.resolve()
   private running = 0
+  private queued = 0
   private lastSent = performance.now()
   private lastReceived = performance.now()
   private keepAliveTimer: NodeJS.Timeout | undefined
@@ -309,7 +312,15 @@ export class HubConnection implements ConnectionInfo {
 
   /** One invocation at a time, in order (.NET's default MaximumParallelInvocationsPerClient = 1). */
   private enqueue(work: () => Promise<void>): void {
+    // .NET stops reading from a client whose invocations pile up; we cannot pause every transport,
+    // so a client that floods is closed instead of queueing work without bound.
+    if (this.queued >= this.host.settings.maxQueuedInvocations) {
+      this.host.logger.warn({ connectionId: this.id, queued: this.queued }, 'hub connection closed: too many invocations waiting')
+      return this.close({ error: errorText.tooManyInvocations })
+    }
+    this.queued++
     this.invocations = this.invocations.then(async () => {
+      this.queued--
       if (this.state === 'ended') return
       this.running++
       try {

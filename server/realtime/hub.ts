@@ -58,6 +58,8 @@ export type HubOptions = {
   maxMessageBytes?: number
   /** Per-connection outgoing limit (1 MB): a slow consumer above it is dropped; also bounds the stateful replay buffer. */
   maxBufferedBytes?: number
+  /** Invocations a connection may have waiting (100) before it is closed as a flood. */
+  maxQueuedInvocations?: number
   /** Clock for token expiry (ms). */
   now?: () => number
 }
@@ -85,6 +87,8 @@ export const DEFAULT_TIMINGS: HubTimings = {
   longPollMs: 90_000,
 }
 const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024
+/** Far above what a person's client sends (SendMessage is limited to one a second). */
+const DEFAULT_MAX_QUEUED_INVOCATIONS = 100
 const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024
 
 export function createHub(options: HubOptions): Hub {
@@ -109,7 +113,9 @@ export function createHub(options: HubOptions): Hub {
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes * 4 + 1024, perMessageDeflate: false })
 
   const host: ConnectionHost = {
-    settings: { ...timings, maxMessageBytes, maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES },
+    settings: { ...timings, maxMessageBytes, maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      maxQueuedInvocations: options.maxQueuedInvocations ?? DEFAULT_MAX_QUEUED_INVOCATIONS,
+    },
     logger,
     findMethod: (target) => methods.get(target.toLowerCase()),
     async opened(connection) {

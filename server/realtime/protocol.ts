@@ -29,6 +29,7 @@ export const errorText = {
   versionNotSupported: (protocol: string, version: number) => `The server does not support version ${version} of the '${protocol}' protocol.`,
   connectionClosed: 'Connection closed with an error.',
   handshakeInvalid: 'Handshake was canceled.',
+  tooManyInvocations: 'Connection closed with an error: too many invocations are waiting.',
 } as const
 
 export type InvocationMessage = { type: 1; invocationId?: string; target: string; arguments: unknown[]; streamIds?: string[] }

@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { expect, test } from 'vitest'
-import { eventually, negotiate, rawSocket, RS, startHub } from './hub-server'
+import { client, eventually, negotiate, rawSocket, RS, startHub } from './hub-server'
 
 test('a slow consumer is dropped once its outgoing buffer passes maxBufferedBytes (long polling that stops polling)', async () => {
   const server = await startHub({ maxBufferedBytes: 64 * 1024 })
@@ -65,5 +65,22 @@ test('server-sent events: a second POST while one runs is 409; POST to a WebSock
   const wsToken = raw.ws.url.split('id=')[1] as string
   expect((await fetch(`${server.url}?id=${wsToken}`, { method: 'POST', body: 'x' })).status).toBe(405)
   raw.ws.close()
+  await server.close()
+})
+
+test('a client whose invocations pile up past maxQueuedInvocations is closed with an error; one within it is served in order', async () => {
+  const server = await startHub({ maxQueuedInvocations: 10 })
+  const calm = client(server.url)
+  await calm.start()
+  const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => calm.invoke('Echo', String(i))))
+  expect(replies).toEqual(Array.from({ length: 10 }, (_, i) => String(i)))
+
+  const flood = client(server.url)
+  const closed = new Promise<Error | undefined>((resolve) => flood.onclose(resolve))
+  await flood.start()
+  for (let i = 0; i < 30; i++) void flood.send('Sleep', 200)
+  expect((await closed)?.message).toContain('too many invocations are waiting')
+  expect(calm.state).toBe('Connected')
+  await calm.stop()
   await server.close()
 })

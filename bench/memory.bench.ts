@@ -5,23 +5,20 @@
 // VmRSS a few seconds after /api/health answers, and VmHWM (the process's peak). Child processes
 // are not in those figures; the first start's child (server/db/first-start.ts) reports its own peak.
 // BENCH_SERVER=/path/build/node/index.js runs another server bundle.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadConfig } from '#server/config'
 import { openDatabase } from '#server/db/client'
+import { configFor, memory, serverFile, start, type Memory, type Running } from './built-server'
 import { adminQuery, databaseOf, ITEMS, outstandingRequests, seed, signIn, syncSnapshot, type Caller, type Seeded } from './items-workload'
 
 const MB = 1024 * 1024
 /** How long the server idles after /api/health answers before "at rest" is read. */
 const SETTLE_MS = 5_000
-const SESSION_SECRET = 'bench-session-secret-0123456789abcdefghijkl'
 const rootDir = fileURLToPath(new URL('..', import.meta.url))
-const serverFile = process.env.BENCH_SERVER ?? path.join(rootDir, 'build/node/index.js')
 const migrationsFolder = path.join(rootDir, 'server/db/migrations')
 
 if (!existsSync(serverFile)) {
@@ -29,8 +26,6 @@ if (!existsSync(serverFile)) {
   process.exit(0)
 }
 
-type Running = { base: string; child: ChildProcess; log: () => string; stop: () => Promise<void> }
-type Memory = { rss: number; hwm: number }
 
 await pglite()
 const serverUrl = process.env.BENCH_DATABASE_URL
@@ -117,51 +112,9 @@ async function workload(env: Record<string, string>, seeded: Seeded, headers: Re
   }
 }
 
-/** The server's configuration as the bench started it: cookie names and the CSRF token depend on it. */
-function configFor(env: Record<string, string>) {
-  return loadConfig({ ...serverEnv(env, 0), LOG_LEVEL: 'silent' })
-}
-
-function serverEnv(env: Record<string, string>, port: number): Record<string, string> {
-  return { NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SESSION_SECRET, LOG_LEVEL: 'info', ...env }
-}
-
-async function start(env: Record<string, string>): Promise<Running> {
-  const port = 3900 + Math.floor(Math.random() * 90)
-  const base = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, [serverFile], { env: { PATH: process.env.PATH, ...serverEnv(env, port) }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let log = ''
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()))
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  const stop = async () => {
-    child.kill('SIGTERM')
-    const timeout = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    await exited
-    clearTimeout(timeout)
-  }
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) break
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return { base, child, log: () => log, stop }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  await stop()
-  throw new Error(`the server did not start:\n${log.slice(-4000)}`)
-}
-
 async function rest(running: Running): Promise<Memory> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
   return memory(running)
-}
-
-function memory(running: Running): Memory {
-  const status = readFileSync(`/proc/${running.child.pid}/status`, 'utf8')
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') }
 }
 
 function report(label: string, m: Memory, note?: string): void {

@@ -1,0 +1,1 @@
+CREATE INDEX "report_items_report_status_idx" ON "report_items" USING btree ("tenant_id","report_id","status") WHERE deleted_at is null;

@@ -146,7 +146,6 @@ async function timed(runs: number, work: () => Promise<Answer>): Promise<{ p50: 
   return { p50: at(0.5), p95: at(0.95), last: last as Answer }
 }
 
-
 /** One request with node:http, so the compressed bytes on the wire can be counted before decoding. */
 function call(base: string, method: string, p: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   const started = performance.now()

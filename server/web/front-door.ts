@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import path from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono, type Context } from 'hono'
-import { compress } from 'hono/compress'
+import { compression } from './compression'
 import type { AppLoadContext } from 'react-router'
 import type { Backend } from '#server/api/app'
 import type { Config } from '#server/config'
@@ -41,12 +41,12 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
     warnIfProxyUntrusted(options, c.req.raw)
     await next()
   })
-  app.use(compress())
+  app.use(compression())
 
   if (clientDir) {
     // Hashed file names: cached for good. The build wrote .br and .gz beside each text asset
     // (scripts/build-compress.mjs); serveStatic picks the one the browser accepts and sets
-    // Content-Encoding and Vary, so compress() above leaves it alone.
+    // Content-Encoding and Vary, so compression() above leaves it alone.
     app.use(
       '/assets/*',
       async (c, next) => {

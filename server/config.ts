@@ -34,6 +34,19 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  FEATURE_FLAGS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        const value: unknown = JSON.parse(text)
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object, e.g. {"mobileSync":true}' })
+      return z.NEVER
+    })
+    .optional(),
 })
 
 export type Config = {
@@ -57,6 +70,8 @@ export type Config = {
   maxBodyBytes: number
   /** Redis for the realtime hub's backplane and shared presence (several instances); unset: in memory. */
   redisUrl: string | undefined
+  /** Feature flags every session carries (spec §3 featureFlags), under each tenant's own (tenants.feature_flags). */
+  featureFlags: Record<string, unknown>
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFileDir: e.MAIL_FILE_DIR ? path.resolve(e.MAIL_FILE_DIR) : undefined,
     maxBodyBytes: e.MAX_BODY_BYTES,
     redisUrl: e.REDIS_URL,
+    featureFlags: e.FEATURE_FLAGS ?? {},
   }
 }
 

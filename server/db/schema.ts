@@ -55,6 +55,8 @@ export const tenants = pgTable('tenants', {
   mfaEnforced: boolean('mfa_enforced').notNull().default(false),
   /** Photo and document storage allowed to the tenant, in bytes (issue 4): 10 GiB by default. */
   storageQuotaBytes: bigint('storage_quota_bytes', { mode: 'number' }).notNull().default(10 * 1024 ** 3),
+  /** This tenant's feature flags (spec §3 session featureFlags), over the server's FEATURE_FLAGS. */
+  featureFlags: jsonb('feature_flags').$type<Record<string, unknown>>().notNull().default({}),
   ...timestamps,
 })
 

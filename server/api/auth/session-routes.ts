@@ -24,7 +24,7 @@ export const sessionRoutes = new Hono<BackendEnv>()
     if (!config.demoAutoSession) throw new Problem(problems.notFound())
     const created = await createDemoSession(db, requestContext(c), now())
     startSession(c, created.token, created.session)
-    return c.json(await sessionView(db, created.session, c.get('correlationId')))
+    return c.json(await sessionView(db, created.session, c.get('correlationId'), c.get('deps').config.featureFlags))
   })
 
   .get('/auth/mfa/enrollment', operation({ summary: 'The authenticator secret to enrol, for a session waiting for its second factor', tag: 'Auth', access: 'pending-session', responses: { 200: 'The secret and its otpauth URI, or enrolled: true.' } }), async (c) => {
@@ -39,13 +39,13 @@ export const sessionRoutes = new Hono<BackendEnv>()
     const { db, now } = c.get('deps')
     const full = await verifyMfa(db, session, code, requestContext(c), now())
     startSession(c, full.token, full.session)
-    return c.json(await sessionView(db, full.session, c.get('correlationId')))
+    return c.json(await sessionView(db, full.session, c.get('correlationId'), c.get('deps').config.featureFlags))
   })
 
   .get('/auth/session', operation({ summary: 'The current session (spec §3 "Session", flat form)', tag: 'Auth', access: 'pending-session', responses: { 200: 'The session.' } }), async (c) => {
     const session = requirePendingSession(c)
     c.header('cache-control', 'no-store')
-    return c.json(await sessionView(c.get('deps').db, session, c.get('correlationId')))
+    return c.json(await sessionView(c.get('deps').db, session, c.get('correlationId'), c.get('deps').config.featureFlags))
   })
 
   .post('/auth/session/refresh', operation({ summary: 'Slide the session’s expiry forward', tag: 'Auth', access: 'session', responses: { 200: 'The session, with its new expiry.' } }), async (c) => {
@@ -54,7 +54,7 @@ export const sessionRoutes = new Hono<BackendEnv>()
     await touchSession(db, session, now(), true)
     const token = c.get('sessionToken')
     if (token) writeCookie(c, config, 'session', token, cookieMaxAge(session, now()))
-    return c.json(await sessionView(db, session, c.get('correlationId')))
+    return c.json(await sessionView(db, session, c.get('correlationId'), c.get('deps').config.featureFlags))
   })
 
   .delete('/auth/session', operation({ summary: 'Sign out', tag: 'Auth', access: 'public', responses: { 204: 'Signed out (also when there was no session).' } }), async (c) => {
@@ -88,5 +88,5 @@ async function signInWith(c: Context<BackendEnv>, kind: 'user' | 'admin', input:
   const previous = c.get('session')
   if (previous) await revokeSession(db, previous.id, now())
   startSession(c, created.token, created.session)
-  return c.json(await sessionView(db, created.session, ctx.correlationId))
+  return c.json(await sessionView(db, created.session, ctx.correlationId, c.get('deps').config.featureFlags))
 }

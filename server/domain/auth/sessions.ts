@@ -134,9 +134,9 @@ export async function revokeAllSessions(db: Database, userId: string, now: Date,
 /** The flat user-session response of spec §3 (one type for the backend and the web app). */
 export type SessionView = Session
 
-export async function sessionView(db: Database, session: AuthSession, correlationId: string): Promise<SessionView> {
+export async function sessionView(db: Database, session: AuthSession, correlationId: string, defaultFlags: Record<string, unknown> = {}): Promise<SessionView> {
   const [identity] = await db
-    .select({ displayName: users.displayName, email: users.email, tenantName: tenants.name, tenantSlug: tenants.slug })
+    .select({ displayName: users.displayName, email: users.email, tenantName: tenants.name, tenantSlug: tenants.slug, featureFlags: tenants.featureFlags })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, session.tenantId))
     .where(eq(users.id, session.userId))
@@ -158,7 +158,8 @@ export async function sessionView(db: Database, session: AuthSession, correlatio
     tenantId: session.tenantId,
     tenantName: identity.tenantName,
     tenantSlug: identity.tenantSlug,
-    featureFlags: { mobileSync: false },
+    // The server's flags (FEATURE_FLAGS), each overridden by the tenant's own.
+    featureFlags: { ...defaultFlags, ...identity.featureFlags },
     syncCursor: null,
     issuedAtUtc: session.issuedAt.toISOString(),
     sessionExpiresAtUtc: session.expiresAt.toISOString(),

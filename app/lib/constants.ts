@@ -51,6 +51,8 @@ export const HEADERS = {
   csrf: 'X-CSRF-Token',
   idempotencyKey: 'Idempotency-Key',
   correlationId: 'X-Correlation-Id',
+  /** Sync calls from a registered device (POST /auth/devices/register): a revoked one is refused. */
+  deviceId: 'X-Device-Id',
 } as const
 
 /** Error codes the client acts on (spec §8 "Behaviour"). */
@@ -62,6 +64,8 @@ export const ERROR_CODES = {
   mfaRequired: 'KR_MFA_REQUIRED',
   /** PATCH of an item with an expectedRevision that someone else's change has passed. */
   editConflict: 'KR_EDIT_CONFLICT',
+  /** A sync call from a device its user revoked: the client deletes its local copy and stops syncing. */
+  deviceRevoked: 'KR_DEVICE_REVOKED',
 } as const
 
 /** Cookie names shared by the web app and the backend (DESIGN.md "Identity and sessions"). */

@@ -33,6 +33,8 @@ export type OperationSpec = {
   access: Access
   params?: z.ZodObject
   query?: z.ZodType
+  /** Request headers the call reads, with lower-case names; validated like the query and published as header parameters. */
+  headers?: z.ZodObject
   body?: z.ZodType
   /**
    * A body this middleware leaves alone (file chunks, multipart files): the route reads it as a
@@ -49,7 +51,7 @@ export type OperationSpec = {
 type Output<S> = S extends z.ZodType ? z.output<S> : Record<string, never>
 
 export type OperationInput<S extends OperationSpec> = {
-  out: { json: Output<S['body']>; query: Output<S['query']>; param: Output<S['params']> }
+  out: { json: Output<S['body']>; query: Output<S['query']>; param: Output<S['params']>; header: Output<S['headers']> }
 }
 
 const SPEC = Symbol('operation spec')
@@ -70,6 +72,12 @@ export function operation<const S extends OperationSpec>(spec: S): MiddlewareHan
     const query = c.req.query()
     refuseBrokenText(query, 'Some query parameters are not valid.')
     if (spec.query) c.req.addValidatedData('query', parse(spec.query, query, 'Some query parameters are not valid.') as object)
+
+    if (spec.headers) {
+      const headers = Object.fromEntries(Object.keys(spec.headers.shape).flatMap((name) => (c.req.header(name) === undefined ? [] : [[name, c.req.header(name)]])))
+      refuseBrokenText(headers, 'Some headers are not valid.')
+      c.req.addValidatedData('header', parse(spec.headers, headers, 'Some headers are not valid.') as object)
+    }
 
     if (spec.rawBody) return next()
     const maxBytes = spec.maxBodyBytes ?? c.get('deps').config.maxBodyBytes

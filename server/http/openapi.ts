@@ -76,6 +76,14 @@ function parameters(route: Route, spec: OperationSpec): OpenApiOperation['parame
       list.push({ name, in: 'query', required: required.has(name), schema })
     }
   }
+  if (spec.headers) {
+    const headerSchema = toSchema(spec.headers, 'input')
+    const required = new Set((headerSchema.required ?? []) as string[])
+    for (const [name, schema] of Object.entries((headerSchema.properties ?? {}) as Record<string, JsonSchema>)) {
+      const { description, ...rest } = schema as JsonSchema & { description?: string }
+      list.push({ name, in: 'header', required: required.has(name), schema: rest, ...(typeof description === 'string' && { description }) })
+    }
+  }
   if (spec.idempotent) {
     list.push({
       name: 'Idempotency-Key',
@@ -113,7 +121,7 @@ function responses(spec: OperationSpec): OpenApiOperation['responses'] {
       : { description: response.description }
   }
   const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: PROBLEM_REF } } })
-  if (spec.body || spec.query || spec.params || spec.rawBody) result['400'] ??= problem('Some input is not valid: the field errors say which.')
+  if (spec.body || spec.query || spec.params || spec.headers || spec.rawBody) result['400'] ??= problem('Some input is not valid: the field errors say which.')
   if (spec.access !== 'public') result['401'] ??= problem('Not signed in, or the session has expired.')
   if (spec.body || spec.rawBody) result['413'] ??= problem('The body is over the limit.')
   result.default = problem('Any other failure, as RFC 9457 problem details with a correlation id.')

@@ -421,6 +421,31 @@ test('an organisation with no changes yet syncs from revision 0', async () => {
   expect(await changesAfter(fresh, answer.cursor.value)).toEqual({ changes: [], hasMore: false, cursor: answer.cursor })
 })
 
+test.each(PATHS)('%s: a device this user revoked is refused (403 KR_DEVICE_REVOKED); registered ones are marked seen; no header or an unregistered id pass', async (path) => {
+  const org = await createOrg(t)
+  const device = { 'x-device-id': `phone-${Math.random().toString(36).slice(2)}` }
+  // Not registered yet: passes (the client registers it next).
+  expect((await org.reader.get(path, { headers: device })).status).toBe(200)
+  expect((await org.reader.post('/auth/devices/register', { deviceId: device['x-device-id'], platform: 'web' })).status).toBe(201)
+  const seenAt = async () => ((await (await org.reader.get('/auth/devices')).json()) as { items: { deviceId: string; lastSeenAtUtc: string }[] }).items.find((d) => d.deviceId === device['x-device-id'])?.lastSeenAtUtc
+  const registered = await seenAt()
+  t.now.advance(2 * 60_000)
+  expect((await org.reader.get(path, { headers: device })).status).toBe(200)
+  expect(await seenAt()).not.toBe(registered)
+
+  expect((await org.reader.delete(`/auth/devices/${encodeURIComponent(device['x-device-id'])}`)).status).toBe(204)
+  const refused = await expectProblem(await org.reader.get(path, { headers: device }), 403, 'KR_DEVICE_REVOKED')
+  expect(refused.detail).toBe('This device was signed out of sync. Sign in again to use it.')
+  const cursor = await currentCursor(org.reader)
+  await expectProblem(await org.reader.get(url(path, cursor), { headers: device }), 403, 'KR_DEVICE_REVOKED')
+  // The same id is another person's device for another user: theirs is not revoked.
+  expect((await org.writer.get(path, { headers: device })).status).toBe(200)
+  expect((await org.reader.get(path)).status).toBe(200)
+  // Registering again (after signing in again) brings it back.
+  expect((await org.reader.post('/auth/devices/register', { deviceId: device['x-device-id'], platform: 'web' })).status).toBe(201)
+  expect((await org.reader.get(path, { headers: device })).status).toBe(200)
+})
+
 test('sync needs a signed-in member', async () => {
   await expectProblem(await t.fetch('/api/sync/changes', { headers: { accept: 'application/json' } }), 401)
   await expectProblem(await t.fetch('/api/sync/changes-mobile?cursor=0', { headers: { accept: 'application/json' } }), 401)

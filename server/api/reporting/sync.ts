@@ -7,6 +7,10 @@ import { operation, type OperationSpec } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 
+const SyncHeaders = z.object({
+  'x-device-id': z.string().min(1).max(200, 'The device id is at most 200 characters.').optional().meta({ description: 'The registered deviceId of the calling device (POST /auth/devices/register): a revoked device is refused with 403 KR_DEVICE_REVOKED.' }),
+})
+
 const SyncQuery = z.object({
   cursor: z.string().max(200, 'The sync cursor is not valid.').optional(),
   limit: z.coerce.number().int().min(1).max(SYNC_PAGE_SIZE).optional(),
@@ -18,9 +22,11 @@ const syncOperation = (summary: string) =>
     tag: 'Sync',
     access: 'session',
     query: SyncQuery,
+    headers: SyncHeaders,
     responses: {
       200: 'A snapshot page (no cursor, or a snapshot continuation) or the changes after a revision cursor, with the next cursor and hasMore.',
       304: 'If-None-Match matched: nothing changed since that answer.',
+      403: 'X-Device-Id names a device this user revoked (KR_DEVICE_REVOKED): delete the local copy.',
       410: 'The cursor is expired, foreign, tampered or ahead of the tenant: KR_SYNC_CURSOR_STALE, pull a snapshot.',
     },
   } satisfies OperationSpec)
@@ -32,11 +38,11 @@ function keyFor(secret: string): Buffer {
   return key
 }
 
-async function changes(c: Context<BackendEnv>, query: z.infer<typeof SyncQuery>) {
+async function changes(c: Context<BackendEnv>, query: z.infer<typeof SyncQuery>, headers: z.infer<typeof SyncHeaders>) {
   const session = requireSession(c)
   const { db, now, config } = c.get('deps')
   const answer = await asMember(db, session, now(), (ctx) =>
-    syncChanges(ctx, { cursor: query.cursor, limit: query.limit, key: keyFor(config.sessionSecret), ifNoneMatch: c.req.header('if-none-match') }),
+    syncChanges(ctx, { cursor: query.cursor, limit: query.limit, key: keyFor(config.sessionSecret), ifNoneMatch: c.req.header('if-none-match'), deviceId: headers['x-device-id'] }),
   )
   // Revalidate every time: a poll with If-None-Match answers 304 while nothing changed.
   c.header('cache-control', 'private, no-cache')
@@ -50,5 +56,5 @@ async function changes(c: Context<BackendEnv>, query: z.infer<typeof SyncQuery>)
  * mobile path answers the same for now; it exists so the apps' calls stay stable when it narrows.
  */
 export const syncRoutes = new Hono<BackendEnv>()
-  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) => changes(c, c.req.valid('query')))
-  .get('/api/sync/changes-mobile', syncOperation('The same changes, for the mobile apps'), (c) => changes(c, c.req.valid('query')))
+  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) => changes(c, c.req.valid('query'), c.req.valid('header')))
+  .get('/api/sync/changes-mobile', syncOperation('The same changes, for the mobile apps'), (c) => changes(c, c.req.valid('query'), c.req.valid('header')))

@@ -1,8 +1,9 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
-import type { Database } from '#server/db/client'
+import type { Database, Tx } from '#server/db/client'
 import { devices } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
 import { Problem } from '#server/http/problem'
+import { ERROR_CODES } from '~/lib/constants'
 import { recordAudit } from '../audit'
 
 type Owner = { tenantId: string; userId: string }
@@ -82,4 +83,35 @@ export async function revokeDevice(db: Database, owner: Owner, deviceId: string,
   )
   if (revoked.length === 0) throw new Problem({ status: 404, title: 'Not found', detail: 'The requested resource was not found.', code: 'KR_NOT_FOUND' })
   await recordAudit(db, { tenantId: owner.tenantId, actorUserId: owner.userId, action: 'auth.device.revoked', targetType: 'Device', targetId: deviceId, ip: ctx.ip, correlationId: ctx.correlationId })
+}
+
+/** How stale a device's lastSeenAt may be before a sync call writes it again (one write a minute at most). */
+const SEEN_EVERY_MS = 60_000
+
+/**
+ * A sync call from a device (header X-Device-Id) inside the caller's tenant transaction: a device
+ * of this user that was revoked is refused (403 KR_DEVICE_REVOKED, the client drops its local copy);
+ * a registered one is marked seen; an id not registered yet passes (the client registers it).
+ */
+export async function ensureSyncDevice(tx: Tx, owner: Owner, deviceId: string, now: Date): Promise<void> {
+  const [row] = await tx
+    .select({ revokedAt: devices.revokedAt, lastSeenAt: devices.lastSeenAt })
+    .from(devices)
+    .where(and(eq(devices.tenantId, owner.tenantId), eq(devices.userId, owner.userId), eq(devices.deviceId, deviceId)))
+  if (!row) return
+  if (row.revokedAt) {
+    throw new Problem({
+      status: 403,
+      title: 'Forbidden',
+      detail: 'This device was signed out of sync. Sign in again to use it.',
+      code: ERROR_CODES.deviceRevoked,
+      remediation: 'Delete the local copy; register the device again after signing in.',
+    })
+  }
+  if (now.getTime() - row.lastSeenAt.getTime() >= SEEN_EVERY_MS) {
+    await tx
+      .update(devices)
+      .set({ lastSeenAt: now })
+      .where(and(eq(devices.tenantId, owner.tenantId), eq(devices.userId, owner.userId), eq(devices.deviceId, deviceId)))
+  }
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, type Column, type SQL } from 'drizzle-orm'
 import { changeLog, projects, reportItems, reports, tenantRevisions } from '#server/db/schema-reporting'
 import { Problem } from '#server/http/problem'
+import { ensureSyncDevice } from '../auth/devices'
 import { ERROR_CODES } from '~/lib/constants'
 import type { Item, Project, Report } from '~/lib/reporting/types'
 import type { ChangeType, SyncedEntity } from './change-log'
@@ -40,6 +41,8 @@ export type SyncRequest = {
   key: Buffer
   /** The If-None-Match header of a changes request, if any. */
   ifNoneMatch?: string
+  /** The X-Device-Id header, if any: a revoked device is refused. */
+  deviceId?: string
 }
 /** A changes answer carries an ETag; a snapshot page does not. 304: the client's copy of the answer is current. */
 export type SyncAnswer = { status: 200; body: SyncSnapshot | SyncChanges; etag?: string } | { status: 304; etag: string }
@@ -56,6 +59,7 @@ function stale(detail = 'The sync cursor is not valid any more.'): Problem {
 
 export async function syncChanges(ctx: DomainContext, request: SyncRequest): Promise<SyncAnswer> {
   const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? SYNC_PAGE_SIZE)), SYNC_PAGE_SIZE)
+  if (request.deviceId !== undefined) await ensureSyncDevice(ctx.tx, ctx.actor, request.deviceId, ctx.now)
   // Read first: whatever changes while a snapshot is read has a later revision and is replayed.
   const current = await currentRevision(ctx)
   const now = ctx.now.getTime()

@@ -14,6 +14,8 @@ export const tenantRevisions = pgTable(
   {
     tenantId: tenantRef().primaryKey(),
     revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+    /** The revision of the last archive or unarchive: the mobile feed's scope changed there (docs/site-reporting.md). */
+    scopeRevision: bigint('scope_revision', { mode: 'number' }).notNull().default(0),
   },
   () => [tenantPolicy('tenant_revisions')],
 ).enableRLS()

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { projects } from '#server/db/schema-reporting'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { projects, reportItems } from '#server/db/schema-reporting'
+import { withTenant } from '#server/db/tenancy'
 import { recordChange } from '#server/domain/reporting/change-log'
-import { SYNC_PAGE_SIZE, type SyncChange, type SyncChanges, type SyncSnapshot } from '#server/domain/reporting/sync'
+import { SYNC_MOBILE_CLOSED_DAYS, SYNC_PAGE_SIZE, type SyncChange, type SyncChanges, type SyncSnapshot } from '#server/domain/reporting/sync'
 import { encodeCursor, syncCursorKey } from '#server/domain/reporting/sync-cursor'
 import type { Item, Project, Report } from '~/lib/reporting/types'
 import { createMember, createTenant, expectProblem, signedInClient, type TestClient } from '#tests/helpers/auth'
@@ -31,7 +32,9 @@ afterAll(async () => {
 })
 
 const DAY_MS = 24 * 60 * 60_000
-const PATHS = ['/api/sync/changes', '/api/sync/changes-mobile']
+const FULL = '/api/sync/changes'
+const MOBILE = '/api/sync/changes-mobile'
+const PATHS = [FULL, MOBILE]
 
 function url(path: string, cursor: string | undefined, limit?: number): string {
   const query = new URLSearchParams()
@@ -84,16 +87,17 @@ async function serverState(c: TestClient): Promise<Map<string, Entity>> {
 }
 
 /** An organisation whose first revision comes after the returned cursor (revision 0). */
-async function emptyOrg(): Promise<{ org: Org; start: string }> {
+async function emptyOrg(): Promise<{ org: Org; start: string; mobileStart: string }> {
   const tenant = await createTenant(t.db)
   const admin = await signedInMember(t, tenant, 'admin')
   const writer = await signedInMember(t, tenant, 'read-write')
   const other = await signedInMember(t, tenant, 'read-write')
   const reader = await signedInMember(t, tenant, 'read-only')
   const start = await currentCursor(reader)
+  const mobileStart = (await snapshotPage(reader, undefined, undefined, MOBILE)).cursor.value
   const projectId = await createProject(t, admin.member)
   const reportId = await createReport(t, admin.member, projectId)
-  return { org: { tenant, admin, writer, other, reader, projectId, reportId }, start }
+  return { org: { tenant, admin, writer, other, reader, projectId, reportId }, start, mobileStart }
 }
 
 test('without a cursor, a small tenant: the whole snapshot in one page, hasMore false, and a cursor at the current revision', async () => {
@@ -136,8 +140,9 @@ test('without a cursor, a small tenant: the whole snapshot in one page, hasMore 
   ])
   expect((after.changes[1]?.data as Report).itemCounts.open).toBe(2)
 
-  const mobile = await snapshotPage(org.reader, undefined, undefined, '/api/sync/changes-mobile')
-  expect(mobile.snapshot.projects).toHaveLength(2)
+  // The mobile feed leaves the archived project out.
+  const mobile = await snapshotPage(org.reader, undefined, undefined, MOBILE)
+  expect(mobile.snapshot.projects.map((p) => p.id)).toEqual([org.projectId])
 })
 
 test('a snapshot in pages: projects, then reports, then items, keyset by id, a continuation per page and a revision cursor at the end', async () => {
@@ -245,6 +250,7 @@ test('paging while others write: pages plus every change after R give exactly th
 test('after a cursor: one entry per entity at its last change, in revision order, Deleted with data null, and a cursor that moves', async () => {
   const org = await createOrg(t)
   const start = await currentCursor(org.reader)
+  const mobileStart = (await snapshotPage(org.reader, undefined, undefined, MOBILE)).cursor.value
   const first = ((await changeLogOf(t, org.tenant.id)).at(-1)?.revision ?? 0) + 1
   const item = await createItem(org.writer, org.reportId)
   const edited = await json<Item>(await patch(org.other, `/api/items/${item.id}`, { title: 'Renamed' }))
@@ -269,7 +275,10 @@ test('after a cursor: one entry per entity at its last change, in revision order
   // Nothing new: no changes, the same cursor.
   const idle = await changesAfter(org.reader, answer.cursor.value)
   expect(idle).toEqual({ changes: [], cursor: answer.cursor, hasMore: false })
-  expect(await changesAfter(org.reader, start, undefined, '/api/sync/changes-mobile')).toEqual(answer)
+  // Within its scope the mobile feed says the same; a cursor of one feed is stale on the other.
+  expect((await changesAfter(org.reader, mobileStart, undefined, MOBILE)).changes).toEqual(answer.changes)
+  await expectProblem(await org.reader.get(url(MOBILE, start)), 410, 'KR_SYNC_CURSOR_STALE')
+  await expectProblem(await org.reader.get(url(FULL, mobileStart)), 410, 'KR_SYNC_CURSOR_STALE')
 
   // An entity changed in this page and deleted after it reads Deleted (it is gone now), and its Deleted follows.
   const later = await createItem(org.writer, org.reportId)
@@ -376,7 +385,7 @@ test("another tenant's cursor is stale, even at a revision this tenant has reach
   }
 
   for (const path of PATHS) {
-    const everything = await changesAfter(quiet.org.reader, quiet.start, undefined, path)
+    const everything = await changesAfter(quiet.org.reader, path === MOBILE ? quiet.mobileStart : quiet.start, undefined, path)
     expect(new Set(everything.changes.map((c) => c.entityId))).toEqual(new Set([quiet.org.projectId, quiet.org.reportId]))
     const seen = new Replica()
     let page: SyncSnapshot | undefined
@@ -444,6 +453,86 @@ test.each(PATHS)('%s: a device this user revoked is refused (403 KR_DEVICE_REVOK
   // Registering again (after signing in again) brings it back.
   expect((await org.reader.post('/auth/devices/register', { deviceId: device['x-device-id'], platform: 'web' })).status).toBe(201)
   expect((await org.reader.get(path, { headers: device })).status).toBe(200)
+})
+
+describe('the mobile scope', () => {
+  /** Every entity the mobile feed gives a fresh client, as `Kind:id`. */
+  async function mobileSnapshot(c: TestClient): Promise<{ keys: string[]; cursor: string }> {
+    const replica = new Replica()
+    let page: SyncSnapshot | undefined
+    do {
+      page = await snapshotPage(c, page?.cursor.value, undefined, MOBILE)
+      replica.applySnapshot(page)
+    } while (page.hasMore)
+    return { keys: [...replica.rows.keys()].sort(), cursor: page.cursor.value }
+  }
+
+  async function closedAt(tenantId: string, itemId: string, at: Date): Promise<void> {
+    await withTenant(t.db, tenantId, (tx) => tx.update(reportItems).set({ closedAt: at }).where(eq(reportItems.id, itemId)))
+  }
+
+  test(`open items and items closed in the last ${SYNC_MOBILE_CLOSED_DAYS} days are in it; older closed ones are not, and a change to one reads Deleted`, async () => {
+    const org = await createOrg(t)
+    const open = await createItem(org.writer, org.reportId)
+    const recent = await createItem(org.writer, org.reportId)
+    const old = await createItem(org.writer, org.reportId)
+    for (const item of [recent, old]) expect((await org.writer.post(`/api/items/${item.id}/confirm-close`, { confirmed: true })).status).toBe(200)
+    await closedAt(org.tenant.id, old.id, new Date(t.now().getTime() - (SYNC_MOBILE_CLOSED_DAYS + 1) * DAY_MS))
+    const { keys, cursor } = await mobileSnapshot(org.reader)
+    expect(keys).toEqual([`Project:${org.projectId}`, `Report:${org.reportId}`, `ReportItem:${open.id}`, `ReportItem:${recent.id}`].sort())
+
+    // The old closed item changes: the full feed has it, the mobile feed says Deleted (no-op for a phone that never had it).
+    const fullStart = await currentCursor(org.reader)
+    await json<Item>(await patch(org.admin, `/api/items/${old.id}`, { location: 'Archive room' }))
+    expect((await changesAfter(org.reader, fullStart)).changes.find((c) => c.entityId === old.id)).toMatchObject({ changeType: 'Updated' })
+    const mobile = await changesAfter(org.reader, cursor, undefined, MOBILE)
+    expect(mobile.changes.find((c) => c.entityId === old.id)).toMatchObject({ changeType: 'Deleted', data: null })
+  })
+
+  test(`an item leaves by time: ${SYNC_MOBILE_CLOSED_DAYS} days after it closed, a polling phone hears it as Deleted`, async () => {
+    const org = await createOrg(t)
+    const item = await createItem(org.writer, org.reportId)
+    expect((await org.writer.post(`/api/items/${item.id}/confirm-close`, { confirmed: true })).status).toBe(200)
+    // Closed long enough ago that it leaves the window within the next hour or two.
+    await closedAt(org.tenant.id, item.id, new Date(t.now().getTime() - SYNC_MOBILE_CLOSED_DAYS * DAY_MS + 30 * 60_000))
+    let { keys, cursor } = await mobileSnapshot(org.reader)
+    expect(keys).toContain(`ReportItem:${item.id}`)
+    const heard: SyncChange[] = []
+    // A phone polling every 25 minutes (its session stays alive) for three hours.
+    for (let i = 0; i < 7; i++) {
+      t.now.advance(25 * 60_000)
+      const answer = await changesAfter(org.reader, cursor, undefined, MOBILE)
+      heard.push(...answer.changes)
+      cursor = answer.cursor.value
+    }
+    expect(heard.filter((c) => c.entityId === item.id)).toEqual([expect.objectContaining({ entity: 'ReportItem', changeType: 'Deleted', data: null })])
+    ;({ keys } = await mobileSnapshot(org.reader))
+    expect(keys).not.toContain(`ReportItem:${item.id}`)
+    // The full feed is not scoped by time.
+    expect((await snapshotPage(org.reader)).snapshot.reportItems.map((i) => i.id)).toContain(item.id)
+  })
+
+  test('archiving or unarchiving a project or report makes mobile cursors stale (410); a fresh snapshot follows the scope; the full feed carries on', async () => {
+    const org = await createOrg(t)
+    const item = await createItem(org.writer, org.reportId)
+    const before = await mobileSnapshot(org.reader)
+    const full = await currentCursor(org.reader)
+    expect((await org.admin.post(`/api/projects/${org.projectId}/archive`)).status).toBe(200)
+    await expectProblem(await org.reader.get(url(MOBILE, before.cursor)), 410, 'KR_SYNC_CURSOR_STALE')
+    expect((await changesAfter(org.reader, full)).changes.map((c) => c.entityId)).toEqual([org.projectId])
+    expect((await mobileSnapshot(org.reader)).keys).toEqual([])
+
+    const archived = await mobileSnapshot(org.reader)
+    expect((await org.admin.post(`/api/projects/${org.projectId}/unarchive`)).status).toBe(200)
+    await expectProblem(await org.reader.get(url(MOBILE, archived.cursor)), 410, 'KR_SYNC_CURSOR_STALE')
+    const back = await mobileSnapshot(org.reader)
+    expect(back.keys).toEqual(before.keys)
+    expect(back.keys).toContain(`ReportItem:${item.id}`)
+
+    expect((await org.admin.post(`/api/reports/${org.reportId}/archive`)).status).toBe(200)
+    await expectProblem(await org.reader.get(url(MOBILE, back.cursor)), 410, 'KR_SYNC_CURSOR_STALE')
+    expect((await mobileSnapshot(org.reader)).keys).toEqual([`Project:${org.projectId}`])
+  })
 })
 
 test('sync needs a signed-in member', async () => {

@@ -38,11 +38,11 @@ function keyFor(secret: string): Buffer {
   return key
 }
 
-async function changes(c: Context<BackendEnv>, query: z.infer<typeof SyncQuery>, headers: z.infer<typeof SyncHeaders>) {
+async function changes(c: Context<BackendEnv>, feed: 'all' | 'mobile', query: z.infer<typeof SyncQuery>, headers: z.infer<typeof SyncHeaders>) {
   const session = requireSession(c)
   const { db, now, config } = c.get('deps')
   const answer = await asMember(db, session, now(), (ctx) =>
-    syncChanges(ctx, { cursor: query.cursor, limit: query.limit, key: keyFor(config.sessionSecret), ifNoneMatch: c.req.header('if-none-match'), deviceId: headers['x-device-id'] }),
+    syncChanges(ctx, { feed, cursor: query.cursor, limit: query.limit, key: keyFor(config.sessionSecret), ifNoneMatch: c.req.header('if-none-match'), deviceId: headers['x-device-id'] }),
   )
   // Revalidate every time: a poll with If-None-Match answers 304 while nothing changed.
   c.header('cache-control', 'private, no-cache')
@@ -52,9 +52,15 @@ async function changes(c: Context<BackendEnv>, query: z.infer<typeof SyncQuery>,
 }
 
 /**
- * docs/site-reporting.md "Change log": a paged snapshot without a cursor, the changes after one. The
- * mobile path answers the same for now; it exists so the apps' calls stay stable when it narrows.
+ * docs/site-reporting.md "Change log": a paged snapshot without a cursor, the changes after one; the
+ * mobile path within its scope ("Mobile scope"). A cursor of one path is stale on the other.
  */
 export const syncRoutes = new Hono<BackendEnv>()
-  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) => changes(c, c.req.valid('query'), c.req.valid('header')))
-  .get('/api/sync/changes-mobile', syncOperation('The same changes, for the mobile apps'), (c) => changes(c, c.req.valid('query'), c.req.valid('header')))
+  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) => changes(c, 'all', c.req.valid('query'), c.req.valid('header')))
+  .get(
+    '/api/sync/changes-mobile',
+    syncOperation(
+      'What a phone on site needs: active projects, their active reports, open items and items closed in the last 14 days; what leaves that scope arrives as Deleted',
+    ),
+    (c) => changes(c, 'mobile', c.req.valid('query'), c.req.valid('header')),
+  )

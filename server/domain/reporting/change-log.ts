@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { queueCommittedChange } from '#server/db/committed-changes'
 import { changeLog, tenantRevisions } from '#server/db/schema-reporting'
 import type { DomainContext } from './context'
@@ -31,4 +31,13 @@ export async function recordChange(ctx: DomainContext, entity: SyncedEntity, ent
     actorUserId: ctx.actor.userId,
   })
   return row.revision
+}
+
+/**
+ * Archiving or unarchiving a project or report moves its children in or out of the mobile feed's
+ * scope without a change of their own: the mobile feed refuses cursors from before this revision
+ * (410), so phones take a fresh snapshot. Call after recordChange, in the same transaction.
+ */
+export async function recordScopeChange(ctx: DomainContext, revision: number): Promise<void> {
+  await ctx.tx.update(tenantRevisions).set({ scopeRevision: revision }).where(eq(tenantRevisions.tenantId, ctx.actor.tenantId))
 }

@@ -3,7 +3,7 @@ import { and, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm'
 import { projects } from '#server/db/schema-reporting'
 import { Problem, problems } from '#server/http/problem'
 import type { PackageInfo, Page, Project } from '~/lib/reporting/types'
-import { recordChange } from './change-log'
+import { recordChange, recordScopeChange } from './change-log'
 import type { DomainContext } from './context'
 import { type Cursor, pageOf } from './paging'
 import { projectPackageList } from './packages'
@@ -142,7 +142,9 @@ export async function setProjectArchived(ctx: DomainContext, id: string, archive
   const current = await requireProjectRow(ctx, id, 'update')
   ensure(ctx.actor, 'project.archive', { createdBy: current.createdBy })
   if ((current.status === 'archived') === archived) return present(ctx, current)
-  return present(ctx, await writeProject(ctx, id, archived ? { status: 'archived', archivedAt: ctx.now } : { status: 'active', archivedAt: null }))
+  const row = await writeProject(ctx, id, archived ? { status: 'archived', archivedAt: ctx.now } : { status: 'active', archivedAt: null })
+  await recordScopeChange(ctx, row.revision)
+  return present(ctx, row)
 }
 
 async function writeProject(ctx: DomainContext, id: string, set: Partial<Pick<typeof projects.$inferInsert, 'title' | 'code' | 'status' | 'archivedAt'>>): Promise<ProjectRow> {

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { projects, reportItems, reports } from '#server/db/schema-reporting'
 import { Problem, problems } from '#server/http/problem'
 import type { ItemCounts, Page, Report } from '~/lib/reporting/types'
-import { recordChange } from './change-log'
+import { recordChange, recordScopeChange } from './change-log'
 import type { DomainContext } from './context'
 import { type Cursor, pageOf } from './paging'
 import { ensure } from './permissions'
@@ -161,14 +161,16 @@ export async function setReportArchived(ctx: DomainContext, id: string, archived
   const current = await requireReportRow(ctx, id, 'update')
   ensure(ctx.actor, 'report.archive', { createdBy: current.createdBy })
   if ((current.status === 'archived') === archived) return presentOne(ctx, current)
-  await writeReport(ctx, id, archived ? { status: 'archived', archivedAt: ctx.now } : { status: 'active', archivedAt: null })
+  await recordScopeChange(ctx, await writeReport(ctx, id, archived ? { status: 'archived', archivedAt: ctx.now } : { status: 'active', archivedAt: null }))
   return presentOne(ctx, await requireReportRow(ctx, id))
 }
 
-async function writeReport(ctx: DomainContext, id: string, set: Partial<Pick<typeof reports.$inferInsert, 'title' | 'status' | 'archivedAt'>>): Promise<void> {
+/** Returns the change's revision. */
+async function writeReport(ctx: DomainContext, id: string, set: Partial<Pick<typeof reports.$inferInsert, 'title' | 'status' | 'archivedAt'>>): Promise<number> {
   const revision = await recordChange(ctx, 'Report', id, 'Updated')
   await ctx.tx
     .update(reports)
     .set({ ...set, revision, updatedAt: ctx.now })
     .where(and(eq(reports.tenantId, ctx.actor.tenantId), eq(reports.id, id)))
+  return revision
 }

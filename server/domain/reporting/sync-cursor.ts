@@ -7,11 +7,20 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
  * with HMAC-SHA256 over the tenant id and the fields, so a cursor is good only for its tenant, until
  * its expiry, and only as issued. The tenant id is not in the value: the session supplies it.
  *
- * Value: `<revision>.<expiry ms, base 36>[.<phase><after id>].<signature, base64url>`.
+ * Value: `<revision>.<expiry ms, base 36>[.<phase><after id>][.m<cutoff ms, base 36>].<signature, base64url>`.
+ * The `m` field marks a cursor of the mobile feed (`changes-mobile`) and carries the time before
+ * which closed items had left its scope when the cursor was issued; a cursor of one feed is
+ * never good for the other.
  */
 
 export type SnapshotPhase = 'p' | 'r' | 'i'
-export type CursorState = { revision: number; expiresAt: number; snapshot?: { phase: SnapshotPhase; after: string | null } }
+export type CursorState = {
+  revision: number
+  expiresAt: number
+  snapshot?: { phase: SnapshotPhase; after: string | null }
+  /** Mobile feed only: items closed at or before this time (ms) were out of the client's scope. */
+  mobileCutoff?: number
+}
 
 /** The key for cursor signatures, derived from the session secret so that one secret serves both. */
 export function syncCursorKey(sessionSecret: string): Buffer {
@@ -22,8 +31,10 @@ const PHASES = new Set<string>(['p', 'r', 'i'])
 const ID = /^[0-9a-f-]{36}$/
 
 function body(state: CursorState): string {
-  const head = `${state.revision}.${state.expiresAt.toString(36)}`
-  return state.snapshot ? `${head}.${state.snapshot.phase}${state.snapshot.after ?? ''}` : head
+  let text = `${state.revision}.${state.expiresAt.toString(36)}`
+  if (state.snapshot) text += `.${state.snapshot.phase}${state.snapshot.after ?? ''}`
+  if (state.mobileCutoff !== undefined) text += `.m${state.mobileCutoff.toString(36)}`
+  return text
 }
 
 function sign(key: Buffer, tenantId: string, text: string): Buffer {
@@ -44,14 +55,18 @@ export function decodeCursor(key: Buffer, tenantId: string, value: string): Curs
   const given = Buffer.from(value.slice(cut + 1))
   const expected = Buffer.from(sign(key, tenantId, text).toString('base64url'))
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
-  const [revision, expiry, snap, ...rest] = text.split('.')
-  if (rest.length > 0 || revision === undefined || expiry === undefined || !/^\d{1,15}$/.test(revision) || !/^[0-9a-z]{1,12}$/.test(expiry)) return null
+  const [revision, expiry, ...fields] = text.split('.')
+  if (revision === undefined || expiry === undefined || !/^\d{1,15}$/.test(revision) || !/^[0-9a-z]{1,12}$/.test(expiry)) return null
   const state: CursorState = { revision: Number(revision), expiresAt: parseInt(expiry, 36) }
-  if (snap !== undefined) {
-    const phase = snap.slice(0, 1)
-    const after = snap.slice(1)
-    if (!PHASES.has(phase) || (after !== '' && !ID.test(after))) return null
-    state.snapshot = { phase: phase as SnapshotPhase, after: after === '' ? null : after }
+  for (const field of fields) {
+    const tag = field.slice(0, 1)
+    const value = field.slice(1)
+    if (PHASES.has(tag) && state.snapshot === undefined && state.mobileCutoff === undefined) {
+      if (value !== '' && !ID.test(value)) return null
+      state.snapshot = { phase: tag as SnapshotPhase, after: value === '' ? null : value }
+    } else if (tag === 'm' && state.mobileCutoff === undefined && /^[0-9a-z]{1,12}$/.test(value)) {
+      state.mobileCutoff = parseInt(value, 36)
+    } else return null
   }
   return state
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "tenant_revisions" ADD COLUMN "scope_revision" bigint DEFAULT 0 NOT NULL;

@@ -8,7 +8,14 @@ import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 
 const SyncHeaders = z.object({
-  'x-device-id': z.string().min(1).max(200, 'The device id is at most 200 characters.').optional().meta({ description: 'The registered deviceId of the calling device (POST /auth/devices/register): a revoked device is refused with 403 KR_DEVICE_REVOKED.' }),
+  'x-device-id': z
+    .string()
+    .min(1)
+    .max(200, 'The device id is at most 200 characters.')
+    .optional()
+    .meta({
+      description: 'The registered deviceId of the calling device (POST /auth/devices/register): a revoked device is refused with 403 KR_DEVICE_REVOKED.',
+    }),
 })
 
 const SyncQuery = z.object({
@@ -42,7 +49,14 @@ async function changes(c: Context<BackendEnv>, feed: 'all' | 'mobile', query: z.
   const session = requireSession(c)
   const { db, now, config } = c.get('deps')
   const answer = await asMember(db, session, now(), (ctx) =>
-    syncChanges(ctx, { feed, cursor: query.cursor, limit: query.limit, key: keyFor(config.sessionSecret), ifNoneMatch: c.req.header('if-none-match'), deviceId: headers['x-device-id'] }),
+    syncChanges(ctx, {
+      feed,
+      cursor: query.cursor,
+      limit: query.limit,
+      key: keyFor(config.sessionSecret),
+      ifNoneMatch: c.req.header('if-none-match'),
+      deviceId: headers['x-device-id'],
+    }),
   )
   // Revalidate every time: a poll with If-None-Match answers 304 while nothing changed.
   c.header('cache-control', 'private, no-cache')
@@ -56,7 +70,9 @@ async function changes(c: Context<BackendEnv>, feed: 'all' | 'mobile', query: z.
  * mobile path within its scope ("Mobile scope"). A cursor of one path is stale on the other.
  */
 export const syncRoutes = new Hono<BackendEnv>()
-  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) => changes(c, 'all', c.req.valid('query'), c.req.valid('header')))
+  .get('/api/sync/changes', syncOperation('Changes of projects, reports and items after a cursor'), (c) =>
+    changes(c, 'all', c.req.valid('query'), c.req.valid('header')),
+  )
   .get(
     '/api/sync/changes-mobile',
     syncOperation(

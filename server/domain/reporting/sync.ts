@@ -87,7 +87,11 @@ export async function syncChanges(ctx: DomainContext, request: SyncRequest): Pro
   const etag = changesEtag([ctx.actor.tenantId, request.cursor, limit, current, renew, cutoff ?? ''])
   if (request.ifNoneMatch !== undefined && request.ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { status: 304, etag }
   if (state.revision === current && cutoff === state.mobileCutoff) {
-    return { status: 200, etag, body: { changes: [], cursor: renew ? cursorAt(ctx, request.key, current, undefined, cutoff) : present(request.cursor, state), hasMore: false } }
+    return {
+      status: 200,
+      etag,
+      body: { changes: [], cursor: renew ? cursorAt(ctx, request.key, current, undefined, cutoff) : present(request.cursor, state), hasMore: false },
+    }
   }
   const window = state.mobileCutoff !== undefined && cutoff !== undefined ? { from: state.mobileCutoff, to: cutoff } : undefined
   return { status: 200, etag, body: await changesAfter(ctx, request.key, state.revision, limit, window) }
@@ -222,7 +226,11 @@ async function snapshotPage(
   while (phase !== null && room > 0) {
     const page = { after, limit: room + 1 }
     const found: { id: string }[] =
-      phase === 'p' ? await projectViews(ctx, page, scope?.projects) : phase === 'r' ? await reportViews(ctx, page, scope?.reports) : await itemViews(ctx, page, scope?.items)
+      phase === 'p'
+        ? await projectViews(ctx, page, scope?.projects)
+        : phase === 'r'
+          ? await reportViews(ctx, page, scope?.reports)
+          : await itemViews(ctx, page, scope?.items)
     const taken = found.slice(0, room)
     if (phase === 'p') out.projects.push(...(taken as Project[]))
     else if (phase === 'r') out.reports.push(...(taken as Report[]))

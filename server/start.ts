@@ -8,6 +8,7 @@ import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
 import { fileTransport, startMailDelivery } from '#server/jobs/mail-delivery'
+import { startChangeLogCompaction } from '#server/jobs/change-log-compaction'
 import { startPgliteVacuum } from '#server/jobs/pglite-vacuum'
 import { startUploadPurge } from '#server/jobs/upload-purge'
 import { startRealtime, type Realtime } from '#server/realtime/start'
@@ -58,6 +59,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const mail = config.mailFileDir ? startMailDelivery({ db: database.db, transport: fileTransport(config.mailFileDir), logger }) : undefined
   const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger })
   const vacuum = database.driver === 'pglite' ? startPgliteVacuum({ db: database.db, logger }) : undefined
+  const compaction = startChangeLogCompaction({ db: database.db, logger })
   const realtime = startRealtime({ config, db: database.db, logger, now: () => new Date() })
   return {
     config,
@@ -72,6 +74,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
       await mail?.stop()
       await uploadPurge.stop()
       await vacuum?.stop()
+      await compaction.stop()
       await database.close()
     },
   }

@@ -16,6 +16,8 @@ export const tenantRevisions = pgTable(
     revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     /** The revision of the last archive or unarchive: the mobile feed's scope changed there (docs/site-reporting.md). */
     scopeRevision: bigint('scope_revision', { mode: 'number' }).notNull().default(0),
+    /** Change-log rows up to this revision may be gone (compacted): a cursor below it is stale. */
+    compactedThrough: bigint('compacted_through', { mode: 'number' }).notNull().default(0),
   },
   () => [tenantPolicy('tenant_revisions')],
 ).enableRLS()

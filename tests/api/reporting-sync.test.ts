@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { projects, reportItems } from '#server/db/schema-reporting'
 import { withTenant } from '#server/db/tenancy'
-import { recordChange } from '#server/domain/reporting/change-log'
+import { CHANGE_LOG_RETENTION_DAYS, recordChange } from '#server/domain/reporting/change-log'
+import { compactChangeLogs } from '#server/jobs/change-log-compaction'
 import { SYNC_MOBILE_CLOSED_DAYS, SYNC_PAGE_SIZE, type SyncChange, type SyncChanges, type SyncSnapshot } from '#server/domain/reporting/sync'
 import { encodeCursor, syncCursorKey } from '#server/domain/reporting/sync-cursor'
 import type { Item, Project, Report } from '~/lib/reporting/types'
@@ -533,6 +534,33 @@ describe('the mobile scope', () => {
     await expectProblem(await org.reader.get(url(MOBILE, back.cursor)), 410, 'KR_SYNC_CURSOR_STALE')
     expect((await mobileSnapshot(org.reader)).keys).toEqual([`Project:${org.projectId}`])
   })
+})
+
+test(`the compaction job deletes change-log rows older than ${CHANGE_LOG_RETENTION_DAYS} days; a cursor below the horizon answers 410, a fresh one is served exactly`, async () => {
+  const org = await createOrg(t)
+  const old = await currentCursor(org.reader)
+  const oldMobile = (await snapshotPage(org.reader, undefined, undefined, MOBILE)).cursor.value
+  const first = await createItem(org.writer, org.reportId)
+  const rows = (await changeLogOf(t, org.tenant.id)).length
+  expect(rows).toBeGreaterThan(0)
+  // Not old enough yet: nothing goes.
+  expect(await compactChangeLogs(t.db, new Date(t.now().getTime() + (CHANGE_LOG_RETENTION_DAYS - 1) * DAY_MS))).toBe(0)
+  expect(await changeLogOf(t, org.tenant.id)).toHaveLength(rows)
+
+  expect(await compactChangeLogs(t.db, new Date(t.now().getTime() + (CHANGE_LOG_RETENTION_DAYS + 1) * DAY_MS))).toBeGreaterThanOrEqual(rows)
+  expect(await changeLogOf(t, org.tenant.id)).toEqual([])
+  for (const [path, cursor] of [
+    [FULL, old],
+    [MOBILE, oldMobile],
+  ] as const) {
+    const problem = await expectProblem(await org.reader.get(url(path, cursor)), 410, 'KR_SYNC_CURSOR_STALE')
+    expect(problem.detail).toBe('The sync cursor is older than the change log keeps.')
+  }
+  // A fresh snapshot has everything, and its cursor hears the next change.
+  const fresh = await snapshotPage(org.reader)
+  expect(fresh.snapshot.reportItems.map((i) => i.id)).toEqual([first.id])
+  const next = await createItem(org.writer, org.reportId)
+  expect((await changesAfter(org.reader, fresh.cursor.value)).changes.map((c) => c.entityId)).toEqual([next.id, org.reportId])
 })
 
 test('sync needs a signed-in member', async () => {

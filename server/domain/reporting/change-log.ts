@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { queueCommittedChange } from '#server/db/committed-changes'
 import { changeLog, tenantRevisions } from '#server/db/schema-reporting'
+import { rowsOf } from '#server/db/tenancy'
 import type { DomainContext } from './context'
 
 export type SyncedEntity = 'Project' | 'Report' | 'ReportItem'
@@ -40,4 +41,33 @@ export async function recordChange(ctx: DomainContext, entity: SyncedEntity, ent
  */
 export async function recordScopeChange(ctx: DomainContext, revision: number): Promise<void> {
   await ctx.tx.update(tenantRevisions).set({ scopeRevision: revision }).where(eq(tenantRevisions.tenantId, ctx.actor.tenantId))
+}
+
+/** How long change-log rows are kept: far longer than a cursor lives (a day), so a live client never meets the horizon. */
+export const CHANGE_LOG_RETENTION_DAYS = 7
+
+/**
+ * Deletes up to `batch` change-log rows of the tenant older than `before`, oldest first, and moves
+ * the tenant's compaction horizon (`compacted_through`) to the newest revision deleted. Rows
+ * another instance is deleting are skipped (SKIP LOCKED). Returns how many rows went.
+ */
+export async function compactChangeLog(ctx: DomainContext, before: Date, batch: number): Promise<number> {
+  const tenantId = ctx.actor.tenantId
+  const deleted = rowsOf<{ revision: number }>(
+    await ctx.tx.execute(sql`
+      with doomed as (
+        select revision from ${changeLog}
+        where tenant_id = ${tenantId} and changed_at < ${before.toISOString()}::timestamptz
+        order by revision limit ${batch} for update skip locked
+      )
+      delete from ${changeLog} c using doomed where c.tenant_id = ${tenantId} and c.revision = doomed.revision
+      returning c.revision::float8 as revision`),
+  )
+  if (deleted.length === 0) return 0
+  const newest = Math.max(...deleted.map((row) => Number(row.revision)))
+  await ctx.tx
+    .update(tenantRevisions)
+    .set({ compactedThrough: sql`greatest(${tenantRevisions.compactedThrough}, ${newest})` })
+    .where(eq(tenantRevisions.tenantId, tenantId))
+  return deleted.length
 }

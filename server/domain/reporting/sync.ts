@@ -67,7 +67,7 @@ export async function syncChanges(ctx: DomainContext, request: SyncRequest): Pro
   const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? SYNC_PAGE_SIZE)), SYNC_PAGE_SIZE)
   if (request.deviceId !== undefined) await ensureSyncDevice(ctx.tx, ctx.actor, request.deviceId, ctx.now)
   // Read first: whatever changes while a snapshot is read has a later revision and is replayed.
-  const { revision: current, scopeRevision } = await tenantRevision(ctx)
+  const { revision: current, scopeRevision, compactedThrough } = await tenantRevision(ctx)
   const now = ctx.now.getTime()
   const mobile = request.feed === 'mobile'
   // The mobile scope's edge moves by whole hours, so an unchanged poll stays one answer for an hour.
@@ -78,6 +78,8 @@ export async function syncChanges(ctx: DomainContext, request: SyncRequest): Pro
   // A cursor of the other feed is no cursor here.
   if (!state || state.revision > current || (state.mobileCutoff !== undefined) !== mobile) throw stale()
   if (state.expiresAt <= now) throw stale('The sync cursor has expired.')
+  // The change log after it was compacted away: the changes it needs are gone.
+  if (state.revision < compactedThrough) throw stale('The sync cursor is older than the change log keeps.')
   // Archiving or unarchiving moved whole reports and items in or out of the mobile scope.
   if (mobile && scopeRevision > state.revision) throw stale('A project or report was archived or unarchived since this copy was taken: take a fresh snapshot.')
   if (state.snapshot) return { status: 200, body: await snapshotPage(ctx, request.key, state.revision, state.snapshot, limit, state.mobileCutoff) }
@@ -256,12 +258,12 @@ function present(value: string, state: CursorState): SyncCursor {
   return { value, expiresAtUtc: new Date(state.expiresAt).toISOString() }
 }
 
-async function tenantRevision(ctx: DomainContext): Promise<{ revision: number; scopeRevision: number }> {
+async function tenantRevision(ctx: DomainContext): Promise<{ revision: number; scopeRevision: number; compactedThrough: number }> {
   const [row] = await ctx.tx
-    .select({ revision: tenantRevisions.revision, scopeRevision: tenantRevisions.scopeRevision })
+    .select({ revision: tenantRevisions.revision, scopeRevision: tenantRevisions.scopeRevision, compactedThrough: tenantRevisions.compactedThrough })
     .from(tenantRevisions)
     .where(eq(tenantRevisions.tenantId, ctx.actor.tenantId))
-  return row ?? { revision: 0, scopeRevision: 0 }
+  return row ?? { revision: 0, scopeRevision: 0, compactedThrough: 0 }
 }
 
 /** Which rows: those with the given ids, or a keyset page in id order (`after` exclusive). */

@@ -1,0 +1,1 @@
+ALTER TABLE "tenant_revisions" ADD COLUMN "compacted_through" bigint DEFAULT 0 NOT NULL;

@@ -106,9 +106,20 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
     }
   }
 
-  const announcePresence = async (group: string, room: string, members: PresenceChanged['members']) => {
-    const payload: PresenceChanged = { room, members }
-    await hub.sendToGroup(group, HUB_EVENTS.presenceChanged, [payload])
+  // One announcement at a time per room, each with who is there when it is sent: two joins at once
+  // could otherwise deliver their lists out of order and leave the older one on screen.
+  const presenceAnnouncing = new Map<string, Promise<void>>()
+  const announcePresence = (group: string, room: string): Promise<void> => {
+    const next = (presenceAnnouncing.get(group) ?? Promise.resolve()).then(async () => {
+      const payload: PresenceChanged = { room, members: await presence.list(group) }
+      await hub.sendToGroup(group, HUB_EVENTS.presenceChanged, [payload])
+    })
+    const settled = next.catch(() => undefined)
+    presenceAnnouncing.set(group, settled)
+    void settled.then(() => {
+      if (presenceAnnouncing.get(group) === settled) presenceAnnouncing.delete(group)
+    })
+    return next
   }
 
   const entryOf = (connection: ConnectionInfo): PresenceEntry => ({
@@ -122,7 +133,8 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
     if (!rooms?.delete(room)) return
     const group = roomGroup(connection.principal.tenantId, room)
     await hub.removeFromGroup(connection.id, group)
-    await announcePresence(group, room, await presence.leave(group, connection.id))
+    await presence.leave(group, connection.id)
+    await announcePresence(group, room)
   }
 
   const methods = {
@@ -138,9 +150,11 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
         if (!rooms) roomsOf.set(connection.id, (rooms = new Set()))
         rooms.add(room)
         await hub.addToGroup(connection.id, group)
-        const members = await presence.join(group, entryOf(connection))
-        await announcePresence(group, room, members)
-        return { room, history: await history(db, connection.principal.tenantId, room), members }
+        await presence.join(group, entryOf(connection))
+        await announcePresence(group, room)
+        // Read last, so it is never older than an announcement this connection already received.
+        const messages = await history(db, connection.principal.tenantId, room)
+        return { room, history: messages, members: await presence.list(group) }
       },
     },
     [HUB_METHODS.leaveRoom]: {
@@ -229,7 +243,7 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
     }
     await presence.refresh(entries)
     for (const changed of await presence.sweep([...groups.keys()])) {
-      await announcePresence(changed.room, groups.get(changed.room) ?? changed.room, changed.members)
+      await announcePresence(changed.room, groups.get(changed.room) ?? changed.room)
     }
   }
 

@@ -1,15 +1,17 @@
+import { useEffect } from 'react'
 import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { ErrorScreen } from '~/components/errors/error-screen'
 import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus } from '~/components/errors/route-error'
 import { createServerApi } from '~/lib/api.server'
 import { blockedPath } from '~/lib/api/paths'
-import { buildFlags } from '~/lib/auth/flags'
+import { buildFlags, isMobileSyncEnabled } from '~/lib/auth/flags'
 import { evaluateGuard } from '~/lib/auth/guard'
 import { guardModeFor } from '~/lib/auth/guard-mode'
 import { deriveRole } from '~/lib/auth/role'
 import type { Session } from '~/lib/auth/session'
 import { takeFlash } from '~/lib/flash.server'
 import { preferredLocale } from '~/lib/format'
+import { FORGET_KEY } from '~/islands/sync/sync-indicator'
 import type { Route } from './+types/root'
 import stylesheetHref from './app.css?url'
 
@@ -66,6 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 function shellSession(session: Session) {
   return {
     userId: session.userId,
+    tenantId: session.tenantId,
     displayName: session.displayName,
     email: session.email,
     roles: session.roles,
@@ -74,6 +77,8 @@ function shellSession(session: Session) {
     kind: session.kind,
     adminUiAllowed: session.adminUiAllowed,
     isAdmin: deriveRole(session) === 'admin',
+    /** Spec §4: the session's feature flags, else the build's default. */
+    mobileSync: isMobileSyncEnabled(session.featureFlags),
   }
 }
 
@@ -124,7 +129,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  useForgetSignedOutCopy()
   return <Outlet />
+}
+
+/** After a sign-out from this device, its offline copy is deleted (app/islands/sync/forget.ts). */
+function useForgetSignedOutCopy(): void {
+  const signedIn = useShellSession() !== null
+  useEffect(() => {
+    if (!signedIn && window.localStorage.getItem(FORGET_KEY)) void import('~/islands/sync/forget').then(({ forgetSignedOut }) => forgetSignedOut())
+  }, [signedIn])
 }
 
 export function meta() {

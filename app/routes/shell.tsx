@@ -17,7 +17,20 @@ export default function Shell() {
 function ShellFrame({ children }: { children: React.ReactNode }) {
   const session = useShellSession()
   if (!session) return <>{children}</>
-  return <AppShell session={{ displayName: session.displayName, email: session.email, showAdminTab: session.isAdmin }}>{children}</AppShell>
+  return (
+    <AppShell
+      session={{
+        displayName: session.displayName,
+        email: session.email,
+        showAdminTab: session.isAdmin,
+        userId: session.userId,
+        tenantId: session.tenantId,
+        mobileSync: session.mobileSync,
+      }}
+    >
+      {children}
+    </AppShell>
+  )
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

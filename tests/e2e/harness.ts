@@ -37,7 +37,7 @@ export type Portal = {
  * Starts `node build/node/index.js` (built by `npm run test:e2e`) on a free port with a fresh data
  * folder and the demo seed, and resolves once /api/health answers.
  */
-export async function startPortal(): Promise<Portal> {
+export async function startPortal(options: { env?: Record<string, string> } = {}): Promise<Portal> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first (npm run test:e2e does).`)
   const started = performance.now()
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-'))
@@ -55,6 +55,7 @@ export async function startPortal(): Promise<Portal> {
     PUBLIC_URL: baseUrl,
     SEED: 'true',
     LOG_LEVEL: 'warn',
+    ...options.env,
   }
   let output = ''
   let server = spawnServer(env, (chunk) => {

@@ -40,11 +40,17 @@ function newItem(): Promise<Item> {
   return newDemoItem(portal.baseUrl, { project: unique('Harbour Lane'), report: unique('Live round'), item: unique('Loose handrail'), priority: 'high' })
 }
 
+/** Mobile sync is off on this portal (no FEATURE_FLAGS; tests/e2e/sync.test.ts has it on): nothing may call the feed. */
+const syncRequests: string[] = []
+
 /** Opens the item as Sam (the demo user) or Alex (the demo admin, whose sign-in takes a code). */
 async function openItemAs(who: 'user' | 'admin', item: Item, viewport: Viewport = 'desktop') {
   const j = await newJourneyContext(browser, { javaScript: true, viewport, baseUrl: portal.baseUrl, ignore: HUB_NOISE })
   onTestFinished(() => j.close())
   const { page } = j
+  page.on('request', (request) => {
+    if (request.url().includes('/api/sync/')) syncRequests.push(request.url())
+  })
   await page.goto(`/items/${item.id}`)
   await signIn(page, DEMO[who].email, DEMO[who].password)
   if (who === 'admin') {
@@ -55,6 +61,7 @@ async function openItemAs(who: 'user' | 'admin', item: Item, viewport: Viewport 
   await page.getByRole('heading', { level: 1, name: `#${item.number} ${item.title}` }).waitFor()
   return j
 }
+
 
 function indicator(page: Page) {
   return page.locator('[data-realtime-status]')
@@ -171,4 +178,8 @@ describe('JS off', () => {
     expect(await page.getByRole('heading', { name: 'Discussion' }).count()).toBe(0)
     j.assertNoConsoleErrors()
   })
+})
+
+test('with mobile sync off (the default), no page called the sync feed', () => {
+  expect(syncRequests).toEqual([])
 })

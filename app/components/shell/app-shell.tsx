@@ -4,15 +4,18 @@ import { NavTabs } from '~/components/shell/nav-tabs'
 import { UserMenu } from '~/components/shell/user-menu'
 import { FlashToast } from '~/components/ui/toast'
 import { RealtimeIndicator } from '~/islands/realtime/realtime-indicator'
+import { SyncIndicator } from '~/islands/sync/sync-indicator'
+import { useLocale } from '~/root'
 
 /** What the shell needs from the session; the root maps the real session onto it. */
-export type ShellSession = { displayName: string; email: string; showAdminTab: boolean }
+export type ShellSession = { displayName: string; email: string; showAdminTab: boolean; userId: string; tenantId: string; mobileSync: boolean }
 
 /**
  * The signed-in frame (spec §2): skip link, product name, live indicator (which starts the tab's
  * realtime connection), user menu, top tabs, the flash message and `<main id="main">` around the screen.
  */
 export function AppShell({ session, children }: { session: ShellSession; children: ReactNode }) {
+  const locale = useLocale()
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -27,6 +30,7 @@ export function AppShell({ session, children }: { session: ShellSession; childre
             Site Portal
           </Link>
           <div className="flex min-w-0 items-center gap-3">
+            <SyncIndicator owner={{ userId: session.userId, tenantId: session.tenantId }} enabled={session.mobileSync} locale={locale} />
             <RealtimeIndicator />
             <UserMenu displayName={session.displayName} email={session.email} />
           </div>

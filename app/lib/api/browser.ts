@@ -17,18 +17,22 @@ export type BrowserApiOptions = Pick<ApiClientOptions, 'defaultTimeoutMs' | 'onS
  * Call it in the browser only (an effect or an event handler), never during server rendering.
  */
 export function createBrowserApi(options: BrowserApiOptions = {}): ApiClient {
-  const serverClientId = decodeCookieValue(parseCookieHeader(document.cookie).get(COOKIES.clientId))
   return createApiClient({
     transport: (request) => fetch(request),
     origin: window.location.origin,
     getCsrfToken: () => csrfTokenFromCookies(parseCookieHeader(document.cookie)),
-    clientId: loadBrowserClientId(undefined, serverClientId),
+    clientId: browserClientId(),
     os: detectClientOs(navigator.userAgent),
     defaultTimeoutMs: options.defaultTimeoutMs,
     onBlocked: options.onBlocked ?? ((correlationId) => window.location.assign(blockedPath(correlationId))),
     onSignedOut: options.onSignedOut ?? signInAgain,
     onTenantCleared: options.onTenantCleared,
   })
+}
+
+/** This browser's client id (spec §5): the one the API client sends, also the sync island's device id. */
+export function browserClientId(): string {
+  return loadBrowserClientId(undefined, decodeCookieValue(parseCookieHeader(document.cookie).get(COOKIES.clientId)))
 }
 
 function signInAgain(reason: string): void {

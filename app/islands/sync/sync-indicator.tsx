@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react'
+import { cx } from '~/components/ui/class-names'
+import { useHydrated } from '~/components/ui/use-hydrated'
+import type { Owner } from './local-copy'
+import type { SyncSnapshotState } from './sync-client'
+import { syncText } from './sync-text'
+
+/** However busy the page, sync starts by then. */
+const START_TIMEOUT_MS = 3000
+/** Set when this device signs out; the next page deletes that owner's copy (sync/forget.ts). */
+export const FORGET_KEY = 'sp.sync.forget'
+
+/**
+ * The shell's sync status; it also starts the tab's sync, after the page is idle, only when mobile
+ * sync is on for the session (spec §4): with it off nothing of sync is fetched. Signing out from
+ * this device marks its copy for deletion. Nothing without JavaScript.
+ */
+export function SyncIndicator({ owner, enabled, locale }: { owner: Owner; enabled: boolean; locale: string }) {
+  const hydrated = useHydrated()
+  const [state, setState] = useState<SyncSnapshotState | null>(null)
+  const [now, setNow] = useState(() => Date.now())
+  const { userId, tenantId } = owner
+
+  useEffect(() => {
+    if (!enabled) return
+    let cancelled = false
+    let off: (() => void) | undefined
+    const start = () => {
+      void import('./sync').then(({ startSync }) => {
+        if (cancelled) return
+        const client = startSync({ userId, tenantId })
+        setState(client.getSnapshot())
+        off = client.subscribe(() => setState(client.getSnapshot()))
+      })
+    }
+    const idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(start, { timeout: START_TIMEOUT_MS }) : undefined
+    const timer = idle === undefined ? window.setTimeout(start, START_TIMEOUT_MS) : undefined
+    // Sign-out from this device: remember whose copy to delete (the login page does it).
+    const onSubmit = (event: SubmitEvent) => {
+      const form = event.target
+      if (form instanceof HTMLFormElement && new URL(form.action, window.location.href).pathname === '/auth/logout') {
+        window.localStorage.setItem(FORGET_KEY, JSON.stringify({ userId, tenantId }))
+      }
+    }
+    document.addEventListener('submit', onSubmit, true)
+    return () => {
+      cancelled = true
+      if (idle !== undefined) window.cancelIdleCallback(idle)
+      if (timer !== undefined) window.clearTimeout(timer)
+      document.removeEventListener('submit', onSubmit, true)
+      off?.()
+      void import('./sync').then(({ stopSync }) => stopSync())
+    }
+  }, [enabled, userId, tenantId])
+
+  // The retry countdown moves on while sync is paused.
+  useEffect(() => {
+    if (state?.status !== 'failed') return
+    const tick = window.setInterval(() => setNow(Date.now()), 1000)
+    return () => window.clearInterval(tick)
+  }, [state?.status])
+
+  if (!hydrated || !enabled || !state) return null
+  const text = syncText(state, now, (iso) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso)))
+  return (
+    <span role="status" data-sync-status={state.status} className="inline-flex min-w-0 items-center text-sm text-muted">
+      {text ? (
+        <>
+          <span
+            aria-hidden="true"
+            title={text}
+            className={cx('size-2 shrink-0 rounded-sm', state.status === 'failed' || state.revoked ? 'bg-warning' : 'bg-primary')}
+          />
+          <span className="ml-1.5 max-sm:sr-only">{text}</span>
+        </>
+      ) : null}
+    </span>
+  )
+}

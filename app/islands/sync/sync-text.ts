@@ -1,0 +1,13 @@
+import type { SyncSnapshotState } from './sync-client'
+
+/** The shell's words for the sync state (docs/site-reporting.md "The sync island"). */
+export function syncText(state: SyncSnapshotState, now: number, time: (iso: string) => string): string {
+  if (state.revoked) return 'Sync off: this device was signed out'
+  if (state.status === 'loading') return state.lastSyncedAt ? 'Syncing…' : 'Downloading for offline use…'
+  if (state.status === 'failed') {
+    const seconds = state.retryAt === undefined ? undefined : Math.max(1, Math.ceil((state.retryAt - now) / 1000))
+    return seconds === undefined ? 'Sync paused' : `Sync paused — retrying in ${seconds} s`
+  }
+  if (state.lastSyncedAt) return `Synced ${time(state.lastSyncedAt)}`
+  return ''
+}

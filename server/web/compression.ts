@@ -67,23 +67,54 @@ function compressor(encoding: Encoding): TransformStream<Uint8Array, Uint8Array>
       ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
       : createGzip()
   const flushKind = encoding === 'br' ? constants.BROTLI_OPERATION_FLUSH : constants.Z_SYNC_FLUSH
+  // The client may go away mid-answer (the readable side is cancelled): what zlib still produces
+  // is dropped, never enqueued into a closed stream (which throws, outside any request).
+  let open = true
+  const closeQuietly = () => {
+    if (!open) return
+    open = false
+    zlib.destroy()
+  }
   return new TransformStream<Uint8Array, Uint8Array>({
     start(controller) {
-      zlib.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
-      zlib.on('error', (error) => controller.error(error))
+      zlib.on('data', (chunk: Buffer) => {
+        if (!open) return
+        try {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+        } catch {
+          closeQuietly()
+        }
+      })
+      zlib.on('error', (error) => {
+        if (!open) return
+        closeQuietly()
+        try {
+          controller.error(error)
+        } catch {
+          // already closed
+        }
+      })
     },
     transform(chunk) {
+      if (!open) return
       return new Promise<void>((resolve) => {
         zlib.write(chunk)
         zlib.flush(flushKind, () => resolve())
       })
     },
     flush() {
+      if (!open) return
       return new Promise<void>((resolve, reject) => {
-        zlib.once('end', resolve)
+        zlib.once('end', () => {
+          open = false
+          resolve()
+        })
         zlib.once('error', reject)
         zlib.end()
       })
     },
-  })
+    cancel() {
+      closeQuietly()
+    },
+  } as Transformer<Uint8Array, Uint8Array>)
 }

@@ -90,3 +90,28 @@ test('a streamed page reaches the client chunk by chunk: the first part decodes 
   await new Promise<void>((resolve) => decoder.end(() => setImmediate(resolve)))
   expect(text).toBe(`${first}<body>rest</body>`)
 })
+
+test('a client that goes away mid-answer: the compressor stops quietly (nothing is enqueued into the closed stream, no uncaught error)', async () => {
+  const hono = new Hono()
+  hono.use(compression())
+  let pulled = 0
+  hono.get('/long', () => {
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        pulled++
+        // Text that barely compresses, so each chunk makes output.
+        controller.enqueue(new TextEncoder().encode(Array.from({ length: 4096 }, () => Math.random().toString(36)).join('')))
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        if (pulled > 200) controller.close()
+      },
+    })
+    return new Response(body, { headers: { 'content-type': 'application/json' } })
+  })
+  const response = await hono.request('/long', { headers: { 'accept-encoding': 'gzip' } })
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  await reader.read()
+  await reader.cancel()
+  // Let the source and zlib run on after the cancel; an enqueue into the cancelled stream would throw here.
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  expect(pulled).toBeLessThan(200)
+})

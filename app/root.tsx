@@ -11,7 +11,7 @@ import { deriveRole } from '~/lib/auth/role'
 import type { Session } from '~/lib/auth/session'
 import { takeFlash } from '~/lib/flash.server'
 import { preferredLocale } from '~/lib/format'
-import { FORGET_KEY } from '~/islands/sync/sync-indicator'
+import { FORGET_KEY } from '~/islands/sync/forget-key'
 import type { Route } from './+types/root'
 import stylesheetHref from './app.css?url'
 

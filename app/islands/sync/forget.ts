@@ -1,5 +1,5 @@
 import { clearLocalCopy, type Owner } from './local-copy'
-import { FORGET_KEY } from './sync-indicator'
+import { FORGET_KEY } from './forget-key'
 
 /** Deletes the copy of whoever signed out from this device (marked by SyncIndicator), once. */
 export async function forgetSignedOut(): Promise<void> {

@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react'
 import { cx } from '~/components/ui/class-names'
 import { useHydrated } from '~/components/ui/use-hydrated'
+import { FORGET_KEY } from './forget-key'
 import type { Owner } from './local-copy'
 import type { SyncSnapshotState } from './sync-client'
 import { syncText } from './sync-text'
 
 /** However busy the page, sync starts by then. */
 const START_TIMEOUT_MS = 3000
-/** Set when this device signs out; the next page deletes that owner's copy (sync/forget.ts). */
-export const FORGET_KEY = 'sp.sync.forget'
 
 /**
  * The shell's sync status; it also starts the tab's sync, after the page is idle, only when mobile

@@ -3,6 +3,7 @@ import { tenants } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
 import { CHANGE_LOG_RETENTION_DAYS, compactChangeLog } from '#server/domain/reporting/change-log'
 import type { Logger } from '#server/http/logger'
+import { startPeriodic, type PeriodicJob } from './periodic'
 
 const BATCH = 5000
 const DAY_MS = 24 * 60 * 60_000
@@ -28,25 +29,15 @@ export async function compactChangeLogs(db: Database, now: Date): Promise<number
 }
 
 /** Runs the compaction every `intervalMs` (an hour by default), one pass at a time, until stopped. */
-export function startChangeLogCompaction(options: { db: Database; logger: Logger; intervalMs?: number }): { stop(): Promise<void> } {
+export function startChangeLogCompaction(options: { db: Database; logger: Logger; intervalMs?: number }): PeriodicJob {
   const { db, logger, intervalMs = 60 * 60_000 } = options
-  let stopped = false
-  let running: Promise<unknown> = Promise.resolve()
-  const timer = setInterval(() => {
-    running = running
-      .then(async () => {
-        if (stopped) return
-        const deleted = await compactChangeLogs(db, new Date())
-        if (deleted > 0) logger.info({ deleted }, 'change log compacted')
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'change log compaction failed'))
-  }, intervalMs)
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
+  return startPeriodic({
+    name: 'change log compaction',
+    intervalMs,
+    logger,
+    pass: async () => {
+      const deleted = await compactChangeLogs(db, new Date())
+      if (deleted > 0) logger.info({ deleted }, 'change log compacted')
     },
-  }
+  })
 }

@@ -5,6 +5,7 @@ import type { Database } from '#server/db/client'
 import { mailOutbox } from '#server/db/schema'
 import type { Logger } from '#server/http/logger'
 import { rowsOf } from '#server/db/tenancy'
+import { startPeriodic, type PeriodicJob } from './periodic'
 
 export type OutboxMail = { id: string; to: string; subject: string; text: string; createdAt: Date }
 export type MailTransport = { name: string; send(mail: OutboxMail): Promise<void> }
@@ -59,22 +60,15 @@ export async function deliverQueuedMail(db: Database, transport: MailTransport, 
 }
 
 /** Polls the outbox until stopped. */
-export function startMailDelivery(options: { db: Database; transport: MailTransport; logger: Logger; intervalMs?: number }): { stop(): Promise<void> } {
+export function startMailDelivery(options: { db: Database; transport: MailTransport; logger: Logger; intervalMs?: number }): PeriodicJob {
   const { db, transport, logger, intervalMs = 1_000 } = options
-  let stopped = false
-  let running: Promise<unknown> = Promise.resolve()
-  const timer = setInterval(() => {
-    running = running
-      .then(() => (stopped ? 0 : deliverQueuedMail(db, transport, logger, () => new Date())))
-      .catch((error: unknown) => logger.error({ err: error }, 'mail delivery pass failed'))
-  }, intervalMs)
-  timer.unref()
   logger.info({ transport: transport.name }, 'mail delivery started')
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
+  return startPeriodic({
+    name: 'mail delivery pass',
+    intervalMs,
+    logger,
+    pass: async () => {
+      await deliverQueuedMail(db, transport, logger, () => new Date())
     },
-  }
+  })
 }

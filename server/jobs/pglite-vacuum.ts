@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
 import { rowsOf } from '#server/db/tenancy'
 import type { Logger } from '#server/http/logger'
+import { startPeriodic, type PeriodicJob } from './periodic'
 
 /**
  * PGlite runs PostgreSQL as one standalone backend, so autovacuum never runs there: dead rows of
@@ -25,26 +26,16 @@ export async function vacuumWhereDue(db: Database): Promise<string[]> {
 }
 
 /** Runs the pass every `intervalMs` (10 minutes by default) on PGlite, one pass at a time, until stopped. */
-export function startPgliteVacuum(options: { db: Database; logger: Logger; intervalMs?: number }): { stop(): Promise<void> } {
+export function startPgliteVacuum(options: { db: Database; logger: Logger; intervalMs?: number }): PeriodicJob {
   const { db, logger, intervalMs = 10 * 60_000 } = options
-  let stopped = false
-  let running: Promise<unknown> = Promise.resolve()
-  const timer = setInterval(() => {
-    running = running
-      .then(async () => {
-        if (stopped) return
-        const started = performance.now()
-        const tables = await vacuumWhereDue(db)
-        if (tables.length > 0) logger.info({ tables, ms: Math.round(performance.now() - started) }, 'PGlite tables vacuumed')
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'PGlite vacuum pass failed'))
-  }, intervalMs)
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
+  return startPeriodic({
+    name: 'PGlite vacuum pass',
+    intervalMs,
+    logger,
+    pass: async () => {
+      const started = performance.now()
+      const tables = await vacuumWhereDue(db)
+      if (tables.length > 0) logger.info({ tables, ms: Math.round(performance.now() - started) }, 'PGlite tables vacuumed')
     },
-  }
+  })
 }

@@ -6,6 +6,7 @@ import { expireSessions } from '#server/domain/photos/uploads'
 import type { DomainContext } from '#server/domain/reporting/context'
 import type { Logger } from '#server/http/logger'
 import type { BlobStore } from '#server/storage/blob-store'
+import { startPeriodic, type PeriodicJob } from './periodic'
 
 const BATCH = 100
 
@@ -61,29 +62,18 @@ export async function sweepStrayPhotos(db: Database, store: BlobStore, logger: L
 }
 
 /** Runs the purge and the sweep once at start, then every `intervalMs` (10 minutes by default), until stopped. */
-export function startUploadPurge(options: { db: Database; store: BlobStore; logger: Logger; intervalMs?: number }): { stop(): Promise<void> } {
+export function startUploadPurge(options: { db: Database; store: BlobStore; logger: Logger; intervalMs?: number }): PeriodicJob {
   const { db, store, logger, intervalMs = 10 * 60_000 } = options
-  let stopped = false
-  let running: Promise<unknown> = Promise.resolve()
-  const pass = () => {
-    running = running
-      .then(async () => {
-        if (stopped) return
-        const purged = await purgeExpiredUploads(db, store, logger, () => new Date())
-        if (purged > 0) logger.info({ purged }, 'expired uploads purged')
-        const swept = await sweepStrayPhotos(db, store, logger, () => new Date())
-        if (swept.interruptedSessions + swept.strayBlobs + swept.strayStaged > 0) logger.info(swept, 'stray photo files and interrupted uploads swept')
-      })
-      .catch((error: unknown) => logger.error({ err: error }, 'upload purge pass failed'))
-  }
-  pass()
-  const timer = setInterval(pass, intervalMs)
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
+  return startPeriodic({
+    name: 'upload purge pass',
+    intervalMs,
+    logger,
+    runAtStart: true,
+    pass: async () => {
+      const purged = await purgeExpiredUploads(db, store, logger, () => new Date())
+      if (purged > 0) logger.info({ purged }, 'expired uploads purged')
+      const swept = await sweepStrayPhotos(db, store, logger, () => new Date())
+      if (swept.interruptedSessions + swept.strayBlobs + swept.strayStaged > 0) logger.info(swept, 'stray photo files and interrupted uploads swept')
     },
-  }
+  })
 }

@@ -1,4 +1,5 @@
 import { cx } from '~/components/ui/class-names'
+import { HeaderStatus } from '~/components/ui/header-status'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { useRealtimeConnection, useRealtimeState } from './realtime'
 import { indicatorText } from './status'
@@ -14,19 +15,6 @@ export function RealtimeIndicator() {
   const state = useRealtimeState()
   if (!hydrated) return null
   const text = indicatorText(state)
-  return (
-    <span role="status" data-realtime-status={state.status} className="inline-flex min-w-0 items-center text-sm text-muted">
-      {text ? (
-        <>
-          <span
-            aria-hidden="true"
-            title={text}
-            className={cx('size-2 shrink-0 rounded-full', text === 'Live' ? 'bg-success' : text === 'Offline' ? 'bg-critical' : 'bg-warning')}
-          />
-          {/* On a phone only the dot shows, so the header stays uncrowded; the word is still read out. */}
-          <span className="ml-1.5 max-sm:sr-only">{text}</span>
-        </>
-      ) : null}
-    </span>
-  )
+  const mark = cx('rounded-full', text === 'Live' ? 'bg-success' : text === 'Offline' ? 'bg-critical' : 'bg-warning')
+  return <HeaderStatus text={text ?? ''} mark={mark} data={{ 'data-realtime-status': state.status }} />
 }

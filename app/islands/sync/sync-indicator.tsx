@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { cx } from '~/components/ui/class-names'
+import { HeaderStatus } from '~/components/ui/header-status'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { FORGET_KEY } from './forget-key'
 import type { Owner } from './local-copy'
@@ -61,18 +62,6 @@ export function SyncIndicator({ owner, enabled, locale }: { owner: Owner; enable
 
   if (!hydrated || !enabled || !state) return null
   const text = syncText(state, now, (iso) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso)))
-  return (
-    <span role="status" data-sync-status={state.status} className="inline-flex min-w-0 items-center text-sm text-muted">
-      {text ? (
-        <>
-          <span
-            aria-hidden="true"
-            title={text}
-            className={cx('size-2 shrink-0 rounded-sm', state.status === 'failed' || state.revoked ? 'bg-warning' : 'bg-primary')}
-          />
-          <span className="ml-1.5 max-sm:sr-only">{text}</span>
-        </>
-      ) : null}
-    </span>
-  )
+  const mark = cx('rounded-sm', state.status === 'failed' || state.revoked ? 'bg-warning' : 'bg-primary')
+  return <HeaderStatus text={text} mark={mark} data={{ 'data-sync-status': state.status }} />
 }

@@ -4,10 +4,12 @@ import {
   applySnapshot,
   initialSyncState,
   isStaleCursor,
-  memoryCollections,
   shouldStartInitialSync,
   syncReducer,
   syncRetryDelayMs,
+  type Collections,
+  type EntityKind,
+  type EntityOf,
   type SyncEntry,
 } from '~/islands/sync/state'
 import type { Item, Project, Report } from '~/lib/reporting/types'
@@ -15,6 +17,23 @@ import type { Item, Project, Report } from '~/lib/reporting/types'
 const project = (id: string, title = 'P') => ({ id, title }) as unknown as Project
 const report = (id: string) => ({ id, projectId: 'p1' }) as unknown as Report
 const item = (id: string, title = 'I') => ({ id, title }) as unknown as Item
+/** The spec's "keyed by id" collections, in Maps. */
+function memoryCollections(): Collections & { [K in EntityKind]: Map<string, EntityOf[K]> } {
+  const maps = { projects: new Map<string, Project>(), reports: new Map<string, Report>(), reportItems: new Map<string, Item>() }
+  return {
+    ...maps,
+    upsert(kind, value) {
+      ;(maps[kind] as Map<string, EntityOf[typeof kind]>).set(value.id, value)
+    },
+    remove(kind, id) {
+      maps[kind].delete(id)
+    },
+    clear() {
+      for (const map of Object.values(maps)) map.clear()
+    },
+  }
+}
+
 const cursor = { value: 'c1', expiresAtUtc: '2026-11-25T00:00:00.000Z' }
 
 test('spec §3: the state starts idle, with no cursor, no pending origin, no request token and no error', () => {

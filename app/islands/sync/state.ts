@@ -129,20 +129,3 @@ export function syncRetryDelayMs(failures: number): number {
 export function shouldStartInitialSync(input: { signedIn: boolean; mobileSync: boolean; cursor: SyncCursor | null }): boolean {
   return input.signedIn && input.mobileSync && input.cursor === null
 }
-
-/** Keeps entities in Maps: the spec's "keyed by id" state, for tests and small copies. */
-export function memoryCollections(): Collections & { [K in EntityKind]: Map<string, EntityOf[K]> } {
-  const maps = { projects: new Map<string, Project>(), reports: new Map<string, Report>(), reportItems: new Map<string, Item>() }
-  return {
-    ...maps,
-    upsert(kind, value) {
-      ;(maps[kind] as Map<string, EntityOf[typeof kind]>).set(value.id, value)
-    },
-    remove(kind, id) {
-      maps[kind].delete(id)
-    },
-    clear() {
-      for (const map of Object.values(maps)) map.clear()
-    },
-  }
-}

@@ -6,6 +6,7 @@ import {
   applySnapshot,
   initialSyncState,
   isStaleCursor,
+  shouldStartInitialSync,
   syncReducer,
   syncRetryDelayMs,
   type ChangesPage,
@@ -72,7 +73,8 @@ export class SyncClient {
     this.copy = copy
     const [cursor, lastSyncedAt, entities] = await Promise.all([copy.cursor(), copy.lastSyncedAt(), copy.count('reportItems')])
     this.dispatch({ type: 'restored', cursor, lastSyncedAt }, { entities })
-    this.pull('start')
+    // Spec §4: without a cursor this first pull is the whole scope; with one, what changed while away.
+    this.pull(shouldStartInitialSync({ signedIn: true, mobileSync: true, cursor }) ? 'start' : 'resume')
   }
 
   async stop(): Promise<void> {
@@ -83,13 +85,6 @@ export class SyncClient {
     await running?.catch(() => undefined)
     this.copy?.close()
     this.copy = undefined
-  }
-
-  /** Deletes this owner's copy (sign-out, a revoked device) and forgets everything. */
-  async forget(owner: Owner): Promise<void> {
-    await this.stop()
-    await this.deps.clearCopy(owner)
-    this.dispatch({ type: 'reset' }, { entities: 0 })
   }
 
   /** Asks for a pull; one runs at a time, and a request during one makes one more after it. */

@@ -27,13 +27,6 @@ export function stopSync(): void {
   void client?.stop()
 }
 
-/** Sign-out from this device: its copy goes. */
-export async function forgetSync(owner: Owner): Promise<void> {
-  unwatch?.()
-  unwatch = undefined
-  await (client ?? new SyncClient({ api: createBrowserApi(), openCopy: openLocalCopy, clearCopy: clearLocalCopy, deviceId: browserClientId() })).forget(owner)
-}
-
 function watch(sync: SyncClient): () => void {
   let debounce: ReturnType<typeof setTimeout> | undefined
   const onChange = realtime.onEntityChanged(() => {

@@ -1,7 +1,8 @@
-import { UploadCallError, type UploadApi, type UploadSessionInfo } from './upload-api'
-import { MAX_PHOTO_BYTES, nextChunk, retryDelay } from './upload-chunks'
+import { UploadCallError, type UploadApi } from './upload-api'
+import { MAX_PHOTO_BYTES, retryDelay } from './upload-chunks'
 import { canShrink } from './upload-downscale'
 import { failureMessage, notAPhotoMessage, tooLargeMessage } from './upload-messages'
+import { isTransientUploadError, sendResumable, type UploadFile } from './upload-send'
 
 /**
  * The photo queue of the upload island: one file at a time, each a resumable session. A dropped
@@ -46,22 +47,12 @@ export function browserEnvironment(): QueueEnvironment {
   }
 }
 
-export type UploadFile = Blob & { name: string; type: string }
+export type { UploadFile }
 
 /** Makes a smaller copy of a photo before it is sent; undefined (or a rejection) sends the original. */
 export type ShrinkPhoto = (file: UploadFile) => Promise<UploadFile | undefined>
 
 type Job = QueueEntry & { file: UploadFile; shrink: ShrinkPhoto | null; sessionId: string | null; chunkSize: number; controller: AbortController | null }
-
-/** Errors worth retrying: no answer, a busy or out-of-step session (ask where it stands), or a server having a bad moment. */
-function isTransient(error: unknown): boolean {
-  if (!(error instanceof UploadCallError)) return false
-  if (error.network) return true
-  const code = error.problem?.code
-  if (code === 'KR_UPLOAD_OFFSET_MISMATCH' || code === 'KR_UPLOAD_BUSY' || code === 'KR_UPLOAD_INCOMPLETE') return true
-  const status = error.status ?? 0
-  return status === 408 || status === 429 || status >= 500
-}
 
 export class UploadQueue {
   private jobs: Job[] = []
@@ -100,7 +91,22 @@ export class UploadQueue {
    */
   add(files: Iterable<UploadFile>, shrink?: ShrinkPhoto): void {
     for (const file of files) {
-      const job: Job = { key: `u${this.nextKey++}`, fileName: file.name || 'photo', size: file.size, originalSize: null, sent: 0, status: 'queued', photoId: null, error: null, attempt: 0, file, shrink: shrink ?? null, sessionId: null, chunkSize: 0, controller: null }
+      const job: Job = {
+        key: `u${this.nextKey++}`,
+        fileName: file.name || 'photo',
+        size: file.size,
+        originalSize: null,
+        sent: 0,
+        status: 'queued',
+        photoId: null,
+        error: null,
+        attempt: 0,
+        file,
+        shrink: shrink ?? null,
+        sessionId: null,
+        chunkSize: 0,
+        controller: null,
+      }
       if (file.type && !file.type.startsWith('image/')) this.fail(job, notAPhotoMessage(job.fileName))
       else if (file.size > MAX_PHOTO_BYTES && !(shrink && canShrink(file.type))) this.fail(job, tooLargeMessage(job.fileName, file.size))
       this.jobs.push(job)
@@ -161,7 +167,17 @@ export class UploadQueue {
   }
 
   private changed(): void {
-    this.snapshot = this.jobs.map(({ key, fileName, size, originalSize, sent, status, photoId, error, attempt }) => ({ key, fileName, size, originalSize, sent, status, photoId, error, attempt }))
+    this.snapshot = this.jobs.map(({ key, fileName, size, originalSize, sent, status, photoId, error, attempt }) => ({
+      key,
+      fileName,
+      size,
+      originalSize,
+      sent,
+      status,
+      photoId,
+      error,
+      attempt,
+    }))
     for (const listener of this.listeners) listener()
   }
 
@@ -217,7 +233,7 @@ export class UploadQueue {
         return
       } catch (error) {
         if (!this.active(job)) return
-        if (isTransient(error)) {
+        if (isTransientUploadError(error)) {
           job.status = 'waiting'
           job.error = null
           const attempt = job.attempt++
@@ -238,37 +254,26 @@ export class UploadQueue {
 
   /** Sends what the server does not have yet, then completes. Resumes from the server's offset. */
   private async send(job: Job): Promise<void> {
-    let session: UploadSessionInfo
-    if (job.sessionId) {
-      session = await this.api.status(job.sessionId)
-      if (session.state === 'completed' && session.photoId) return this.finish(job, session.photoId)
-      if (session.state === 'expired' || session.state === 'aborted' || session.state === 'failed') {
-        job.sessionId = null
-        job.sent = 0
-        session = await this.api.create(this.itemId, job.file)
-      }
-    } else {
-      session = await this.api.create(this.itemId, job.file)
+    try {
+      const photoId = await sendResumable(this.api, this.itemId, job.file, job.sessionId, {
+        onSession: (sessionId, offset, chunkSize) => {
+          job.sessionId = sessionId
+          job.chunkSize = chunkSize
+          job.sent = offset
+          this.changed()
+        },
+        onProgress: (offset) => {
+          job.sent = offset
+          job.attempt = 0
+          this.changed()
+        },
+        active: () => this.active(job),
+        chunkSignal: () => (job.controller = new AbortController()).signal,
+      })
+      if (photoId) this.finish(job, photoId)
+    } finally {
+      job.controller = null
     }
-    job.sessionId = session.id
-    job.chunkSize = session.chunkSize
-    job.sent = session.offset
-    this.changed()
-    for (let range = nextChunk(job.sent, job.size, job.chunkSize); range; range = nextChunk(job.sent, job.size, job.chunkSize)) {
-      if (!this.active(job)) return
-      job.controller = new AbortController()
-      try {
-        const after = await this.api.putChunk(session.id, range.start, job.file.slice(range.start, range.end), job.controller.signal)
-        job.sent = after.offset
-      } finally {
-        job.controller = null
-      }
-      job.attempt = 0
-      this.changed()
-    }
-    if (!this.active(job)) return
-    const photo = await this.api.complete(session.id)
-    this.finish(job, photo.id)
   }
 
   private finish(job: Job, photoId: string): void {

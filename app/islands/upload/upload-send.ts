@@ -1,0 +1,53 @@
+import { UploadCallError, type UploadApi, type UploadSessionInfo } from './upload-api'
+import { nextChunk } from './upload-chunks'
+
+/**
+ * One photo's resumable upload (docs/photos.md "Upload protocol"): ask where its session stands,
+ * start a new one when there is none (or it died), send what the server lacks chunk by chunk,
+ * complete. The upload island's queue and the field-mode outbox both send photos through it, so
+ * there is one upload mechanism. Errors are thrown as they come; the caller decides on retrying.
+ */
+
+export type UploadFile = Blob & { name: string; type: string }
+
+export type SendHooks = {
+  /** The session the file now goes to and the bytes it holds (keep it: a retry resumes there). */
+  onSession(sessionId: string, offset: number, chunkSize: number): void | Promise<void>
+  /** The server confirmed bytes up to `offset`. */
+  onProgress(offset: number): void
+  /** False once the file was paused or removed: the send stops between calls. */
+  active(): boolean
+  /** A fresh signal for each chunk, so a pause can cut one short. */
+  chunkSignal(): AbortSignal
+}
+
+/** Sends the file; returns its photo id, or null when `active()` turned false on the way. */
+export async function sendResumable(api: UploadApi, itemId: string, file: UploadFile, sessionId: string | null, hooks: SendHooks): Promise<string | null> {
+  let session: UploadSessionInfo | undefined
+  if (sessionId) {
+    session = await api.status(sessionId)
+    if (session.state === 'completed' && session.photoId) return session.photoId
+    if (session.state === 'expired' || session.state === 'aborted' || session.state === 'failed') session = undefined
+  }
+  session ??= await api.create(itemId, file)
+  await hooks.onSession(session.id, session.offset, session.chunkSize)
+  let sent = session.offset
+  for (let range = nextChunk(sent, file.size, session.chunkSize); range; range = nextChunk(sent, file.size, session.chunkSize)) {
+    if (!hooks.active()) return null
+    const after = await api.putChunk(session.id, range.start, file.slice(range.start, range.end), hooks.chunkSignal())
+    sent = after.offset
+    hooks.onProgress(sent)
+  }
+  if (!hooks.active()) return null
+  return (await api.complete(session.id)).id
+}
+
+/** Errors worth retrying: no answer, a busy or out-of-step session (ask where it stands), or a server having a bad moment. */
+export function isTransientUploadError(error: unknown): boolean {
+  if (!(error instanceof UploadCallError)) return false
+  if (error.network) return true
+  const code = error.problem?.code
+  if (code === 'KR_UPLOAD_OFFSET_MISMATCH' || code === 'KR_UPLOAD_BUSY' || code === 'KR_UPLOAD_INCOMPLETE') return true
+  const status = error.status ?? 0
+  return status === 408 || status === 429 || status >= 500
+}

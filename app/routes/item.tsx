@@ -1,4 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
+import { lazy, Suspense } from 'react'
 import { data, Link, redirect, useActionData } from 'react-router'
 import { itemFormFailure, itemNoticeFailure, loaded } from '~/components/reporting/item-action'
 import { ItemEditForm } from '~/components/reporting/item-edit-form'
@@ -15,6 +16,7 @@ import { ButtonLink } from '~/components/ui/button-link'
 import { Card } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { PageHeader } from '~/components/ui/page-header'
+import { useHydrated } from '~/components/ui/use-hydrated'
 import { Section } from '~/components/ui/section'
 import { DiscussionPanel } from '~/islands/realtime/discussion-panel'
 import { LiveItemUpdates } from '~/islands/realtime/live-item-notice'
@@ -79,6 +81,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       throw data('Unknown intent', { status: 400 })
   }
 }
+
+// Field mode's unsent responses (issue 10): fetched only when mobile sync is on.
+const OutboxPanel = lazy(() => import('~/islands/sync/outbox-panel').then((m) => ({ default: m.OutboxPanel })))
 
 const itemPath = (itemId: string) => `/api/items/${encodeURIComponent(itemId)}`
 
@@ -152,6 +157,7 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
   const session = useShellSession()
   const can = useReportingAbilities()
   const locale = useLocale()
+  const hydrated = useHydrated()
   const userId = session?.userId ?? null
   const isVerifier = can.write && (Boolean(session?.isAdmin) || (item.createdBy !== null && item.createdBy.id === userId))
   const canDelete = isVerifier
@@ -201,6 +207,11 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
             <h2 className="sr-only">Details</h2>
             <ItemFacts item={item} packageName={packageName} locale={locale} />
           </Card>
+          {hydrated && session?.mobileSync ? (
+            <Suspense fallback={null}>
+              <OutboxPanel owner={{ userId: session.userId, tenantId: session.tenantId }} itemId={item.id} locale={locale} />
+            </Suspense>
+          ) : null}
           <Section title="Responses" description="Oldest first.">
             <ItemThread responses={responses} locale={locale} photosOf={(response) => <ResponsePhotos photoIds={response.photoIds} photos={photos} />} />
           </Section>

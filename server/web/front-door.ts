@@ -55,6 +55,11 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       },
       serveStatic({ root: path.relative(process.cwd(), clientDir), precompressed: true }),
     )
+    // Field mode's service worker (decision 009): always checked for a new build.
+    app.use('/sw.js', async (c, next) => {
+      await next()
+      if (c.res.status === 200) c.header('cache-control', 'no-cache')
+    })
     app.use(
       '*',
       serveStatic({

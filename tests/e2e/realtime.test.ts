@@ -40,7 +40,7 @@ function newItem(): Promise<Item> {
   return newDemoItem(portal.baseUrl, { project: unique('Harbour Lane'), report: unique('Live round'), item: unique('Loose handrail'), priority: 'high' })
 }
 
-/** Mobile sync is off on this portal (no FEATURE_FLAGS; tests/e2e/sync.test.ts has it on): nothing may call the feed. */
+/** Mobile sync is off on this portal (no FEATURE_FLAGS; tests/e2e/sync.test.ts has it on): nothing may call the feed or fetch the field-mode worker. */
 const syncRequests: string[] = []
 
 /** Opens the item as Sam (the demo user) or Alex (the demo admin, whose sign-in takes a code). */
@@ -49,7 +49,7 @@ async function openItemAs(who: 'user' | 'admin', item: Item, viewport: Viewport 
   onTestFinished(() => j.close())
   const { page } = j
   page.on('request', (request) => {
-    if (request.url().includes('/api/sync/')) syncRequests.push(request.url())
+    if (request.url().includes('/api/sync/') || new URL(request.url()).pathname === '/sw.js') syncRequests.push(request.url())
   })
   await page.goto(`/items/${item.id}`)
   await signIn(page, DEMO[who].email, DEMO[who].password)

@@ -60,11 +60,14 @@ export function pathOf(page: Page): string {
   return url.pathname + url.search
 }
 
+/** A call of the running portal's API as the signed-in demo user. */
+export type DemoCall = <T>(method: string, path: string, body?: unknown) => Promise<T>
+
 /**
- * An item of the demo user's in a new project and report, made through the running portal's API
- * (signed in with a cookie jar and the CSRF header, as the web app's client does).
+ * The demo user signed in to the running portal's API (a cookie jar and the CSRF header, as the
+ * web app's client does), and their user id.
  */
-export async function newDemoItem(baseUrl: string, titles: { project: string; report: string; item: string; priority: 'low' | 'medium' | 'high' }): Promise<Item> {
+export async function demoUserApi(baseUrl: string): Promise<{ call: DemoCall; userId: string }> {
   const jar = new Map<string, string>()
   let csrf: string | undefined
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -84,7 +87,21 @@ export async function newDemoItem(baseUrl: string, titles: { project: string; re
   }
   await call('GET', '/auth/session')
   await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
+  const session = await call<{ userId: string }>('GET', '/auth/session')
+  return { call, userId: session.userId }
+}
+
+/** An item of the demo user's in a new project and report, made through the running portal's API; assigned to them when asked. */
+export async function newDemoItem(
+  baseUrl: string,
+  titles: { project: string; report: string; item: string; priority: 'low' | 'medium' | 'high'; assignToSelf?: boolean },
+): Promise<Item> {
+  const { call, userId } = await demoUserApi(baseUrl)
   const project = await call<Project>('POST', '/api/projects', { title: titles.project })
   const report = await call<Report>('POST', '/api/reports', { projectId: project.id, title: titles.report })
-  return call<Item>('POST', `/api/reports/${report.id}/items`, { title: titles.item, priority: titles.priority })
+  return call<Item>('POST', `/api/reports/${report.id}/items`, {
+    title: titles.item,
+    priority: titles.priority,
+    ...(titles.assignToSelf && { assigneeUserId: userId }),
+  })
 }

@@ -1,4 +1,5 @@
 import { createApiClient } from '~/lib/api/client'
+import type { ApiClient } from '~/lib/api/types'
 import { createUploadApi, type UploadApi } from '~/islands/upload/upload-api'
 import type { QueueEnvironment } from '~/islands/upload/upload-queue'
 
@@ -17,6 +18,8 @@ export type FakeServer = {
   /** For a chunk that is dropped: how many of its bytes still arrived. */
   keepOnDrop: number
   api: UploadApi
+  /** The API client the upload calls go through, for other calls of the same test. */
+  client: ApiClient
 }
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' } })
@@ -32,6 +35,7 @@ export function fakeServer(chunkSize = 8 * 1024 * 1024): FakeServer {
     intercept: () => undefined,
     keepOnDrop: 0,
     api: undefined as unknown as UploadApi,
+    client: undefined as unknown as ApiClient,
   }
   let next = 0
   const view = (s: Session) => ({ id: s.id, offset: s.offset, size: s.size, chunkSize, state: s.state, photoId: s.photoId, failureReason: null })
@@ -83,6 +87,7 @@ export function fakeServer(chunkSize = 8 * 1024 * 1024): FakeServer {
     sleep: () => Promise.resolve(),
   })
   server.api = createUploadApi(client)
+  server.client = client
   return server
 }
 

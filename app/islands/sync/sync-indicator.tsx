@@ -5,7 +5,10 @@ import { useHydrated } from '~/components/ui/use-hydrated'
 import { FORGET_KEY } from './forget-key'
 import type { Owner } from './local-copy'
 import type { SyncSnapshotState } from './sync-client'
-import { syncText } from './sync-text'
+import type * as SyncChunk from './sync'
+import { signOutQuestion, syncText } from './sync-text'
+
+type SyncModule = typeof SyncChunk
 
 /** However busy the page, sync starts by then. */
 const START_TIMEOUT_MS = 3000
@@ -22,25 +25,37 @@ export function SyncIndicator({ owner, enabled, locale }: { owner: Owner; enable
   const { userId, tenantId } = owner
 
   useEffect(() => {
-    if (!enabled) return
+    if (!enabled) {
+      // Turned off since this browser last had it: the field-mode worker goes.
+      if (navigator.serviceWorker?.controller) void import('./field-mode').then(({ stopFieldMode }) => stopFieldMode())
+      return
+    }
     let cancelled = false
     let off: (() => void) | undefined
+    let sync: SyncModule | undefined
     const start = () => {
-      void import('./sync').then(({ startSync }) => {
+      void import('./sync').then((module) => {
         if (cancelled) return
-        const client = startSync({ userId, tenantId })
+        sync = module
+        const client = module.startSync({ userId, tenantId })
         setState(client.getSnapshot())
         off = client.subscribe(() => setState(client.getSnapshot()))
       })
     }
     const idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(start, { timeout: START_TIMEOUT_MS }) : undefined
     const timer = idle === undefined ? window.setTimeout(start, START_TIMEOUT_MS) : undefined
-    // Sign-out from this device: remember whose copy to delete (the login page does it).
+    // Sign-out from this device: with responses not sent yet, ask first; then remember whose copy
+    // and outbox to delete (the login page does it).
     const onSubmit = (event: SubmitEvent) => {
       const form = event.target
-      if (form instanceof HTMLFormElement && new URL(form.action, window.location.href).pathname === '/auth/logout') {
-        window.localStorage.setItem(FORGET_KEY, JSON.stringify({ userId, tenantId }))
+      if (!(form instanceof HTMLFormElement) || new URL(form.action, window.location.href).pathname !== '/auth/logout') return
+      const unsent = sync?.outboxPending() ?? 0
+      if (unsent > 0 && !window.confirm(signOutQuestion(unsent))) {
+        event.preventDefault()
+        event.stopPropagation()
+        return
       }
+      window.localStorage.setItem(FORGET_KEY, JSON.stringify({ userId, tenantId }))
     }
     document.addEventListener('submit', onSubmit, true)
     return () => {

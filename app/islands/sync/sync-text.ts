@@ -11,3 +11,13 @@ export function syncText(state: SyncSnapshotState, now: number, time: (iso: stri
   if (state.lastSyncedAt) return `Synced ${time(state.lastSyncedAt)}`
   return ''
 }
+
+/** Asked before signing out with responses on this device that were not sent (field mode). */
+export function signOutQuestion(unsent: number): string {
+  const what = unsent === 1 ? '1 response that was not sent' : `${unsent} responses that were not sent`
+  return `This device has ${what}. Signing out deletes them. Sign out anyway?`
+}
+
+/** Field mode's words, shared by the item page and the service worker's offline pages. */
+export const OFFLINE_BANNER = 'Offline copy, last synced'
+export const WAITING_TO_SEND = 'Waiting to send'

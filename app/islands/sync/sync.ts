@@ -1,5 +1,6 @@
 import { realtime } from '~/islands/realtime/realtime'
 import { browserClientId, createBrowserApi } from '~/lib/api/browser'
+import { startFieldMode } from './field-mode'
 import { clearLocalCopy, openLocalCopy, type Owner } from './local-copy'
 import { SYNC_POLL_MS, SyncClient } from './sync-client'
 
@@ -8,22 +9,28 @@ const REALTIME_DEBOUNCE_MS = 1000
 
 let client: SyncClient | undefined
 let unwatch: (() => void) | undefined
+let stopField: (() => void) | undefined
+
+export { onOutboxChanged, outboxPending } from './field-mode'
 
 /**
  * The tab's sync (its own chunk: the shell imports it only when mobile sync is on). Pulls on start,
  * on an EntityChanged from the hub while connected, when the tab comes back online or visible, and
- * every minute otherwise.
+ * every minute otherwise. Field mode (the service worker and the outbox) starts with it.
  */
 export function startSync(owner: Owner): SyncClient {
   client ??= new SyncClient({ api: createBrowserApi(), openCopy: openLocalCopy, clearCopy: clearLocalCopy, deviceId: browserClientId() })
   void client.start(owner)
   unwatch ??= watch(client)
+  stopField ??= startFieldMode(owner)
   return client
 }
 
 export function stopSync(): void {
   unwatch?.()
   unwatch = undefined
+  stopField?.()
+  stopField = undefined
   void client?.stop()
 }
 

@@ -7,13 +7,9 @@ import { ITEM_PRIORITIES } from '~/lib/reporting/types'
  * browser (native constraints, live with JS) and by the actions. Field names are the API's, so the
  * backend's field errors land next to the right field.
  */
-export const ITEM_TITLE_MAX = 200
-export const ITEM_DESCRIPTION_MAX = 5000
-export const ITEM_LOCATION_MAX = 200
-export const RESPONSE_BODY_MAX = 5000
-export const VIEW_NAME_MAX = 80
-/** The bulk call takes this many ids at most (a page of the list is far fewer). */
-export const BULK_MAX = 100
+import { BULK_MAX, ITEM_DESCRIPTION_MAX, ITEM_LOCATION_MAX, ITEM_TITLE_MAX, RESPONSE_BODY_MAX, VIEW_NAME_MAX } from '~/lib/reporting/limits'
+
+export { BULK_MAX, ITEM_DESCRIPTION_MAX, ITEM_LOCATION_MAX, ITEM_TITLE_MAX, RESPONSE_BODY_MAX, VIEW_NAME_MAX }
 
 const itemId = z.uuid('Choose an item from the list.')
 

@@ -214,3 +214,22 @@ test('JS on: an item outside the copy says so offline, and signing out with an e
   })
   await signOut(page, DEMO.user.displayName)
 })
+
+test('JS on: the connection drops while the item page is open; the response form still keeps what was written', async () => {
+  const item = await assignedItem()
+  const { page, context } = await samInFieldMode('desktop')
+  await page.goto(`/items/${item.id}`)
+  await page.getByRole('heading', { level: 1, name: `#${item.number} ${item.title}` }).waitFor()
+  await goOffline(context)
+  const text = unique('Handrail bolts torqued')
+  const respond = page.getByRole('region', { name: 'Respond' })
+  await respond.getByLabel('Your response').fill(text)
+  await respond.getByRole('button', { name: 'Send response' }).click()
+  // The browser posts the form itself; the worker keeps it and shows the item from the copy.
+  await page.getByText(/^Offline copy, last synced /).waitFor()
+  await page.locator('[data-outbox-entry]').filter({ hasText: text }).getByText('Waiting to send').waitFor()
+
+  await goOnline(context)
+  await page.goto(`/items/${item.id}`)
+  await page.getByRole('region', { name: 'Responses' }).getByText(text).waitFor({ timeout: 30_000 })
+})

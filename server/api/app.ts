@@ -13,6 +13,10 @@ import { deviceRoutes } from './auth/device-routes'
 import { sessionRoutes } from './auth/session-routes'
 import { contractRoutes } from './contract'
 import { healthRoutes } from './health'
+import { documentsRoutes } from './documents/documents'
+import { drawingRoutes } from './documents/drawings'
+import { revisionRoutes } from './documents/revisions'
+import { documentSearchRoutes } from './documents/search'
 import { directUploadRoutes } from './photos/direct-upload'
 import { photosRoutes } from './photos/photos'
 import { uploadsRoutes } from './photos/uploads'
@@ -74,6 +78,11 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', uploadsRoutes)
   app.route('/', photosRoutes)
   app.route('/', directUploadRoutes)
+  // Search first: /api/documents/search is not a document id.
+  app.route('/', documentSearchRoutes)
+  app.route('/', documentsRoutes)
+  app.route('/', revisionRoutes)
+  app.route('/', drawingRoutes)
   app.route('/', contractRoutes(() => app.routes, deps.config.maxBodyBytes))
 
   // Through the context, so cookies and headers set before the failure (a fresh CSRF token) survive.

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
@@ -8,11 +9,12 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import * as identitySchema from './schema'
+import * as documentSchema from './schema-documents'
 import * as photoSchema from './schema-photos'
 import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]
@@ -76,7 +78,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
  * the data folder's lock, or run under the lock of the process that started them.
  */
 export async function openPglite(dir: string, migrationsFolder: string, loadDataDir?: Blob): Promise<{ client: PGlite; db: Database }> {
-  const client = await PGlite.create({ dataDir: dir, loadDataDir })
+  // pg_trgm: document search finds partial numbers (migration 0015 creates the extension).
+  const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } })
   try {
     await migratePglite(drizzlePglite({ client }), { migrationsFolder })
   } catch (error) {

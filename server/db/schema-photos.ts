@@ -1,4 +1,6 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, foreignKey } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, foreignKey } from 'drizzle-orm/pg-core'
+import { documents } from './schema-documents'
 import { tenantPolicy, tenantRef, timestamps, users } from './schema'
 import { reportItems } from './schema-reporting'
 
@@ -13,7 +15,12 @@ export const uploadSessions = pgTable(
   {
     tenantId: tenantRef(),
     id: uuid('id').notNull().defaultRandom(),
-    itemId: uuid('item_id').notNull(),
+    /** What completing makes: a photo of `itemId`, or a revision of `documentId` (issue 11). */
+    purpose: text('purpose').$type<'photo' | 'revision'>().notNull().default('photo'),
+    itemId: uuid('item_id'),
+    documentId: uuid('document_id'),
+    /** A revision's code, suitability and comment, given when its upload starts. */
+    revisionInput: jsonb('revision_input').$type<{ code: string; status: string; comment: string | null }>(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     fileName: text('file_name').notNull(),
     declaredType: text('declared_type').notNull(),
@@ -42,6 +49,8 @@ export const uploadSessions = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [reportItems.tenantId, reportItems.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.documentId], foreignColumns: [documents.tenantId, documents.id] }).onDelete('cascade'),
+    check('upload_sessions_target_check', sql`(purpose = 'photo' and item_id is not null) or (purpose = 'revision' and document_id is not null and revision_input is not null)`),
     index('upload_sessions_state_expires_idx').on(t.state, t.expiresAt),
     index('upload_sessions_tenant_created_idx').on(t.tenantId, t.createdAt),
     tenantPolicy('upload_sessions'),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Database, Tx } from './client'
 import { transactionAnnouncingChanges } from './committed-changes'
 import { tenantTables } from './schema'
+import { documentTenantTables } from './schema-documents'
 import { photoTenantTables } from './schema-photos'
 import { realtimeTenantTables } from './schema-realtime'
 import { reportingTenantTables } from './schema-reporting'
@@ -50,7 +51,7 @@ export async function assertRowLevelSecurity(db: Database): Promise<void> {
             from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
       ),
     )
-    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables]) {
+    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables]) {
       const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)

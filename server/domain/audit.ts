@@ -17,6 +17,18 @@ export type AuditAction =
   | 'auth.email.verified'
   | 'auth.device.registered'
   | 'auth.device.revoked'
+  | 'documents.folder.created'
+  | 'documents.folder.changed'
+  | 'documents.document.created'
+  | 'documents.document.changed'
+  | 'documents.metadata.changed'
+  | 'documents.revision.issued'
+  | 'documents.permissions.changed'
+  | 'documents.naming.changed'
+  | 'documents.fields.changed'
+  | 'documents.pin.placed'
+  | 'documents.pin.removed'
+  | 'documents.overlay.changed'
 
 export type AuditInput = {
   tenantId?: string | undefined
@@ -27,6 +39,8 @@ export type AuditInput = {
   ip?: string | undefined
   correlationId?: string | undefined
   data?: Record<string, unknown> | undefined
+  /** When it happened (the domain clock); now when absent. */
+  at?: Date | undefined
 }
 
 /** Appends an audit event: inside the tenant when there is one, as an untenanted event otherwise. */
@@ -44,4 +58,19 @@ export async function recordAudit(db: Database, input: AuditInput): Promise<void
     })
   if (input.tenantId) await withTenant(db, input.tenantId, write)
   else await withUser(db, input.actorUserId, write)
+}
+
+/** Appends an audit event of the tenant inside the caller's transaction: it is stored with the change or not at all. */
+export async function recordAuditIn(tx: Tx, input: AuditInput & { tenantId: string }): Promise<void> {
+  await tx.insert(auditEvents).values({
+    tenantId: input.tenantId,
+    actorUserId: input.actorUserId,
+    action: input.action,
+    targetType: input.targetType,
+    targetId: input.targetId,
+    ip: input.ip,
+    correlationId: input.correlationId,
+    data: input.data,
+    createdAt: input.at,
+  })
 }

@@ -5,6 +5,10 @@ import { rowsOf } from '#server/db/tenancy'
 import type { DomainContext } from './context'
 
 export type SyncedEntity = 'Project' | 'Report' | 'ReportItem'
+/** Entities of the change log that mobile sync does not carry (realtime announces them). */
+export type LoggedEntity = SyncedEntity | 'Document' | 'DocumentFolder'
+/** What the sync feeds read of the change log. */
+export const SYNCED_ENTITIES: readonly SyncedEntity[] = ['Project', 'Report', 'ReportItem']
 export type ChangeType = 'Created' | 'Updated' | 'Deleted'
 
 /**
@@ -14,7 +18,7 @@ export type ChangeType = 'Created' | 'Updated' | 'Deleted'
  * which the changed row stores. Once the transaction commits, the change is announced to realtime
  * (server/db/committed-changes.ts); a rolled-back one never is.
  */
-export async function recordChange(ctx: DomainContext, entity: SyncedEntity, entityId: string, changeType: ChangeType): Promise<number> {
+export async function recordChange(ctx: DomainContext, entity: LoggedEntity, entityId: string, changeType: ChangeType): Promise<number> {
   const [row] = await ctx.tx
     .insert(tenantRevisions)
     .values({ tenantId: ctx.actor.tenantId, revision: 1 })

@@ -4,7 +4,7 @@ import { Problem } from '#server/http/problem'
 import { ensureSyncDevice } from '../auth/devices'
 import { ERROR_CODES } from '~/lib/constants'
 import type { Item, Project, Report } from '~/lib/reporting/types'
-import type { ChangeType, SyncedEntity } from './change-log'
+import { SYNCED_ENTITIES, type ChangeType, type SyncedEntity } from './change-log'
 import type { DomainContext } from './context'
 import { itemColumns, toItems } from './item-view'
 import { projectColumns, toProject } from './projects'
@@ -115,6 +115,8 @@ async function changesAfter(ctx: DomainContext, key: Buffer, from: number, limit
   const page = rows.slice(0, limit)
   const latest = new Map<string, (typeof page)[number]>()
   for (const row of page) {
+    // Documents and folders are in the log for realtime; the cursor still moves past them.
+    if (!(SYNCED_ENTITIES as readonly string[]).includes(row.entity)) continue
     latest.delete(row.entityId)
     latest.set(row.entityId, row)
   }

@@ -1,11 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
-import type { TestProject } from "vitest/node";
-import { openDatabase, openPglite } from "#server/db/client";
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import type { TestProject } from 'vitest/node'
+import { openDatabase, openPglite } from '#server/db/client'
 
 /**
  * globalSetup of the api project, run once per `vitest run` in the main process.
@@ -17,119 +17,94 @@ import { openDatabase, openPglite } from "#server/db/client";
  * server answers and run the migrations once on a throw-away database, because the first migration
  * creates the cluster-wide role app_user and parallel workers would otherwise race to create it.
  */
-declare module "vitest" {
+declare module 'vitest' {
   export interface ProvidedContext {
     /** Path of the dumped, migrated PGlite data folder ('' on PostgreSQL). */
-    pgliteTemplate: string;
+    pgliteTemplate: string
     /** Prefix of this run's PostgreSQL test databases, so teardown can drop strays of this run only. */
-    testDatabasePrefix: string;
+    testDatabasePrefix: string
   }
 }
 
-const migrationsFolder = fileURLToPath(
-  new URL("../../server/db/migrations", import.meta.url),
-);
+const migrationsFolder = fileURLToPath(new URL('../../server/db/migrations', import.meta.url))
 
-export default async function setup(
-  project: TestProject,
-): Promise<() => Promise<void>> {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
-  if (databaseUrl) return setupPostgres(project, databaseUrl);
-  return setupPglite(project);
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const databaseUrl = process.env.TEST_DATABASE_URL
+  if (databaseUrl) return setupPostgres(project, databaseUrl)
+  return setupPglite(project)
 }
 
 async function setupPglite(project: TestProject): Promise<() => Promise<void>> {
-  const started = performance.now();
-  const dir = await mkdtemp(path.join(os.tmpdir(), "sp-pglite-template-"));
-  const file = `${dir}.tar`;
+  const started = performance.now()
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sp-pglite-template-'))
+  const file = `${dir}.tar`
   try {
     // The server's own opening (extensions such as pg_trgm, then the migrations).
-    const { client } = await openPglite(
-      path.join(dir, "pglite"),
-      migrationsFolder,
-    );
+    const { client } = await openPglite(path.join(dir, 'pglite'), migrationsFolder)
     try {
       // Uncompressed: loading it is faster than gunzipping, and the file is gone after the run.
-      const dump = await client.dumpDataDir("none");
-      await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+      const dump = await client.dumpDataDir('none')
+      await writeFile(file, Buffer.from(await dump.arrayBuffer()))
     } finally {
-      await client.close();
+      await client.close()
     }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true })
   }
-  console.info(
-    `[api] migrated PGlite template built in ${Math.round(performance.now() - started)} ms: ${file}`,
-  );
-  project.provide("pgliteTemplate", file);
-  project.provide("testDatabasePrefix", "");
+  console.info(`[api] migrated PGlite template built in ${Math.round(performance.now() - started)} ms: ${file}`)
+  project.provide('pgliteTemplate', file)
+  project.provide('testDatabasePrefix', '')
   return async () => {
-    await rm(file, { force: true });
-  };
+    await rm(file, { force: true })
+  }
 }
 
-async function setupPostgres(
-  project: TestProject,
-  databaseUrl: string,
-): Promise<() => Promise<void>> {
-  const prefix = `sp_t_${randomBytes(3).toString("hex")}_`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
+async function setupPostgres(project: TestProject, databaseUrl: string): Promise<() => Promise<void>> {
+  const prefix = `sp_t_${randomBytes(3).toString('hex')}_`
+  const admin = new pg.Client({ connectionString: databaseUrl })
   try {
-    await admin.connect();
+    await admin.connect()
   } catch (error) {
-    throw new Error(
-      `TEST_DATABASE_URL is set but PostgreSQL does not answer at ${redact(databaseUrl)}: ${String(error)}`,
-      { cause: error },
-    );
+    throw new Error(`TEST_DATABASE_URL is set but PostgreSQL does not answer at ${redact(databaseUrl)}: ${String(error)}`, { cause: error })
   }
   try {
-    const name = `${prefix}warmup`;
-    await admin.query(`create database "${name}"`);
+    const name = `${prefix}warmup`
+    await admin.query(`create database "${name}"`)
     try {
-      const handle = await openDatabase({
-        dataDir: os.tmpdir(),
-        databaseUrl: databaseOf(databaseUrl, name),
-        migrationsFolder,
-      });
-      await handle.close();
+      const handle = await openDatabase({ dataDir: os.tmpdir(), databaseUrl: databaseOf(databaseUrl, name), migrationsFolder })
+      await handle.close()
     } finally {
-      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.query(`drop database if exists "${name}" with (force)`)
     }
   } finally {
-    await admin.end();
+    await admin.end()
   }
-  console.info(
-    `[api] PostgreSQL at ${redact(databaseUrl)}: one database per test file, named ${prefix}…`,
-  );
-  project.provide("pgliteTemplate", "");
-  project.provide("testDatabasePrefix", prefix);
+  console.info(`[api] PostgreSQL at ${redact(databaseUrl)}: one database per test file, named ${prefix}…`)
+  project.provide('pgliteTemplate', '')
+  project.provide('testDatabasePrefix', prefix)
 
   // Test files drop their own database; this catches the ones a crashed worker left behind.
   return async () => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
     try {
-      const { rows } = await client.query<{ datname: string }>(
-        `select datname from pg_database where starts_with(datname, $1)`,
-        [prefix],
-      );
-      for (const { datname } of rows)
-        await client.query(`drop database if exists "${datname}" with (force)`);
+      const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1)`, [prefix])
+      for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`)
     } finally {
-      await client.end();
+      await client.end()
     }
-  };
+  }
 }
 
 /** The same server and credentials, another database. */
 export function databaseOf(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return url.toString()
 }
 
 function redact(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  if (url.password) url.password = "***";
-  return url.toString();
+  const url = new URL(databaseUrl)
+  if (url.password) url.password = '***'
+  return url.toString()
 }

@@ -1,4 +1,4 @@
-import type { UserRef } from "../reporting/types";
+import type { UserRef } from '../reporting/types'
 
 /**
  * The JSON shapes of the document calls (docs/documents.md), shared by the backend and the
@@ -6,198 +6,164 @@ import type { UserRef } from "../reporting/types";
  */
 
 /** ISO 19650 common data environment states. */
-export const CDE_STATES = ["WIP", "Shared", "Published", "Archived"] as const;
-export type CdeState = (typeof CDE_STATES)[number];
+export const CDE_STATES = ['WIP', 'Shared', 'Published', 'Archived'] as const
+export type CdeState = (typeof CDE_STATES)[number]
 
 /** Permission levels, weakest first: each includes the ones before it. */
-export const PERMISSION_LEVELS = [
-  "none",
-  "view",
-  "upload",
-  "edit",
-  "manage",
-] as const;
-export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+export const PERMISSION_LEVELS = ['none', 'view', 'upload', 'edit', 'manage'] as const
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number]
 
-export const PERMISSION_TARGETS = ["project", "folder", "document"] as const;
-export type PermissionTarget = (typeof PERMISSION_TARGETS)[number];
+export const PERMISSION_TARGETS = ['project', 'folder', 'document'] as const
+export type PermissionTarget = (typeof PERMISSION_TARGETS)[number]
 
 /** One field of the container name, in order; `codes` null means any value of the right shape. */
 export type NamingField = {
-  key: string;
-  label: string;
-  minLength: number;
-  maxLength: number;
+  key: string
+  label: string
+  minLength: number
+  maxLength: number
   /** letters and digits, or digits only */
-  charset: "alphanumeric" | "digits";
-  codes: Array<{ code: string; description: string }> | null;
-};
+  charset: 'alphanumeric' | 'digits'
+  codes: Array<{ code: string; description: string }> | null
+}
 
-export type NamingStandard = {
-  projectId: string;
-  fields: NamingField[];
-  example: string;
-  updatedAtUtc: string | null;
-};
+export type NamingStandard = { projectId: string; fields: NamingField[]; example: string; updatedAtUtc: string | null }
 
-export type MetadataFieldKind = "text" | "choice" | "date" | "number";
+export type MetadataFieldKind = 'text' | 'choice' | 'date' | 'number'
 
 export type MetadataField = {
-  key: string;
-  label: string;
-  kind: MetadataFieldKind;
-  required: boolean;
-  options: string[];
-  position: number;
-};
+  key: string
+  label: string
+  kind: MetadataFieldKind
+  required: boolean
+  options: string[]
+  position: number
+}
 
 /** Values by metadata field key: text, a choice's option, an ISO date (YYYY-MM-DD) or a number. */
-export type MetadataValues = Record<string, string | number>;
+export type MetadataValues = Record<string, string | number>
 
-export type Breadcrumb = { id: string; name: string };
+export type Breadcrumb = { id: string; name: string }
 
 export type Folder = {
-  id: string;
-  projectId: string;
-  parentId: string | null;
-  name: string;
+  id: string
+  projectId: string
+  parentId: string | null
+  name: string
   /** From the top folder down to the parent. */
-  breadcrumbs: Breadcrumb[];
+  breadcrumbs: Breadcrumb[]
   /** Sub-folders and documents directly inside that the caller may see. */
-  folderCount: number;
-  documentCount: number;
-  createdAtUtc: string;
-  updatedAtUtc: string;
-};
+  folderCount: number
+  documentCount: number
+  createdAtUtc: string
+  updatedAtUtc: string
+}
 
 /** A folder in a tree answer; `children` is absent below the depth asked for. */
-export type FolderNode = Folder & { children?: FolderNode[] };
+export type FolderNode = Folder & { children?: FolderNode[] }
 
 export type DocumentTree = {
-  projectId: string;
+  projectId: string
   /** The folder the tree starts at (null: the project's top). */
-  folder: Folder | null;
-  folders: FolderNode[];
+  folder: Folder | null
+  folders: FolderNode[]
   /** Documents directly in that folder (first page), as the list shows them. */
-  documents: DocumentSummary[];
-};
+  documents: DocumentSummary[]
+}
 
 export type Revision = {
-  id: string;
-  documentId: string;
-  version: number;
-  code: string;
-  status: string;
-  comment: string | null;
-  issuedBy: UserRef | null;
-  issuedAtUtc: string;
-  fileName: string;
-  contentType: string;
-  sizeBytes: number;
-  sha256: string;
+  id: string
+  documentId: string
+  version: number
+  code: string
+  status: string
+  comment: string | null
+  issuedBy: UserRef | null
+  issuedAtUtc: string
+  fileName: string
+  contentType: string
+  sizeBytes: number
+  sha256: string
   /** A sheet (PDF or image) can carry pins; width and height of its raster. */
-  sheet: { width: number; height: number } | null;
-  superseded: boolean;
-  supersededAtUtc: string | null;
-  supersededBy: { id: string; code: string } | null;
-  downloadUrl: string;
-};
+  sheet: { width: number; height: number } | null
+  superseded: boolean
+  supersededAtUtc: string | null
+  supersededBy: { id: string; code: string } | null
+  downloadUrl: string
+}
 
 export type DocumentSummary = {
-  id: string;
-  projectId: string;
-  folderId: string | null;
-  number: string;
-  title: string;
-  discipline: string;
-  docType: string;
-  status: string;
-  state: CdeState;
-  currentRevision: {
-    id: string;
-    code: string;
-    status: string;
-    issuedAtUtc: string;
-  } | null;
-  updatedAtUtc: string;
-};
+  id: string
+  projectId: string
+  folderId: string | null
+  number: string
+  title: string
+  discipline: string
+  docType: string
+  status: string
+  state: CdeState
+  currentRevision: { id: string; code: string; status: string; issuedAtUtc: string } | null
+  updatedAtUtc: string
+}
 
 export type DocumentDetail = DocumentSummary & {
-  metadata: MetadataValues;
-  breadcrumbs: Breadcrumb[];
-  revisions: Revision[];
-  createdBy: UserRef | null;
-  createdAtUtc: string;
+  metadata: MetadataValues
+  breadcrumbs: Breadcrumb[]
+  revisions: Revision[]
+  createdBy: UserRef | null
+  createdAtUtc: string
   /** What the caller may do here. */
-  access: PermissionLevel;
-  revision: number;
-};
+  access: PermissionLevel
+  revision: number
+}
 
-export type SearchPage = {
-  items: DocumentSummary[];
-  total: number;
-  page: number;
-  pageSize: number;
-};
+export type SearchPage = { items: DocumentSummary[]; total: number; page: number; pageSize: number }
 
 export type PermissionEntry = {
-  subjectKind: "user" | "role";
+  subjectKind: 'user' | 'role'
   /** A user's id or a role key (admin, read-write, read-only). */
-  subject: string;
+  subject: string
   /** The person's name or the role's label. */
-  subjectName: string;
-  level: PermissionLevel;
-};
+  subjectName: string
+  level: PermissionLevel
+}
 
 export type Permissions = {
-  target: PermissionTarget;
-  targetId: string;
+  target: PermissionTarget
+  targetId: string
   /** Entries set here. */
-  entries: PermissionEntry[];
+  entries: PermissionEntry[]
   /** What applies here when nothing is set, per role, from above. */
-  inherited: PermissionEntry[];
-};
+  inherited: PermissionEntry[]
+}
 
-export type ValidationResult = {
-  valid: boolean;
-  errors: Record<string, string[]>;
-  parsed: Record<string, string> | null;
-};
+export type ValidationResult = { valid: boolean; errors: Record<string, string[]>; parsed: Record<string, string> | null }
 
 /** Pin colours by item status (hex #RRGGBB). */
-export type PinColours = {
-  open: string;
-  close_requested: string;
-  closed: string;
-};
+export type PinColours = { open: string; close_requested: string; closed: string }
 
 export type DrawingSheet = {
-  documentId: string;
-  number: string;
-  title: string;
-  currentRevision: { id: string; code: string } | null;
-  pinning: boolean;
-  scale: string | null;
-  rotation: 0 | 90 | 180 | 270;
-};
+  documentId: string
+  number: string
+  title: string
+  currentRevision: { id: string; code: string } | null
+  pinning: boolean
+  scale: string | null
+  rotation: 0 | 90 | 180 | 270
+}
 
-export type DrawingOverlay = {
-  projectId: string | null;
-  colours: PinColours;
-  inherited: boolean;
-  sheets: DrawingSheet[];
-};
+export type DrawingOverlay = { projectId: string | null; colours: PinColours; inherited: boolean; sheets: DrawingSheet[] }
 
 export type Pin = {
-  itemId: string;
-  itemNumber: number;
-  itemTitle: string;
-  itemStatus: "open" | "close_requested" | "closed";
-  documentId: string;
-  revisionId: string;
-  revisionCode: string;
-  x: number;
-  y: number;
-  needsReview: boolean;
-  colour: string;
-};
+  itemId: string
+  itemNumber: number
+  itemTitle: string
+  itemStatus: 'open' | 'close_requested' | 'closed'
+  documentId: string
+  revisionId: string
+  revisionCode: string
+  x: number
+  y: number
+  needsReview: boolean
+  colour: string
+}

@@ -1,147 +1,70 @@
-import { Hono, type Context } from "hono";
-import { z } from "zod";
-import { asMember, type DomainContext } from "#server/domain/reporting/context";
-import {
-  createDocument,
-  DOCUMENT_TITLE_MAX,
-  getDocument,
-  putDocumentMetadata,
-  updateDocument,
-  validateProposal,
-} from "#server/domain/documents/documents";
-import {
-  createFolder,
-  FOLDER_NAME_MAX,
-  folderTree,
-  getFolder,
-  MAX_FOLDER_DEPTH,
-  updateFolder,
-} from "#server/domain/documents/folders";
-import {
-  getMetadataFields,
-  getNamingStandard,
-  putMetadataFields,
-  putNamingStandard,
-} from "#server/domain/documents/naming";
-import {
-  getPermissions,
-  putPermissions,
-} from "#server/domain/documents/permissions";
-import type { BackendEnv } from "#server/http/env";
-import { operation } from "#server/http/contract";
-import { requireSession } from "#server/http/session";
-import {
-  PERMISSION_LEVELS,
-  type PermissionTarget,
-} from "~/lib/documents/types";
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { createDocument, DOCUMENT_TITLE_MAX, getDocument, putDocumentMetadata, updateDocument, validateProposal } from '#server/domain/documents/documents'
+import { createFolder, FOLDER_NAME_MAX, folderTree, getFolder, MAX_FOLDER_DEPTH, updateFolder } from '#server/domain/documents/folders'
+import { getMetadataFields, getNamingStandard, putMetadataFields, putNamingStandard } from '#server/domain/documents/naming'
+import { getPermissions, putPermissions } from '#server/domain/documents/permissions'
+import type { BackendEnv } from '#server/http/env'
+import { operation } from '#server/http/contract'
+import { requireSession } from '#server/http/session'
+import { PERMISSION_LEVELS, type PermissionTarget } from '~/lib/documents/types'
 
 /** docs/documents.md: folders, the tree, documents, their metadata, naming standards and permissions. */
 
-function run<T>(
-  c: Context<BackendEnv>,
-  work: (ctx: DomainContext) => Promise<T>,
-): Promise<T> {
-  const session = requireSession(c);
-  const { db, now } = c.get("deps");
-  return asMember(db, session, now(), work);
+function run<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) => Promise<T>): Promise<T> {
+  const session = requireSession(c)
+  const { db, now } = c.get('deps')
+  return asMember(db, session, now(), work)
 }
 
 const folderName = z
-  .string({ error: "Give the folder a name." })
+  .string({ error: 'Give the folder a name.' })
   .trim()
-  .min(1, "Give the folder a name.")
-  .max(
-    FOLDER_NAME_MAX,
-    `A folder name must be at most ${FOLDER_NAME_MAX} characters.`,
-  );
-const folderRef = z.preprocess(
-  (v) => (v === "" ? null : v),
-  z
-    .string({ error: "Choose a folder." })
-    .max(64, "Choose a folder.")
-    .nullable(),
-);
+  .min(1, 'Give the folder a name.')
+  .max(FOLDER_NAME_MAX, `A folder name must be at most ${FOLDER_NAME_MAX} characters.`)
+const folderRef = z.preprocess((v) => (v === '' ? null : v), z.string({ error: 'Choose a folder.' }).max(64, 'Choose a folder.').nullable())
 
-const NewFolderSchema = z.object({
-  name: folderName,
-  parentId: folderRef.optional().transform((v) => v ?? null),
-});
-const FolderPatchSchema = z.object({
-  name: folderName.optional(),
-  parentId: folderRef.optional(),
-});
+const NewFolderSchema = z.object({ name: folderName, parentId: folderRef.optional().transform((v) => v ?? null) })
+const FolderPatchSchema = z.object({ name: folderName.optional(), parentId: folderRef.optional() })
 
 const TreeQuery = z.object({
   folderId: z.string().max(64).optional(),
   depth: z
-    .union(
-      [
-        z.literal("all"),
-        z.coerce
-          .number({ error: "depth is 1 or more, or all." })
-          .int("depth is a whole number.")
-          .min(1, "depth is 1 or more, or all."),
-      ],
-      { error: "depth is 1 or more, or all." },
-    )
+    .union([z.literal('all'), z.coerce.number({ error: 'depth is 1 or more, or all.' }).int('depth is a whole number.').min(1, 'depth is 1 or more, or all.')], {
+      error: 'depth is 1 or more, or all.',
+    })
     .optional()
-    .transform((v) =>
-      v === undefined
-        ? 1
-        : v === "all"
-          ? MAX_FOLDER_DEPTH
-          : Math.min(v, MAX_FOLDER_DEPTH),
-    ),
-});
+    .transform((v) => (v === undefined ? 1 : v === 'all' ? MAX_FOLDER_DEPTH : Math.min(v, MAX_FOLDER_DEPTH))),
+})
 
-const numberField = z
-  .string({ error: "Give the document number." })
-  .max(100, "A document number is at most 100 characters.");
-const titleField = z
-  .string({ error: "Give the document a title." })
-  .trim()
-  .max(
-    DOCUMENT_TITLE_MAX,
-    `The title must be at most ${DOCUMENT_TITLE_MAX} characters.`,
-  );
-const metadataValues = z.record(
-  z.string().max(64),
-  z.union([z.string().max(2000), z.number(), z.null()]),
-  { error: "metadata must be an object of field values." },
-);
+const numberField = z.string({ error: 'Give the document number.' }).max(100, 'A document number is at most 100 characters.')
+const titleField = z.string({ error: 'Give the document a title.' }).trim().max(DOCUMENT_TITLE_MAX, `The title must be at most ${DOCUMENT_TITLE_MAX} characters.`)
+const metadataValues = z.record(z.string().max(64), z.union([z.string().max(2000), z.number(), z.null()]), { error: 'metadata must be an object of field values.' })
 
 export const NewDocumentSchema = z.object({
   number: numberField,
   title: titleField,
   folderId: folderRef.optional().transform((v) => v ?? null),
   metadata: metadataValues.optional().transform((v) => v ?? {}),
-});
+})
 const DocumentPatchSchema = z.object({
   number: numberField.optional(),
   title: titleField.optional(),
   folderId: folderRef.optional(),
-  archived: z.boolean({ error: "archived is true or false." }).optional(),
-});
-const MetadataSchema = z.object({ values: metadataValues });
-const ValidateSchema = z.object({
-  number: numberField.optional(),
-  metadata: metadataValues.optional(),
-  documentId: z.string().max(64).optional(),
-});
+  archived: z.boolean({ error: 'archived is true or false.' }).optional(),
+})
+const MetadataSchema = z.object({ values: metadataValues })
+const ValidateSchema = z.object({ number: numberField.optional(), metadata: metadataValues.optional(), documentId: z.string().max(64).optional() })
 
 const codeList = z
   .array(
     z.object({
-      code: z
-        .string({ error: "Give the code." })
-        .trim()
-        .toUpperCase()
-        .min(1, "Give the code.")
-        .max(6),
-      description: z.string().trim().max(120, "Use at most 120 characters."),
+      code: z.string({ error: 'Give the code.' }).trim().toUpperCase().min(1, 'Give the code.').max(6),
+      description: z.string().trim().max(120, 'Use at most 120 characters.'),
     }),
   )
-  .max(500, "At most 500 codes per field.");
+  .max(500, 'At most 500 codes per field.')
 const NamingSchema = z.object({
   fields: z
     .array(
@@ -149,22 +72,17 @@ const NamingSchema = z.object({
         key: z
           .string()
           .trim()
-          .regex(
-            /^[a-z][a-z0-9-]{0,31}$/,
-            "A key is lower-case letters, digits and dashes.",
-          ),
-        label: z.string().trim().min(1, "Give the field a label.").max(60),
+          .regex(/^[a-z][a-z0-9-]{0,31}$/, 'A key is lower-case letters, digits and dashes.'),
+        label: z.string().trim().min(1, 'Give the field a label.').max(60),
         minLength: z.number().int().min(1).max(12),
         maxLength: z.number().int().min(1).max(12),
-        charset: z.enum(["alphanumeric", "digits"], {
-          error: "charset is alphanumeric or digits.",
-        }),
+        charset: z.enum(['alphanumeric', 'digits'], { error: 'charset is alphanumeric or digits.' }),
         codes: codeList.nullable(),
       }),
     )
-    .min(2, "A container name has at least two fields.")
-    .max(12, "A container name has at most twelve fields."),
-});
+    .min(2, 'A container name has at least two fields.')
+    .max(12, 'A container name has at most twelve fields.'),
+})
 const MetadataFieldsSchema = z.object({
   fields: z
     .array(
@@ -172,351 +90,185 @@ const MetadataFieldsSchema = z.object({
         key: z
           .string()
           .trim()
-          .regex(
-            /^[a-z][a-z0-9-]{0,31}$/,
-            "A key is lower-case letters, digits and dashes, starting with a letter.",
-          ),
-        label: z
-          .string()
-          .trim()
-          .min(1, "Give the field a label.")
-          .max(60, "A label is at most 60 characters."),
-        kind: z.enum(["text", "choice", "date", "number"], {
-          error: "kind is text, choice, date or number.",
-        }),
+          .regex(/^[a-z][a-z0-9-]{0,31}$/, 'A key is lower-case letters, digits and dashes, starting with a letter.'),
+        label: z.string().trim().min(1, 'Give the field a label.').max(60, 'A label is at most 60 characters.'),
+        kind: z.enum(['text', 'choice', 'date', 'number'], { error: 'kind is text, choice, date or number.' }),
         required: z.boolean().optional().default(false),
-        options: z
-          .array(z.string().trim().min(1).max(100))
-          .max(100)
-          .optional()
-          .default([]),
+        options: z.array(z.string().trim().min(1).max(100)).max(100).optional().default([]),
       }),
     )
-    .max(50, "At most 50 fields per project."),
-});
+    .max(50, 'At most 50 fields per project.'),
+})
 const PermissionsSchema = z.object({
   entries: z
     .array(
       z.object({
-        subjectKind: z.enum(["user", "role"], {
-          error: "subjectKind is user or role.",
-        }),
-        subject: z.string({ error: "Choose a person or a role." }).max(64),
-        level: z.enum(PERMISSION_LEVELS, {
-          error: "level is none, view, upload, edit or manage.",
-        }),
+        subjectKind: z.enum(['user', 'role'], { error: 'subjectKind is user or role.' }),
+        subject: z.string({ error: 'Choose a person or a role.' }).max(64),
+        level: z.enum(PERMISSION_LEVELS, { error: 'level is none, view, upload, edit or manage.' }),
       }),
     )
-    .max(200, "At most 200 entries in one place."),
-});
+    .max(200, 'At most 200 entries in one place.'),
+})
 
-function permissionRoutes(
-  app: Hono<BackendEnv>,
-  path: string,
-  target: PermissionTarget,
-  tag: string,
-) {
+function permissionRoutes(app: Hono<BackendEnv>, path: string, target: PermissionTarget, tag: string) {
   return app
     .get(
       path,
       operation({
         summary: `Permission entries on a ${target}`,
         tag,
-        access: "session",
-        responses: {
-          200: "The entries set here and what applies from above.",
-          403: "Not a manager here.",
-          404: `No such ${target}.`,
-        },
+        access: 'session',
+        responses: { 200: 'The entries set here and what applies from above.', 403: 'Not a manager here.', 404: `No such ${target}.` },
       }),
-      async (c) =>
-        c.json(
-          await run(c, (ctx) =>
-            getPermissions(ctx, target, c.req.param("id") as string),
-          ),
-        ),
+      async (c) => c.json(await run(c, (ctx) => getPermissions(ctx, target, c.req.param('id') as string))),
     )
     .put(
       path,
       operation({
         summary: `Replace the permission entries on a ${target}`,
         tag,
-        access: "session",
+        access: 'session',
         body: PermissionsSchema,
-        responses: {
-          200: "The entries now.",
-          400: "Entries with problems.",
-          403: "Not a manager here.",
-          404: `No such ${target}.`,
-        },
+        responses: { 200: 'The entries now.', 400: 'Entries with problems.', 403: 'Not a manager here.', 404: `No such ${target}.` },
       }),
-      async (c) =>
-        c.json(
-          await run(c, (ctx) =>
-            putPermissions(
-              ctx,
-              target,
-              c.req.param("id") as string,
-              c.req.valid("json").entries,
-            ),
-          ),
-        ),
-    );
+      async (c) => c.json(await run(c, (ctx) => putPermissions(ctx, target, c.req.param('id') as string, c.req.valid('json').entries))),
+    )
 }
 
 const base = new Hono<BackendEnv>()
   .get(
-    "/api/projects/:id/documents/tree",
+    '/api/projects/:id/documents/tree',
     operation({
-      summary: "A project’s folder tree: one level or a subtree, with counts",
-      tag: "Documents",
-      access: "session",
+      summary: 'A project’s folder tree: one level or a subtree, with counts',
+      tag: 'Documents',
+      access: 'session',
       query: TreeQuery,
-      responses: {
-        200: "The folders under the starting folder.",
-        404: "No such project or folder.",
-      },
+      responses: { 200: 'The folders under the starting folder.', 404: 'No such project or folder.' },
     }),
     async (c) => {
-      const query = c.req.valid("query");
-      const tree = await run(c, (ctx) =>
-        folderTree(ctx, c.req.param("id"), {
-          folderId: query.folderId,
-          depth: query.depth,
-        }),
-      );
-      return c.json({ projectId: c.req.param("id"), ...tree });
+      const query = c.req.valid('query')
+      const tree = await run(c, (ctx) => folderTree(ctx, c.req.param('id'), { folderId: query.folderId, depth: query.depth }))
+      return c.json({ projectId: c.req.param('id'), ...tree })
     },
   )
   .post(
-    "/api/projects/:id/folders",
+    '/api/projects/:id/folders',
     operation({
-      summary: "Create a folder",
-      tag: "Documents",
-      access: "session",
+      summary: 'Create a folder',
+      tag: 'Documents',
+      access: 'session',
       body: NewFolderSchema,
-      responses: {
-        201: "The folder.",
-        400: "Invalid name or parent.",
-        403: "No edit right here.",
-        404: "No such project.",
-        409: "The name is taken here.",
-      },
+      responses: { 201: 'The folder.', 400: 'Invalid name or parent.', 403: 'No edit right here.', 404: 'No such project.', 409: 'The name is taken here.' },
     }),
-    async (c) =>
-      c.json(
-        await run(c, (ctx) =>
-          createFolder(ctx, c.req.param("id"), c.req.valid("json")),
-        ),
-        201,
-      ),
+    async (c) => c.json(await run(c, (ctx) => createFolder(ctx, c.req.param('id'), c.req.valid('json'))), 201),
   )
   .get(
-    "/api/folders/:id",
-    operation({
-      summary: "One folder with its breadcrumbs",
-      tag: "Documents",
-      access: "session",
-      responses: { 200: "The folder.", 404: "No such folder." },
-    }),
-    async (c) =>
-      c.json(await run(c, (ctx) => getFolder(ctx, c.req.param("id")))),
+    '/api/folders/:id',
+    operation({ summary: 'One folder with its breadcrumbs', tag: 'Documents', access: 'session', responses: { 200: 'The folder.', 404: 'No such folder.' } }),
+    async (c) => c.json(await run(c, (ctx) => getFolder(ctx, c.req.param('id')))),
   )
   .patch(
-    "/api/folders/:id",
+    '/api/folders/:id',
     operation({
-      summary: "Rename or move a folder",
-      tag: "Documents",
-      access: "session",
+      summary: 'Rename or move a folder',
+      tag: 'Documents',
+      access: 'session',
       body: FolderPatchSchema,
       responses: {
-        200: "The folder.",
-        400: "Invalid name or parent.",
-        403: "Not a manager here.",
-        404: "No such folder.",
-        409: "The name is taken, or the move would make a cycle.",
+        200: 'The folder.',
+        400: 'Invalid name or parent.',
+        403: 'Not a manager here.',
+        404: 'No such folder.',
+        409: 'The name is taken, or the move would make a cycle.',
       },
     }),
-    async (c) =>
-      c.json(
-        await run(c, (ctx) =>
-          updateFolder(ctx, c.req.param("id"), c.req.valid("json")),
-        ),
-      ),
+    async (c) => c.json(await run(c, (ctx) => updateFolder(ctx, c.req.param('id'), c.req.valid('json')))),
   )
   .post(
-    "/api/projects/:id/documents",
+    '/api/projects/:id/documents',
     operation({
-      summary: "Create a document (no revision yet)",
-      tag: "Documents",
-      access: "session",
+      summary: 'Create a document (no revision yet)',
+      tag: 'Documents',
+      access: 'session',
       body: NewDocumentSchema,
-      responses: {
-        201: "The document.",
-        400: "Every problem of the number, title and metadata.",
-        403: "No upload right here.",
-        404: "No such project.",
-      },
+      responses: { 201: 'The document.', 400: 'Every problem of the number, title and metadata.', 403: 'No upload right here.', 404: 'No such project.' },
     }),
-    async (c) =>
-      c.json(
-        await run(c, (ctx) =>
-          createDocument(ctx, c.req.param("id"), c.req.valid("json")),
-        ),
-        201,
-      ),
+    async (c) => c.json(await run(c, (ctx) => createDocument(ctx, c.req.param('id'), c.req.valid('json'))), 201),
   )
   .post(
-    "/api/projects/:id/documents/validate",
+    '/api/projects/:id/documents/validate',
     operation({
-      summary: "Check a proposed number and metadata",
-      tag: "Documents",
-      access: "session",
+      summary: 'Check a proposed number and metadata',
+      tag: 'Documents',
+      access: 'session',
       body: ValidateSchema,
-      responses: {
-        200: "valid, and every problem as field errors.",
-        404: "No such project.",
-      },
+      responses: { 200: 'valid, and every problem as field errors.', 404: 'No such project.' },
     }),
-    async (c) =>
-      c.json(
-        await run(c, (ctx) =>
-          validateProposal(ctx, c.req.param("id"), c.req.valid("json")),
-        ),
-      ),
+    async (c) => c.json(await run(c, (ctx) => validateProposal(ctx, c.req.param('id'), c.req.valid('json')))),
   )
   .get(
-    "/api/documents/:id",
-    operation({
-      summary: "One document with its revisions",
-      tag: "Documents",
-      access: "session",
-      responses: { 200: "The document.", 404: "No such document." },
-    }),
-    async (c) =>
-      c.json(await run(c, (ctx) => getDocument(ctx, c.req.param("id")))),
+    '/api/documents/:id',
+    operation({ summary: 'One document with its revisions', tag: 'Documents', access: 'session', responses: { 200: 'The document.', 404: 'No such document.' } }),
+    async (c) => c.json(await run(c, (ctx) => getDocument(ctx, c.req.param('id')))),
   )
   .patch(
-    "/api/documents/:id",
+    '/api/documents/:id',
     operation({
-      summary: "Change a document’s number, title or folder; archive it",
-      tag: "Documents",
-      access: "session",
+      summary: 'Change a document’s number, title or folder; archive it',
+      tag: 'Documents',
+      access: 'session',
       body: DocumentPatchSchema,
-      responses: {
-        200: "The document.",
-        400: "Every problem.",
-        403: "No right to this change.",
-        404: "No such document.",
-        409: "Archived.",
-      },
+      responses: { 200: 'The document.', 400: 'Every problem.', 403: 'No right to this change.', 404: 'No such document.', 409: 'Archived.' },
     }),
-    async (c) =>
-      c.json(
-        await run(c, (ctx) =>
-          updateDocument(ctx, c.req.param("id"), c.req.valid("json")),
-        ),
-      ),
+    async (c) => c.json(await run(c, (ctx) => updateDocument(ctx, c.req.param('id'), c.req.valid('json')))),
   )
   .put(
-    "/api/documents/:id/metadata",
+    '/api/documents/:id/metadata',
     operation({
-      summary: "Replace a document’s metadata values",
-      tag: "Documents",
-      access: "session",
+      summary: 'Replace a document’s metadata values',
+      tag: 'Documents',
+      access: 'session',
       body: MetadataSchema,
-      responses: {
-        200: "The document.",
-        400: "Every problem, per field.",
-        403: "No edit right.",
-        404: "No such document.",
-      },
+      responses: { 200: 'The document.', 400: 'Every problem, per field.', 403: 'No edit right.', 404: 'No such document.' },
     }),
-    async (c) =>
-      c.json(
-        await run(c, (ctx) =>
-          putDocumentMetadata(
-            ctx,
-            c.req.param("id"),
-            c.req.valid("json").values,
-          ),
-        ),
-      ),
+    async (c) => c.json(await run(c, (ctx) => putDocumentMetadata(ctx, c.req.param('id'), c.req.valid('json').values))),
   )
   .get(
-    "/api/projects/:id/naming-standard",
-    operation({
-      summary: "A project’s naming standard",
-      tag: "Documents",
-      access: "session",
-      responses: { 200: "Its fields and codes.", 404: "No such project." },
-    }),
-    async (c) =>
-      c.json(await run(c, (ctx) => getNamingStandard(ctx, c.req.param("id")))),
+    '/api/projects/:id/naming-standard',
+    operation({ summary: 'A project’s naming standard', tag: 'Documents', access: 'session', responses: { 200: 'Its fields and codes.', 404: 'No such project.' } }),
+    async (c) => c.json(await run(c, (ctx) => getNamingStandard(ctx, c.req.param('id')))),
   )
   .put(
-    "/api/projects/:id/naming-standard",
+    '/api/projects/:id/naming-standard',
     operation({
-      summary: "Replace a project’s naming standard",
-      tag: "Documents",
-      access: "session",
+      summary: 'Replace a project’s naming standard',
+      tag: 'Documents',
+      access: 'session',
       body: NamingSchema,
-      responses: {
-        200: "The standard.",
-        400: "Problems.",
-        403: "Not a manager.",
-        404: "No such project.",
-      },
+      responses: { 200: 'The standard.', 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.' },
     }),
-    async (c) =>
-      c.json(
-        await run(c, (ctx) =>
-          putNamingStandard(ctx, c.req.param("id"), c.req.valid("json").fields),
-        ),
-      ),
+    async (c) => c.json(await run(c, (ctx) => putNamingStandard(ctx, c.req.param('id'), c.req.valid('json').fields))),
   )
   .get(
-    "/api/projects/:id/metadata-fields",
-    operation({
-      summary: "A project’s document metadata fields",
-      tag: "Documents",
-      access: "session",
-      responses: { 200: "The fields, in order.", 404: "No such project." },
-    }),
-    async (c) =>
-      c.json({
-        items: await run(c, (ctx) => getMetadataFields(ctx, c.req.param("id"))),
-      }),
+    '/api/projects/:id/metadata-fields',
+    operation({ summary: 'A project’s document metadata fields', tag: 'Documents', access: 'session', responses: { 200: 'The fields, in order.', 404: 'No such project.' } }),
+    async (c) => c.json({ items: await run(c, (ctx) => getMetadataFields(ctx, c.req.param('id'))) }),
   )
   .put(
-    "/api/projects/:id/metadata-fields",
+    '/api/projects/:id/metadata-fields',
     operation({
-      summary: "Replace a project’s document metadata fields",
-      tag: "Documents",
-      access: "session",
+      summary: 'Replace a project’s document metadata fields',
+      tag: 'Documents',
+      access: 'session',
       body: MetadataFieldsSchema,
-      responses: {
-        200: "The fields.",
-        400: "Problems.",
-        403: "Not a manager.",
-        404: "No such project.",
-      },
+      responses: { 200: 'The fields.', 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.' },
     }),
-    async (c) =>
-      c.json({
-        items: await run(c, (ctx) =>
-          putMetadataFields(ctx, c.req.param("id"), c.req.valid("json").fields),
-        ),
-      }),
-  );
+    async (c) => c.json({ items: await run(c, (ctx) => putMetadataFields(ctx, c.req.param('id'), c.req.valid('json').fields)) }),
+  )
 
-permissionRoutes(base, "/api/projects/:id/permissions", "project", "Documents");
-permissionRoutes(base, "/api/folders/:id/permissions", "folder", "Documents");
-permissionRoutes(
-  base,
-  "/api/documents/:id/permissions",
-  "document",
-  "Documents",
-);
+permissionRoutes(base, '/api/projects/:id/permissions', 'project', 'Documents')
+permissionRoutes(base, '/api/folders/:id/permissions', 'folder', 'Documents')
+permissionRoutes(base, '/api/documents/:id/permissions', 'document', 'Documents')
 
-export const documentsRoutes = base;
+export const documentsRoutes = base

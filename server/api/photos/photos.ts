@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeWebStream } from 'node:stream/web'
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
@@ -8,11 +8,11 @@ import { fieldErrors } from '#server/http/problem'
 import { reorderPhotos } from '#server/domain/photos/order'
 import { updatePhoto } from '#server/domain/photos/patch'
 import { createEdit, deletePhoto, listPhotos, MAX_FILE_BYTES } from '#server/domain/photos/photos'
-import { editBlob, parseRange, photoBlob, type EditVariant, type PhotoVariant, type ServedBlob } from '#server/domain/photos/serving'
+import { editBlob, photoBlob, type EditVariant, type PhotoVariant } from '#server/domain/photos/serving'
 import { operation } from '#server/http/contract'
 import { bodyTooLarge } from '#server/http/limits'
 import { Problem, problems } from '#server/http/problem'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { serveBlob } from './serve-blob'
 import { JSON_BODY_LIMIT, photoRuntime } from './uploads'
 
 /** docs/photos.md "Photos" and "Serving". */
@@ -61,49 +61,11 @@ const EditFieldsSchema = z.object({
     }),
 })
 
+/** Photo URLs carry their version (`?v=`): cached for good when it matches; served as images, never documents. */
+const PHOTO_SERVING = { cache: 'versioned', csp: "default-src 'none'; sandbox", missing: 'The photo file was not found.' } as const
+
 const PHOTO_VARIANTS = new Set<PhotoVariant>(['display', 'thumbnail', 'original'])
 const EDIT_VARIANTS = new Set<EditVariant>(['display', 'thumbnail', 'file'])
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false
-  return header.split(',').some((tag) => {
-    const t = tag.trim()
-    return t === '*' || t.replace(/^W\//, '') === etag
-  })
-}
-
-/** Streams a served blob with ETag, Cache-Control (immutable when the URL names its version) and one byte range. */
-async function serve(c: Context<BackendEnv>, blob: ServedBlob, download: boolean): Promise<Response> {
-  const store = blobStoreFor(c.get('deps').config)
-  const stat = await store.stat(blob.key)
-  if (!stat) throw new Problem(problems.notFound('The photo file was not found.'))
-  const etag = `"${blob.sha256}"`
-  const version = c.req.query('v')
-  const headers: Record<string, string> = {
-    etag,
-    'cache-control': version && version.length >= 8 && blob.sha256.startsWith(version) ? 'private, max-age=31536000, immutable' : 'private, no-cache',
-    'accept-ranges': 'bytes',
-    'x-content-type-options': 'nosniff',
-    'content-security-policy': "default-src 'none'; sandbox",
-  }
-  if (download) headers['content-disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(blob.fileName)}`
-  if (etagMatches(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers)
-
-  const ifRange = c.req.header('if-range')
-  const range = ifRange !== undefined && ifRange !== etag ? 'none' : parseRange(c.req.header('range'), stat.size)
-  headers['content-type'] = blob.contentType
-  if (range === 'unsatisfiable') {
-    return c.body(null, 416, { ...headers, 'content-range': `bytes */${stat.size}` })
-  }
-  const part = range === 'none' ? undefined : range
-  const length = part ? part.end - part.start + 1 : stat.size
-  // HEAD: the headers only, without opening the file.
-  if (part) headers['content-range'] = `bytes ${part.start}-${part.end}/${stat.size}`
-  if (c.req.method === 'HEAD') return c.body(null, part ? 206 : 200, { ...headers, 'content-length': String(length) })
-  const stream = Readable.toWeb(store.read(blob.key, part)) as unknown as ReadableStream<Uint8Array>
-  if (!part) return c.body(stream, 200, { ...headers, 'content-length': String(stat.size) })
-  return c.body(stream, 206, { ...headers, 'content-length': String(length) })
-}
 
 export const photosRoutes = new Hono<BackendEnv>()
   .get(
@@ -211,7 +173,7 @@ export const photosRoutes = new Hono<BackendEnv>()
       const variant = c.req.param('variant') as EditVariant
       if (!EDIT_VARIANTS.has(variant)) throw new Problem(problems.notFound())
       const blob = await rt.run((ctx) => editBlob(ctx, c.req.param('photoId'), c.req.param('editId'), variant))
-      return serve(c, blob, false)
+      return serveBlob(c, blob, PHOTO_SERVING)
     },
   )
 
@@ -228,6 +190,6 @@ export const photosRoutes = new Hono<BackendEnv>()
       const variant = c.req.param('variant') as PhotoVariant
       if (!PHOTO_VARIANTS.has(variant)) throw new Problem(problems.notFound())
       const blob = await rt.run((ctx) => photoBlob(ctx, c.req.param('photoId'), variant))
-      return serve(c, blob, variant === 'original')
+      return serveBlob(c, blob, { ...PHOTO_SERVING, disposition: variant === 'original' ? 'attachment' : undefined })
     },
   )

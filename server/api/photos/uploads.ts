@@ -41,7 +41,7 @@ const ChunkQuery = z.object({
 })
 
 /** The request body one read at a time: no read-ahead, so bytes before a cut are never dropped. */
-async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+export async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
   if (!body) return
   const reader = body.getReader()
   try {
@@ -132,23 +132,28 @@ export const uploadsRoutes = new Hono<BackendEnv>()
   .post(
     '/api/uploads/:sessionId/complete',
     operation({
-      summary: 'Finish an upload: check, store and make the photo',
+      summary: 'Finish an upload: check, store and make the photo or the document revision',
+      description: 'What is made depends on the session: a photo (item uploads) or a revision (document uploads, docs/documents.md "Revisions").',
       tag: 'Photos',
       access: 'session',
       maxBodyBytes: JSON_BODY_LIMIT,
       responses: {
-        200: 'Completed before: the same photo.',
-        201: 'The photo.',
-        409: 'Not all bytes have arrived (expectedOffset).',
-        415: 'Not a JPEG, PNG, WebP, HEIC or HEIF.',
+        200: 'Completed before: the same photo or revision.',
+        201: 'The photo, or the revision.',
+        409: 'Not all bytes have arrived (expectedOffset); or, for a revision, another revision was issued meanwhile (KR_REVISION_CONFLICT).',
+        415: 'A photo that is not a JPEG, PNG, WebP, HEIC or HEIF.',
         422: 'The checksum does not match.',
         503: 'Too much image work queued: retry.',
       },
     }),
     async (c) => {
-      const { photo, replayed } = await completeUpload(photoRuntime(c), c.req.param('sessionId'))
-      c.header('location', `/api/photos/${photo.id}`)
-      return c.json(photo, replayed ? 200 : 201)
+      const done = await completeUpload(photoRuntime(c), c.req.param('sessionId'))
+      if (done.purpose === 'revision') {
+        c.header('location', done.revision.downloadUrl)
+        return c.json(done.revision, done.replayed ? 200 : 201)
+      }
+      c.header('location', `/api/photos/${done.photo.id}`)
+      return c.json(done.photo, done.replayed ? 200 : 201)
     },
   )
 

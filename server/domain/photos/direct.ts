@@ -42,7 +42,9 @@ async function storeOne(rt: PhotoRuntime, itemId: string, file: DirectFile): Pro
       const end = Math.min(file.size, offset + session.chunkSize)
       offset = (await receiveChunk(rt, session.id, offset, bytesOf(file.slice(offset, end)), end - offset)).offset
     }
-    return (await completeUpload(rt, session.id)).photo
+    const done = await completeUpload(rt, session.id)
+    if (done.purpose !== 'photo') throw new Error('a photo upload completed as something else')
+    return done.photo
   } catch (error) {
     await abortUpload(rt, session.id).catch(() => undefined)
     throw error

@@ -1,14 +1,16 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import { tenants } from '#server/db/schema'
+import { documentRevisions } from '#server/db/schema-documents'
 import { photoEdits, photos, uploadSessions } from '#server/db/schema-photos'
 import { Problem } from '#server/http/problem'
 import type { DomainContext } from '../reporting/context'
 
 /**
  * The tenant's storage quota (tenants.storage_quota_bytes): the originals of its live photos, their
- * edited versions, and the declared size of its open upload sessions (space an upload may still
- * fill). Renditions are not counted. Checks take a per-tenant transaction lock, so two uploads at
- * once cannot both take the last free bytes.
+ * edited versions, its document revisions (never deleted: superseded ones stay downloadable), and
+ * the declared size of its open upload sessions of either purpose (space an upload may still
+ * fill). Renditions and drawing sheet rasters are not counted. Checks take a per-tenant
+ * transaction lock, so two uploads at once cannot both take the last free bytes.
  */
 export type QuotaUse = { quotaBytes: number; usedBytes: number; reservedBytes: number }
 
@@ -25,6 +27,10 @@ export async function quotaUse(ctx: DomainContext, options: { exceptSessionId?: 
     .from(photoEdits)
     .innerJoin(photos, and(eq(photos.tenantId, photoEdits.tenantId), eq(photos.id, photoEdits.photoId)))
     .where(and(eq(photoEdits.tenantId, tenantId), isNull(photos.deletedAt)))
+  const [revisionSum] = await ctx.tx
+    .select({ bytes: sql<string | null>`sum(${documentRevisions.sizeBytes})` })
+    .from(documentRevisions)
+    .where(eq(documentRevisions.tenantId, tenantId))
   const [openSum] = await ctx.tx
     .select({ bytes: sql<string | null>`sum(${uploadSessions.size})` })
     .from(uploadSessions)
@@ -38,7 +44,7 @@ export async function quotaUse(ctx: DomainContext, options: { exceptSessionId?: 
     )
   return {
     quotaBytes: tenant?.quota ?? 0,
-    usedBytes: Number(photoSum?.bytes ?? 0) + Number(editSum?.bytes ?? 0),
+    usedBytes: Number(photoSum?.bytes ?? 0) + Number(editSum?.bytes ?? 0) + Number(revisionSum?.bytes ?? 0),
     reservedBytes: Number(openSum?.bytes ?? 0),
   }
 }

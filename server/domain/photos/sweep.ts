@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { documentRevisions } from '#server/db/schema-documents'
 import { photoEdits, photos, uploadSessions } from '#server/db/schema-photos'
 import type { BlobStore } from '#server/storage/blob-store'
 import type { DomainContext } from '../reporting/context'
@@ -10,8 +11,9 @@ import { isUuid } from '../reporting/item-view'
  * names and a session stuck in `completing`. The sweep, per tenant:
  * - marks sessions `completing` for over an hour `failed` (reason `interrupted`) and deletes their
  *   staged bytes: the broken rows;
- * - deletes blobs under the tenant's photos that no live photo or edit names, once older than an
- *   hour (a complete in progress is younger: `move` touches the file);
+ * - deletes blobs under the tenant's photos that no live photo or edit names, and blobs under its
+ *   revisions that no document revision names, once older than an hour (a complete in progress
+ *   is younger: `move` touches the file);
  * - deletes staged bytes older than an hour that no open session owns (edit staging, leftovers).
  * Row first, then files; a photo row without its file cannot arise from complete (the file comes
  * first) and deletion marks the row before it deletes the bytes.
@@ -59,6 +61,16 @@ async function referencedKeys(ctx: DomainContext, photoIds: string[]): Promise<S
   return keys
 }
 
+/** Of the given revision ids, every blob key a revision names (revisions are never deleted). */
+async function referencedRevisionKeys(ctx: DomainContext, revisionIds: string[]): Promise<Set<string>> {
+  if (revisionIds.length === 0) return new Set()
+  const rows = await ctx.tx
+    .select({ blobKey: documentRevisions.blobKey, sheetKey: documentRevisions.sheetKey })
+    .from(documentRevisions)
+    .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), inArray(documentRevisions.id, revisionIds)))
+  return new Set(rows.flatMap((r) => (r.sheetKey ? [r.blobKey, r.sheetKey] : [r.blobKey])))
+}
+
 /** Staging keys of the tenant's sessions that are still open (their bytes are an upload in progress). */
 async function openStagingKeys(ctx: DomainContext, sessionIds: string[]): Promise<Set<string>> {
   if (sessionIds.length === 0) return new Set()
@@ -92,19 +104,24 @@ export async function sweepTenant(run: TenantRunner, tenantId: string, store: Bl
     if (staged.length < BATCH) break
   }
 
-  const old = (await store.list(`${tenantId}/photos`)).filter((e) => e.modifiedAt.getTime() <= olderThan.getTime())
-  const photoIds = [...new Set(old.map((e) => e.key.split('/')[2] ?? '').filter(isUuid))]
-  for (let i = 0; i < photoIds.length; i += BATCH) {
-    const batch = photoIds.slice(i, i + BATCH)
-    const keep = await run((ctx) => referencedKeys(ctx, batch))
-    const inBatch = new Set(batch)
-    for (const entry of old) {
-      if (inBatch.has(entry.key.split('/')[2] ?? '') && !keep.has(entry.key) && (await remove(entry.key))) result.strayBlobs++
+  for (const [area, referenced] of [
+    ['photos', referencedKeys],
+    ['revisions', referencedRevisionKeys],
+  ] as const) {
+    const old = (await store.list(`${tenantId}/${area}`)).filter((e) => e.modifiedAt.getTime() <= olderThan.getTime())
+    const ownerIds = [...new Set(old.map((e) => e.key.split('/')[2] ?? '').filter(isUuid))]
+    for (let i = 0; i < ownerIds.length; i += BATCH) {
+      const batch = ownerIds.slice(i, i + BATCH)
+      const keep = await run((ctx) => referenced(ctx, batch))
+      const inBatch = new Set(batch)
+      for (const entry of old) {
+        if (inBatch.has(entry.key.split('/')[2] ?? '') && !keep.has(entry.key) && (await remove(entry.key))) result.strayBlobs++
+      }
     }
-  }
-  // Anything under photos/ that is not a photo's folder is no blob of ours either.
-  for (const entry of old) {
-    if (!isUuid(entry.key.split('/')[2] ?? '') && (await remove(entry.key))) result.strayBlobs++
+    // Anything there that is not in a photo's or revision's folder is no blob of ours either.
+    for (const entry of old) {
+      if (!isUuid(entry.key.split('/')[2] ?? '') && (await remove(entry.key))) result.strayBlobs++
+    }
   }
 
   const oldStaged = (await store.list(`staging/${tenantId}`)).filter((e) => e.modifiedAt.getTime() <= olderThan.getTime())

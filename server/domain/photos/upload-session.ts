@@ -1,19 +1,32 @@
+import { randomUUID } from 'node:crypto'
 import { and, eq, lt } from 'drizzle-orm'
 import { uploadSessions } from '#server/db/schema-photos'
-import { Problem, problems } from '#server/http/problem'
+import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import type { DomainContext } from '../reporting/context'
 import { isUuid } from '../reporting/item-view'
 
-/** An upload session row and what every upload call does with it (docs/photos.md "Upload protocol"). */
+/**
+ * An upload session row and what every upload call does with it (docs/photos.md "Upload protocol").
+ * A session's `purpose` says what completing it makes: a photo of an item, or a revision of a
+ * document (docs/documents.md "Revisions"). Chunks, status and abort are the same for both.
+ */
 
 export const CHUNK_BYTES = 8 * 1024 * 1024
 export const SESSION_TTL_MS = 24 * 60 * 60_000
 
 export type UploadState = 'open' | 'completing' | 'completed' | 'aborted' | 'expired' | 'failed'
+export type UploadPurpose = 'photo' | 'revision'
+
+/** What a revision session carries from its start to its complete. */
+export type RevisionInput = { code: string; status: string; comment: string | null }
 
 export type UploadSession = {
   id: string
-  itemId: string
+  purpose: UploadPurpose
+  /** The item of a photo upload (null for a revision). */
+  itemId: string | null
+  /** The document of a revision upload (null for a photo). */
+  documentId: string | null
   fileName: string
   contentType: string
   size: number
@@ -21,6 +34,8 @@ export type UploadSession = {
   chunkSize: number
   state: UploadState
   photoId: string | null
+  /** The revision a completed revision upload issued. */
+  revisionId: string | null
   failureReason: string | null
   createdAtUtc: string
   expiresAtUtc: string
@@ -31,7 +46,10 @@ export type NewUpload = { fileName: string; size: number; contentType: string; c
 
 export const sessionColumns = {
   id: uploadSessions.id,
+  purpose: uploadSessions.purpose,
   itemId: uploadSessions.itemId,
+  documentId: uploadSessions.documentId,
+  revisionInput: uploadSessions.revisionInput,
   userId: uploadSessions.userId,
   fileName: uploadSessions.fileName,
   declaredType: uploadSessions.declaredType,
@@ -51,7 +69,10 @@ export const sessionColumns = {
 }
 export type SessionRow = {
   id: string
-  itemId: string
+  purpose: UploadPurpose
+  itemId: string | null
+  documentId: string | null
+  revisionInput: RevisionInput | null
   userId: string | null
   fileName: string
   declaredType: string
@@ -77,7 +98,9 @@ export function isExpired(row: SessionRow, now: Date): boolean {
 export function toSession(row: SessionRow, now: Date): UploadSession {
   return {
     id: row.id,
+    purpose: row.purpose,
     itemId: row.itemId,
+    documentId: row.documentId,
     fileName: row.fileName,
     contentType: row.declaredType,
     size: row.size,
@@ -85,6 +108,8 @@ export function toSession(row: SessionRow, now: Date): UploadSession {
     chunkSize: row.chunkSize,
     state: (isExpired(row, now) ? 'expired' : row.state) as UploadState,
     photoId: row.photoId,
+    // A revision takes its session's id (server/domain/documents/revision-complete.ts).
+    revisionId: row.purpose === 'revision' && row.state === 'completed' ? row.id : null,
     failureReason: row.failureReason,
     createdAtUtc: row.createdAt.toISOString(),
     expiresAtUtc: row.expiresAt.toISOString(),
@@ -104,6 +129,44 @@ export function normaliseChecksum(value: string): string | undefined {
     return bytes.length === 32 ? bytes.toString('hex') : undefined
   }
   return undefined
+}
+
+/** The checks of a new session's own fields, as field errors (the caller adds its own), and the checksum as stored. */
+export function checkNewUpload(input: NewUpload): { checksum: string | undefined; errors: FieldErrors } {
+  const errors: FieldErrors = {}
+  const checksum = input.checksum === undefined ? undefined : normaliseChecksum(input.checksum)
+  if (input.checksum !== undefined && checksum === undefined) errors.checksum = ['The checksum must be a SHA-256, as 64 hex digits or base64.']
+  // Kept as sent, but PostgreSQL text cannot hold NUL.
+  if (input.fileName.includes('\u0000')) errors.fileName = ['The file name may not contain NUL characters.']
+  return { checksum, errors }
+}
+
+/** What a session makes when completed: a photo of an item, or a revision of a document. */
+export type UploadTarget = { purpose: 'photo'; itemId: string } | { purpose: 'revision'; documentId: string; revisionInput: RevisionInput }
+
+/** Stores a new open session, its bytes to come in its own staging key; checks and quota are the caller's. */
+export async function insertSession(ctx: DomainContext, target: UploadTarget, input: NewUpload, checksum: string | undefined): Promise<UploadSession> {
+  const id = randomUUID()
+  const [row] = await ctx.tx
+    .insert(uploadSessions)
+    .values({
+      tenantId: ctx.actor.tenantId,
+      id,
+      ...target,
+      userId: ctx.actor.userId,
+      fileName: input.fileName,
+      declaredType: input.contentType,
+      size: input.size,
+      checksum: checksum ?? null,
+      chunkSize: CHUNK_BYTES,
+      stagingKey: `staging/${ctx.actor.tenantId}/upload-${id}`,
+      expiresAt: new Date(ctx.now.getTime() + SESSION_TTL_MS),
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
+    .returning(sessionColumns)
+  if (!row) throw new Error('upload session not stored')
+  return toSession(row, ctx.now)
 }
 
 export function uploadProblem(status: number, title: string, detail: string, code: string, extensions?: Record<string, unknown>): Problem {

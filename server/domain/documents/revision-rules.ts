@@ -1,0 +1,72 @@
+import { and, eq } from 'drizzle-orm'
+import { documentRevisions } from '#server/db/schema-documents'
+import { Problem, type FieldErrors } from '#server/http/problem'
+import { nextRevisionCode, revisionCodeProblems, SUITABILITY_CODES } from '~/lib/documents/rules'
+import type { DomainContext } from '../reporting/context'
+import type { DocumentRow } from './places'
+
+/**
+ * What starting and completing a revision upload both check (docs/documents.md "Revisions"): the
+ * code against the status and the document's current revision, the file size limit, and that
+ * the document is not archived. Also where a revision's blobs are kept.
+ */
+
+/** A revision's file may be any type, up to 1 GiB (models and scanned drawing sets are large). */
+export const MAX_REVISION_BYTES = 1024 * 1024 * 1024
+
+/** `{tenantId}/revisions/{revisionId}/{name}.{sha256}`: the file and its sheet raster, ending in their hashes. */
+export function revisionKey(tenantId: string, revisionId: string, name: 'file' | 'sheet-png', sha256: string): string {
+  return `${tenantId}/revisions/${revisionId}/${name}.${sha256}`
+}
+
+/** The code of the document's current revision, or null before the first. */
+export async function currentCodeOf(ctx: DomainContext, doc: Pick<DocumentRow, 'currentRevisionId'>): Promise<string | null> {
+  if (!doc.currentRevisionId) return null
+  const [row] = await ctx.tx
+    .select({ code: documentRevisions.code })
+    .from(documentRevisions)
+    .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), eq(documentRevisions.id, doc.currentRevisionId)))
+    .limit(1)
+  return row?.code ?? null
+}
+
+/** Every problem of a new revision's code and status at once, as field errors (empty when it may be issued). */
+export function revisionFieldErrors(code: string, status: string, currentCode: string | null): FieldErrors {
+  const errors: FieldErrors = {}
+  if (!SUITABILITY_CODES.includes(status)) errors.status = [`Choose the suitability the revision is issued for: ${SUITABILITY_CODES.join(', ')}.`]
+  const problems = revisionCodeProblems(code, status, currentCode)
+  if (problems.length > 0) errors.code = problems
+  return errors
+}
+
+/**
+ * Another revision was issued between this upload's start and its complete, and this code no
+ * longer comes after the current one: `expectedCode` is what would.
+ */
+export function revisionConflict(problems: string[], currentCode: string | null, status: string): Problem {
+  const expectedCode = nextRevisionCode(currentCode, status)
+  return new Problem({
+    status: 409,
+    title: 'Conflict',
+    detail: `Revision ${currentCode ?? '(another)'} was issued while this file was uploading: upload it again as ${expectedCode}.`,
+    code: 'KR_REVISION_CONFLICT',
+    remediation: `Upload the file again with revision code ${expectedCode}.`,
+    errors: { code: problems },
+    extensions: { currentCode, expectedCode },
+  })
+}
+
+export function archivedProblem(): Problem {
+  return new Problem({ status: 409, title: 'Conflict', detail: 'This document is archived: bring it back before issuing a revision.', code: 'KR_ARCHIVED' })
+}
+
+export function revisionTooLarge(size: number): Problem {
+  return new Problem({
+    status: 413,
+    title: 'File too large',
+    detail: `A revision's file may be at most ${MAX_REVISION_BYTES / (1024 * 1024 * 1024)} GiB.`,
+    code: 'KR_UPLOAD_TOO_LARGE',
+    remediation: 'Split the file, or compress it, and upload again.',
+    extensions: { maxBytes: MAX_REVISION_BYTES, sizeBytes: size },
+  })
+}

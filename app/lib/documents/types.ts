@@ -167,3 +167,38 @@ export type Pin = {
   needsReview: boolean
   colour: string
 }
+
+/** A sheet's clockwise rotation in degrees, as the drawings overlay sets it. */
+export type SheetRotation = DrawingSheet['rotation']
+
+/** A revision's sheet raster as a drawing view draws it: `url` is GET /api/revisions/{revisionId}/sheet. */
+export type SheetImage = { revisionId: string; revisionCode: string; width: number; height: number; rotation: SheetRotation; url: string }
+
+/** GET, PUT /api/items/{itemId}/pin: the Pin, with the drawing it sits on and the colours of its project. */
+export type ItemPin = Pin & {
+  projectId: string
+  documentNumber: string
+  documentTitle: string
+  /** null when the pin's revision has no sheet (a later revision was not a drawing). */
+  sheet: SheetImage | null
+  colours: PinColours
+}
+
+/** A drawing of a project (its current revision has a sheet): what the pin picker offers. */
+export type ProjectDrawing = DrawingSheet & { sheet: SheetImage }
+
+/** GET /api/projects/{projectId}/drawings: the project's drawings the caller may see. */
+export type ProjectDrawings = { projectId: string; colours: PinColours; items: ProjectDrawing[] }
+
+/** GET /api/documents/{id}/drawing?revisionId=: one revision's sheet; its pins when it is the current one. */
+export type DrawingView = {
+  document: { id: string; projectId: string; number: string; title: string; state: CdeState }
+  revision: { id: string; code: string; superseded: boolean; supersededBy: { id: string; code: string } | null }
+  currentRevision: { id: string; code: string } | null
+  sheet: SheetImage
+  scale: string | null
+  pinning: boolean
+  colours: PinColours
+  /** Empty for a superseded revision: pins move to the current one. */
+  pins: Pin[]
+}

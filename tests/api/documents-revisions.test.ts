@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { itemPins } from '#server/db/schema-documents'
+import { MultipartError, readMultipart } from '#server/domain/documents/revision-form'
 import { withTenant } from '#server/db/tenancy'
 import type { UploadSession } from '#server/domain/photos/uploads'
 import type { DocumentDetail, Revision } from '~/lib/documents/types'
@@ -355,4 +356,97 @@ test('a member whose folder entry is none finds the document’s revisions missi
   await expectProblem(await writer.c.get(revision.downloadUrl), 404, 'KR_NOT_FOUND')
   await expectProblem(await writer.c.get(`/api/revisions/${revision.id}/sheet`), 404, 'KR_NOT_FOUND')
   await expectProblem(await startRevisionUpload(writer.c, doc.id, 100, { code: 'P02', status: 'S2' }), 404, 'KR_NOT_FOUND')
+})
+
+/** A multipart body framed by hand (for what no browser sends): each part's header lines, a blank line, its bytes. */
+function framed(parts: Array<{ headers: string[]; bytes: string | Uint8Array }>, boundary = 'XyZ-7'): Buffer {
+  const pieces = parts.flatMap((p) => [Buffer.from(`--${boundary}\r\n${p.headers.join('\r\n')}\r\n\r\n`), Buffer.from(p.bytes), Buffer.from('\r\n')])
+  return Buffer.concat([...pieces, Buffer.from(`--${boundary}--\r\n`)])
+}
+const field = (name: string, value: string) => ({ headers: [`Content-Disposition: form-data; name="${name}"`], bytes: value })
+const filePart = (name: string, fileName: string, bytes: Uint8Array) => ({
+  headers: [`Content-Disposition: form-data; name="${name}"; filename="${fileName}"`, 'Content-Type: application/pdf'],
+  bytes,
+})
+const postFramed = (c: TestClient, documentId: string, bytes: Uint8Array, boundary = 'XyZ-7') =>
+  c.request(`/api/documents/${documentId}/revisions`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: new Uint8Array(bytes) })
+
+test('the one-request form’s edges (busboy): cut short, a broken part header, too many parts, a field too long are 400; a file under another name is skipped; names are kept as sent', async () => {
+  const { tenant, writer, doc } = await withDocument()
+  const pdf = pdfDocument()
+  const whole = framed([field('code', 'P01'), field('status', 'S2'), filePart('file', 'plan.pdf', pdf)])
+  // Cut inside the file, or just before the closing boundary's dashes: nothing is issued.
+  for (const cut of [whole.subarray(0, 300), whole.subarray(0, whole.length - 4)]) {
+    const short = await expectProblem(await postFramed(writer.c, doc.id, cut), 400)
+    expect(short.detail).toMatch(/^Send the revision as multipart\/form-data/)
+  }
+  await expectProblem(await postFramed(writer.c, doc.id, Buffer.from('no boundary anywhere')), 400)
+  await expectProblem(await postFramed(writer.c, doc.id, framed([{ headers: ['Content-Disposition form-data; name="code"'], bytes: 'P01' }])), 400)
+  // At most 20 parts: 20 are taken, 21 refused.
+  const extra = (n: number) => Array.from({ length: n }, (_, i) => field(`extra${i}`, 'x'))
+  const many = await expectProblem(await postFramed(writer.c, doc.id, framed([field('code', 'P01'), field('status', 'S2'), ...extra(18), filePart('file', 'plan.pdf', pdf)])), 400)
+  expect(many.detail).toMatch(/at most 20 fields/)
+  // A field of 8 KB is taken, one byte more is refused with an error on that field.
+  const long = await expectProblem(await postFramed(writer.c, doc.id, framed([field('code', 'P01'), field('note', 'n'.repeat(8 * 1024 + 1)), field('status', 'S2')])), 400)
+  expect(long.errors?.note).toEqual(['note is too long.'])
+  expect((await detail(writer.c, doc.id)).revisions).toEqual([])
+  const decoy = pngImage(20, 20, 2)
+  const body20 = framed([
+    field('code', 'P01'),
+    field('status', 'S2'),
+    field('note', 'n'.repeat(8 * 1024)),
+    ...extra(15),
+    filePart('attachment', 'decoy.png', decoy),
+    filePart('file', 'Level 3 — plan’s.pdf', pdf),
+  ])
+  const taken = await body<Revision>(await postFramed(writer.c, doc.id, body20), 201)
+  expect(taken).toMatchObject({ code: 'P01', fileName: 'Level 3 — plan’s.pdf', contentType: 'application/pdf', sha256: sha256Hex(pdf) })
+  // A browser escapes a quote in a file name as %22; a path is kept as sent.
+  const form = new FormData()
+  form.append('code', 'P02')
+  form.append('status', 'S2')
+  form.append('file', new File([new Uint8Array(pdf)], 'drawings/"GA" plan.pdf'))
+  const quoted = await body<Revision>(await writer.c.request(`/api/documents/${doc.id}/revisions`, { method: 'POST', body: form }), 201)
+  expect(quoted.fileName).toBe('drawings/"GA" plan.pdf')
+  const staging = path.join(t.config.dataDir, 'blobs', 'staging', tenant.id)
+  expect(existsSync(staging) ? readdirSync(staging).filter((name) => name.startsWith('direct-')) : []).toEqual([])
+})
+
+test('the form reader keeps memory flat: a slow consumer holds the body back (backpressure); past maxBodyBytes it stops as too-large', async () => {
+  const size = 16 * 1024 * 1024
+  const chunk = Buffer.alloc(64 * 1024, 7)
+  let produced = 0
+  let consumed = 0
+  let lead = 0
+  async function* body() {
+    yield Buffer.from('--b\r\nContent-Disposition: form-data; name="code"\r\n\r\nP01\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n')
+    for (produced = 0; produced < size;) {
+      produced += chunk.length
+      yield chunk
+    }
+    yield Buffer.from('\r\n--b--\r\n')
+  }
+  const seen: string[] = []
+  await readMultipart(body(), 'b', { maxBodyBytes: size + 1024, maxParts: 5, maxFieldBytes: 100 }, async (part) => {
+    seen.push(part.kind === 'field' ? `${part.name}=${part.value}` : `${part.name}:${part.fileName}`)
+    if (part.kind !== 'file') return
+    // The consumer is busy before it reads a byte: the body is not read on meanwhile.
+    for (let i = 0; i < 100; i++) await new Promise((resolve) => setImmediate(resolve))
+    lead = produced
+    for await (const bytes of part.bytes) {
+      consumed += (bytes as Buffer).length
+      lead = Math.max(lead, produced - consumed)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  })
+  expect(seen).toEqual(['code=P01', 'file:big.bin'])
+  expect(consumed).toBe(size)
+  // What was read ahead of the consumer stays at a chunk or two of the body, whatever the file's size.
+  expect(lead).toBeLessThan(1024 * 1024)
+
+  const refused = await readMultipart(body(), 'b', { maxBodyBytes: 1024 * 1024, maxParts: 5, maxFieldBytes: 100 }, async (part) => {
+    if (part.kind === 'file') for await (const bytes of part.bytes) void bytes
+  }).catch((error: unknown) => error)
+  expect(refused).toBeInstanceOf(MultipartError)
+  expect((refused as MultipartError).reason).toBe('too-large')
 })

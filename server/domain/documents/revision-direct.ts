@@ -14,8 +14,8 @@ import { checkRevisionStart, createRevisionUpload, type NewRevisionUpload } from
 /**
  * POST /api/documents/{id}/revisions: a revision sent in one request, as the form without
  * JavaScript does (multipart: a `file` part and `code`, `status`, `comment` fields). The file part
- * streams into a staging blob of its own as it arrives (revision-form.ts: memory does not grow with
- * the file); then the file goes through the same session, append and complete steps as a
+ * streams into a staging blob of its own as it arrives (revision-form.ts, busboy: memory does not
+ * grow with the file); then the file goes through the same session, append and complete steps as a
  * resumable upload, so the checks, limits, quota and what complete makes are the same. The staging
  * copy is deleted whatever happens.
  */
@@ -30,17 +30,6 @@ const MAX_FIELD_BYTES = 8 * 1024
 
 const badForm = (detail: string, field = '_') => new Problem(problems.badRequest(detail, { [field]: [detail] }))
 
-async function textOf(bytes: AsyncIterable<Uint8Array>, name: string): Promise<string> {
-  const parts: Uint8Array[] = []
-  let length = 0
-  for await (const chunk of bytes) {
-    length += chunk.length
-    if (length > MAX_FIELD_BYTES) throw badForm(`${name} is too long.`, name)
-    parts.push(chunk)
-  }
-  return Buffer.concat(parts).toString('utf8')
-}
-
 /** The file's bytes, refused past the revision size limit. */
 async function* capped(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   let length = 0
@@ -52,9 +41,8 @@ async function* capped(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Ar
 }
 
 function formProblem(error: MultipartError): Problem {
-  if (error.reason === 'too-large') {
-    return new Problem(bodyTooLarge(DIRECT_REVISION_BODY_LIMIT))
-  }
+  if (error.reason === 'too-large') return new Problem(bodyTooLarge(DIRECT_REVISION_BODY_LIMIT))
+  if (error.reason === 'field-too-large' && error.field) return badForm(error.message, error.field)
   return badForm(`Send the revision as multipart/form-data with a file part and code, status and comment fields: ${error.message}`)
 }
 
@@ -78,9 +66,9 @@ export async function storeDirectRevision(
     const fields: Record<string, string> = {}
     let file: { name: string; type: string; size: number } | undefined
     try {
-      await readMultipart(body, boundary, { maxBodyBytes: DIRECT_REVISION_BODY_LIMIT, maxParts: 20, maxHeaderBytes: 16 * 1024 }, async (part, bytes) => {
-        if (part.fileName === undefined) {
-          fields[part.name] = await textOf(bytes, part.name)
+      await readMultipart(body, boundary, { maxBodyBytes: DIRECT_REVISION_BODY_LIMIT, maxParts: 20, maxFieldBytes: MAX_FIELD_BYTES }, async (part) => {
+        if (part.kind === 'field') {
+          fields[part.name] = part.value
           return
         }
         // A file part under another name is skipped.
@@ -92,8 +80,8 @@ export async function storeDirectRevision(
           const early = parseFields(fields)
           await rt.run((ctx) => checkRevisionStart(ctx, documentId, early))
         }
-        const { size } = await rt.store.put(staged, Readable.from(capped(bytes)))
-        file = { name: part.fileName, type: part.contentType ?? OCTET_STREAM, size }
+        const { size } = await rt.store.put(staged, Readable.from(capped(part.bytes)))
+        file = { name: part.fileName, type: part.contentType || OCTET_STREAM, size }
       })
     } catch (error) {
       if (error instanceof MultipartError) throw formProblem(error)

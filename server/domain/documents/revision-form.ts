@@ -1,180 +1,116 @@
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import busboy from 'busboy'
+
 /**
- * A multipart/form-data body (RFC 7578) read as it streams, one part at a time: what the revision
- * form sends without JavaScript (revision-direct.ts). A platform `Request.formData()` holds every
- * file in memory, and a revision may be 1 GiB; here a file part reaches its consumer as a stream
- * of bytes and memory stays at one chunk of the body, whatever the file's size.
+ * A multipart/form-data body (RFC 7578) read as it streams, by busboy (docs/decisions/012-multipart-with-busboy.md): what the revision
+ * form sends without JavaScript (revision-direct.ts). `Request.formData()` holds every file in memory, and a revision may be 1 GiB;
+ * here a file part reaches its consumer as a stream with backpressure, so memory stays at a few chunks of the body whatever the
+ * file's size. Parts reach the consumer one at a time, in the body's order: the fields sent before a file are known when it starts.
  */
 
-export type PartHeaders = {
-  /** The form field's name. */
-  name: string
-  /** Present for a file part (possibly empty, as a browser sends a file input left empty). */
-  fileName: string | undefined
-  contentType: string | undefined
-}
+export type FormPart = { kind: 'field'; name: string; value: string } | { kind: 'file'; name: string; fileName: string; contentType: string; bytes: Readable }
 
 export type MultipartLimits = {
   /** The whole body, framing included. */
   maxBodyBytes: number
+  /** Fields and files together. */
   maxParts: number
-  /** One part's header block. */
-  maxHeaderBytes: number
+  /** One field's value. (A part's header block is capped by busboy at 16 KiB, Node's own limit for an HTTP request's headers.) */
+  maxFieldBytes: number
 }
 
 export class MultipartError extends Error {
   constructor(
-    readonly reason: 'malformed' | 'too-large' | 'too-many-parts',
+    readonly reason: 'malformed' | 'too-large' | 'too-many-parts' | 'field-too-large',
     message: string,
+    /** The field that was too long. */
+    readonly field?: string,
   ) {
     super(message)
     this.name = 'MultipartError'
   }
 }
 
-/** The boundary of a multipart/form-data Content-Type, or undefined when it is not one. */
+/** The boundary of a multipart/form-data Content-Type (RFC 2046 §5.1.1 characters), or undefined when it is not one. */
 export function multipartBoundary(contentType: string | undefined): string | undefined {
   if (!contentType || !/^multipart\/form-data\s*(;|$)/i.test(contentType.trim())) return undefined
-  const match = /;\s*boundary\s*=\s*(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(contentType)
+  const match = /;\s*boundary\s*=\s*(?:"([0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?])"|([0-9A-Za-z'()+_,\-./:=?]{1,70}))\s*(?:;|$)/i.exec(contentType)
   return match?.[1] ?? match?.[2]
 }
 
-/** The body's bytes, with what has been read but not yet consumed. */
-class Source {
-  buffer: Buffer = Buffer.alloc(0)
-  private total = 0
-  private ended = false
-
-  constructor(
-    private readonly iterator: AsyncIterator<Uint8Array>,
-    private readonly maxBytes: number,
-  ) {}
-
-  /** Reads the next chunk of the body onto the buffer; false when the body has ended. */
-  async more(): Promise<boolean> {
-    if (this.ended) return false
-    const next = await this.iterator.next()
-    if (next.done) {
-      this.ended = true
-      return false
-    }
-    this.total += next.value.length
-    if (this.total > this.maxBytes) throw new MultipartError('too-large', `The body is larger than ${this.maxBytes} bytes.`)
-    this.buffer = this.buffer.length === 0 ? Buffer.from(next.value) : Buffer.concat([this.buffer, next.value])
-    return true
-  }
-
-  /** The index of `needle` in the buffer, reading on until it appears within `limit` bytes. */
-  async find(needle: Buffer, limit: number, what: string): Promise<number> {
-    for (;;) {
-      const index = this.buffer.indexOf(needle)
-      if (index >= 0 && index <= limit) return index
-      if (this.buffer.length > limit + needle.length) throw new MultipartError('malformed', `${what} was not found where expected.`)
-      if (!(await this.more())) throw new MultipartError('malformed', `The body ended before ${what}.`)
-    }
-  }
-
-  async atLeast(length: number): Promise<void> {
-    while (this.buffer.length < length) {
-      if (!(await this.more())) throw new MultipartError('malformed', 'The body ended too early.')
-    }
-  }
-
-  consume(length: number): void {
-    this.buffer = this.buffer.subarray(length)
-  }
-}
-
-/** HTML's form-data encoding escapes these three in names and file names (WHATWG HTML §4.10.21.8). */
+/** HTML's form-data encoding escapes these three in names and file names (WHATWG HTML §4.10.21.8); busboy leaves them escaped. */
 function unescapeName(value: string): string {
   return value.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n')
 }
 
-function parseHeaders(block: string): PartHeaders {
-  let disposition: string | undefined
-  let contentType: string | undefined
-  for (const line of block.split('\r\n')) {
-    const colon = line.indexOf(':')
-    if (colon <= 0) continue
-    const name = line.slice(0, colon).trim().toLowerCase()
-    const value = line.slice(colon + 1).trim()
-    if (name === 'content-disposition') disposition = value
-    if (name === 'content-type') contentType = value.split(';')[0]?.trim().toLowerCase() || undefined
+/** The body's bytes, refused past `maxBytes` as they arrive (a Content-Length may be absent or wrong). */
+async function* counted(body: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let total = 0
+  for await (const chunk of body) {
+    total += chunk.length
+    if (total > maxBytes) throw new MultipartError('too-large', `The body is larger than ${maxBytes} bytes.`)
+    yield chunk
   }
-  if (!disposition || !/^form-data\s*(;|$)/i.test(disposition)) throw new MultipartError('malformed', 'A part has no Content-Disposition: form-data.')
-  const params = new Map<string, string>()
-  for (const match of disposition.matchAll(/;\s*([^=;\s]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g)) {
-    const key = (match[1] ?? '').toLowerCase()
-    const quoted = match[2]
-    params.set(key, quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : (match[3] ?? '').trim())
-  }
-  const name = params.get('name')
-  if (name === undefined) throw new MultipartError('malformed', 'A part has no field name.')
-  let fileName = params.has('filename') ? unescapeName(params.get('filename') as string) : undefined
-  const extended = /^utf-8''(.*)$/i.exec(params.get('filename*') ?? '')
-  if (extended?.[1] !== undefined) {
-    try {
-      fileName = decodeURIComponent(extended[1])
-    } catch {
-      // A broken filename* leaves the plain filename.
-    }
-  }
-  return { name: unescapeName(name), fileName, contentType }
 }
 
 /**
- * Reads the body part after part and hands each to `onPart` with its bytes as a stream. What
- * `onPart` leaves unread of a part is skipped. Throws MultipartError for a body that is not
- * multipart/form-data with this boundary, or exceeds the limits.
+ * Reads the body and hands each part to `onPart`, one after the other. What `onPart` leaves unread of a file is skipped; it must
+ * not destroy the stream. Throws MultipartError for a body that is not multipart/form-data with this boundary (malformed, cut
+ * short) or exceeds the limits, otherwise what `onPart` threw; either stops the reading at once.
  */
-export async function readMultipart(
-  body: AsyncIterable<Uint8Array>,
-  boundary: string,
-  limits: MultipartLimits,
-  onPart: (part: PartHeaders, bytes: AsyncIterable<Uint8Array>) => Promise<void>,
-): Promise<void> {
-  const source = new Source(body[Symbol.asyncIterator](), limits.maxBodyBytes)
-  const dashBoundary = Buffer.from(`--${boundary}`, 'latin1')
-  const delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1')
-  const headerEnd = Buffer.from('\r\n\r\n', 'latin1')
-
-  // Anything before the first boundary is a preamble, to be ignored.
-  source.consume((await source.find(dashBoundary, limits.maxHeaderBytes, 'the first boundary')) + dashBoundary.length)
-  for (let parts = 0; ; parts++) {
-    await source.atLeast(2)
-    const after = source.buffer.subarray(0, 2).toString('latin1')
-    if (after === '--') return
-    if (after !== '\r\n') throw new MultipartError('malformed', 'A boundary is not followed by a line break.')
-    source.consume(2)
-    if (parts >= limits.maxParts) throw new MultipartError('too-many-parts', `Send at most ${limits.maxParts} fields.`)
-    const end = await source.find(headerEnd, limits.maxHeaderBytes, 'the end of a part’s headers')
-    const headers = parseHeaders(source.buffer.subarray(0, end).toString('utf8'))
-    source.consume(end + headerEnd.length)
-
-    const state = { ended: false }
-    await onPart(headers, partBytes(source, delimiter, state))
-    // What the consumer left unread is skipped (the generator keeps no state but the buffer).
-    if (!state.ended) for await (const skipped of partBytes(source, delimiter, state)) void skipped
+export async function readMultipart(body: AsyncIterable<Uint8Array>, boundary: string, limits: MultipartLimits, onPart: (part: FormPart) => Promise<void>): Promise<void> {
+  const parser = busboy({
+    headers: { 'content-type': `multipart/form-data; boundary="${boundary}"` },
+    // One over ours: busboy's partsLimit fires when a count is reached, so it then means that a part past ours was sent.
+    limits: { parts: limits.maxParts + 1, fieldSize: limits.maxFieldBytes + 1 },
+    // File names exactly as sent (busboy keeps only the part after the last slash otherwise), read as UTF-8 like browsers send them.
+    preservePath: true,
+    defParamCharset: 'utf8',
+  })
+  const stop = new AbortController()
+  // The body's fault wins over what it caused downstream (a consumer's stream destroyed by a truncated body).
+  let formError: MultipartError | undefined
+  let partError: unknown
+  const fail = (error: unknown) => {
+    if (error instanceof MultipartError) formError ??= error
+    else partError ??= error
+    // Not while busboy is inside its own write.
+    process.nextTick(() => stop.abort())
   }
-}
 
-/** A part's bytes up to the next delimiter, which is consumed; `state.ended` says it was reached. */
-async function* partBytes(source: Source, delimiter: Buffer, state: { ended: boolean }): AsyncGenerator<Uint8Array> {
-  for (;;) {
-    const index = source.buffer.indexOf(delimiter)
-    if (index >= 0) {
-      const last = source.buffer.subarray(0, index)
-      source.consume(index + delimiter.length)
-      state.ended = true
-      if (last.length > 0) yield last
-      return
-    }
-    // Keep what could be the start of a delimiter split across two reads.
-    const keep = delimiter.length - 1
-    if (source.buffer.length > keep) {
-      const out = source.buffer.subarray(0, source.buffer.length - keep)
-      source.consume(out.length)
-      yield out
-    }
-    if (!(await source.more())) throw new MultipartError('malformed', 'The body ended inside a part.')
+  let parts = 0
+  let queue = Promise.resolve()
+  const enqueue = (part: FormPart) => {
+    if (++parts > limits.maxParts) return fail(new MultipartError('too-many-parts', `Send at most ${limits.maxParts} fields.`))
+    if (!part.name) return fail(new MultipartError('malformed', 'A part has no field name.'))
+    queue = queue
+      .then(async () => {
+        if (formError || partError) return
+        await onPart(part)
+        if (part.kind !== 'file') return
+        if (part.bytes.destroyed && !part.bytes.readableEnded) throw new Error('a file part was destroyed before its end: busboy would wait for it forever')
+        part.bytes.resume()
+      })
+      .catch(fail)
   }
+  parser.on('field', (name, value, info) => {
+    if (info.valueTruncated) return fail(new MultipartError('field-too-large', `${name} is too long.`, name))
+    enqueue({ kind: 'field', name: unescapeName(name ?? ''), value })
+  })
+  parser.on('file', (name, bytes, info) => {
+    // busboy destroys a file's stream with an error when the body breaks inside it: whoever reads it hears of it, and an unread one must not crash the process.
+    bytes.on('error', () => undefined)
+    enqueue({ kind: 'file', name: unescapeName(name ?? ''), fileName: unescapeName(info.filename ?? ''), contentType: info.mimeType, bytes })
+  })
+  parser.on('partsLimit', () => fail(new MultipartError('too-many-parts', `Send at most ${limits.maxParts} fields.`)))
+
+  try {
+    await pipeline(counted(body, limits.maxBodyBytes), parser, { signal: stop.signal })
+  } catch (error) {
+    if (!stop.signal.aborted) fail(error instanceof MultipartError ? error : new MultipartError('malformed', error instanceof Error ? error.message : String(error)))
+  }
+  await queue
+  if (formError) throw formError
+  if (partError) throw partError
 }

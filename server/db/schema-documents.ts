@@ -81,6 +81,8 @@ export const documents = pgTable(
     uniqueIndex('documents_project_number_idx').on(t.tenantId, t.projectId, sql`upper(${t.number})`),
     index('documents_folder_idx').on(t.tenantId, t.projectId, t.folderId, t.number),
     index('documents_updated_idx').on(t.tenantId, t.updatedAt.desc(), t.id.desc()),
+    // Equality on text is leakproof, so this index serves the discipline and status filter under row-level security.
+    index('documents_filter_idx').on(t.tenantId, t.discipline, t.status),
     index('documents_search_vector_idx').using('gin', t.searchVector),
     index('documents_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     tenantPolicy('documents'),

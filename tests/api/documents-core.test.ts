@@ -388,7 +388,7 @@ test('permissions: the nearest entry decides, a person’s entry beats their rol
   await setPermissions(admin.c, `/api/folders/${inner.id}/permissions`, [{ subjectKind: 'role', subject: 'read-write', level: 'view' }])
   await setPermissions(admin.c, `/api/folders/${open.id}/permissions`, [{ subjectKind: 'user', subject: reader.user.id, level: 'upload' }])
 
-  for (const path of [`/api/documents/${hiddenDoc.id}`, `/api/folders/${restricted.id}`, `/api/documents/${hiddenDoc.id}/permissions`, `/api/folders/${restricted.id}/permissions`])
+  for (const path of [`/api/documents/${hiddenDoc.id}`, `/api/documents/${hiddenDoc.id}/permissions`, `/api/folders/${restricted.id}/permissions`])
     await expectProblem(await writer.c.get(path), 404)
   await expectProblem(
     await put(writer.c, `/api/documents/${hiddenDoc.id}/metadata`, {
@@ -404,8 +404,16 @@ test('permissions: the nearest entry decides, a person’s entry beats their rol
     }),
     403,
   )
+  // The way to what they may view is shown by name only: Commercial is restricted, with nothing of its own counted.
   const writerTree = await tree(writer.c, p.id, '?depth=all')
-  expect(writerTree.folders.map((f) => f.name)).toEqual(['Open'])
+  expect(writerTree.folders.map((f) => [f.name, f.restricted ?? false, f.documentCount, f.folderCount])).toEqual([
+    ['Commercial', true, 0, 1],
+    ['Open', false, 1, 0],
+  ])
+  expect(writerTree.folders[0]?.children?.map((f) => [f.name, f.restricted ?? false, f.documentCount])).toEqual([['Published tender', false, 1]])
+  expect((await body<Folder>(await writer.c.get(`/api/folders/${restricted.id}`))).restricted).toBe(true)
+  await expectProblem(await writer.c.get(`/api/folders/${restricted.id}/permissions`), 404)
+  await expectProblem(await writer.c.post(`/api/projects/${p.id}/folders`, { name: 'Inside', parentId: restricted.id }), 404)
 
   // A person's own entry beats the role's at the same place; a deeper entry beats a higher one.
   await setPermissions(admin.c, `/api/folders/${restricted.id}/permissions`, [
@@ -445,7 +453,10 @@ test('permissions: the nearest entry decides, a person’s entry beats their rol
   expect(stranger.errors?.['entries.0.subject']).toEqual(['Choose an active member of this organisation.'])
   await setPermissions(admin.c, `/api/projects/${p.id}/permissions`, [{ subjectKind: 'role', subject: 'read-write', level: 'none' }])
   expect((await body<DocumentDetail>(await admin.c.get(`/api/documents/${hiddenDoc.id}`))).access).toBe('manage')
-  await expectProblem(await writer.c.get(`/api/projects/${p.id}/documents/tree`), 404)
+  // The project's top is closed to them, but their own entry on Commercial still leads there.
+  const closed = await tree(writer.c, p.id, '?depth=all')
+  expect(closed.folders.map((f) => [f.name, f.restricted ?? false])).toEqual([['Commercial', false]])
+  await expectProblem(await writer.c.get(`/api/documents/${openDoc.id}`), 404)
 
   // What applies from above is shown where nothing is set.
   const shown = await body<Permissions>(await admin.c.get(`/api/folders/${inner.id}/permissions`))
@@ -477,6 +488,12 @@ test('permissions: the nearest entry decides, a person’s entry beats their rol
       level: 'edit',
     },
   ])
+
+  // With nothing inside open to them, the project is not there at all.
+  await setPermissions(admin.c, `/api/folders/${restricted.id}/permissions`, [{ subjectKind: 'role', subject: 'read-write', level: 'none' }])
+  await setPermissions(admin.c, `/api/folders/${inner.id}/permissions`, [])
+  await expectProblem(await writer.c.get(`/api/projects/${p.id}/documents/tree`), 404)
+  await expectProblem(await writer.c.get(`/api/documents/search?projectId=${p.id}`), 404)
 })
 
 test('a read-only member reads but cannot create; a manager who lowers their own level is still answered', async () => {

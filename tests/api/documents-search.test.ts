@@ -226,7 +226,9 @@ test('a folder entry of none hides everything below it from search and totals; a
     expect(answer.total, JSON.stringify(query)).toBe(2)
   }
   expect((await search(admin.c, { q: 'cost' })).total).toBe(5)
-  await expectProblem(await writer.c.get(`/api/documents/search?folderId=${secret.id}`), 404)
+  // Commercial leads to what they may view: it is searched as a restricted folder (nothing of its own shows); Returned leads nowhere.
+  expect(await search(writer.c, { folderId: secret.id })).toMatchObject({ items: [], total: 0 })
+  expect(await numbers(writer.c, { folderId: secret.id, q: 'cost' })).toEqual([shown.number])
   await expectProblem(await writer.c.get(`/api/documents/search?folderId=${deep.id}&q=cost`), 404)
   expect(await numbers(writer.c, { folderId: open.id })).toEqual([shown.number])
   expect(await numbers(writer.c, { folderId: open.id, q: 'cost' })).toEqual([shown.number])

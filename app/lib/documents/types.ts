@@ -50,6 +50,8 @@ export type Folder = {
   projectId: string
   parentId: string | null
   name: string
+  /** The caller may not view this folder, only what lies below it: its name leads there, nothing else of it is shown. */
+  restricted?: true
   /** From the top folder down to the parent. */
   breadcrumbs: Breadcrumb[]
   /** Sub-folders and documents directly inside that the caller may see. */

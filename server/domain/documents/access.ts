@@ -1,5 +1,5 @@
-import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
-import { documentFolders, documentPermissions } from '#server/db/schema-documents'
+import { and, eq, or, sql, type SQL } from 'drizzle-orm'
+import { documentFolders, documentPermissions, documents } from '#server/db/schema-documents'
 import { Problem, problems } from '#server/http/problem'
 import { atLeast, ROLE_DEFAULT_LEVEL } from '~/lib/documents/rules'
 import type { PermissionLevel, PermissionTarget } from '~/lib/documents/types'
@@ -15,10 +15,22 @@ import type { Actor, DomainContext } from '../reporting/context'
  * manage: nobody can lock the organisation out of its own documents.
  *
  * Not seeing is not knowing: a document, folder or project below `view` answers 404 in every call,
- * exactly like one that does not exist, and search never counts it.
+ * exactly like one that does not exist, and search never counts it. One exception keeps a deeper
+ * entry reachable: the folders above a folder or document the caller may view are shown as
+ * *restricted* (name only, nothing of what else is in them), as are their projects, so the tree
+ * leads there (as ACC shows the parents of a folder one may open).
  */
 
-export type Entry = { targetKind: PermissionTarget; targetId: string; subjectKind: 'user' | 'role'; level: PermissionLevel; depth: number }
+export type Entry = {
+  targetKind: PermissionTarget
+  targetId: string
+  projectId: string
+  subjectKind: 'user' | 'role'
+  level: PermissionLevel
+  depth: number
+  /** The folder path of the target: a folder's own, a document's folder's; empty for a project or a document at the top. */
+  path: readonly string[]
+}
 
 /** Where a document or folder sits: its project, the folder ids from the top down (the folder itself last), and the document. */
 export type Place = { projectId: string; folderPath: readonly string[]; documentId?: string }
@@ -31,13 +43,24 @@ export async function actorEntries(ctx: DomainContext, projectId?: string): Prom
       targetKind: documentPermissions.targetKind,
       targetId: documentPermissions.targetId,
       subjectKind: documentPermissions.subjectKind,
+      projectId: documentPermissions.projectId,
       level: documentPermissions.level,
-      depth: sql<number | null>`array_length(${documentFolders.path}, 1)`,
+      path: documentFolders.path,
     })
     .from(documentPermissions)
     .leftJoin(
+      documents,
+      and(eq(documentPermissions.targetKind, 'document'), eq(documents.tenantId, documentPermissions.tenantId), eq(documents.id, documentPermissions.targetId)),
+    )
+    .leftJoin(
       documentFolders,
-      and(eq(documentPermissions.targetKind, 'folder'), eq(documentFolders.tenantId, documentPermissions.tenantId), eq(documentFolders.id, documentPermissions.targetId)),
+      and(
+        eq(documentFolders.tenantId, documentPermissions.tenantId),
+        or(
+          and(eq(documentPermissions.targetKind, 'folder'), eq(documentFolders.id, documentPermissions.targetId)),
+          and(eq(documentPermissions.targetKind, 'document'), eq(documentFolders.id, documents.folderId)),
+        ),
+      ),
     )
     .where(
       and(
@@ -52,9 +75,11 @@ export async function actorEntries(ctx: DomainContext, projectId?: string): Prom
   return rows.map((row) => ({
     targetKind: row.targetKind as PermissionTarget,
     targetId: row.targetId,
+    projectId: row.projectId,
     subjectKind: row.subjectKind as 'user' | 'role',
     level: row.level as PermissionLevel,
-    depth: row.targetKind === 'folder' ? Number(row.depth ?? 0) : row.targetKind === 'document' ? Number.MAX_SAFE_INTEGER : 0,
+    depth: row.targetKind === 'folder' ? (row.path?.length ?? 0) : row.targetKind === 'document' ? Number.MAX_SAFE_INTEGER : 0,
+    path: row.path ?? [],
   }))
 }
 
@@ -126,30 +151,49 @@ export function visibleCondition(actor: Actor, entries: readonly Entry[], row: {
   return sql`(case ${sql.join(branches, sql` `)} else ${seen(roleDefault(actor))} end)`
 }
 
-/** The project ids among `projectIds` the actor may see at their top (for pickers and search filters). */
-export function visibleProjects(actor: Actor, entries: readonly Entry[], projectIds: readonly string[]): string[] {
-  return projectIds.filter((projectId) => atLeast(decide(actor, entries, { projectId, folderPath: [] }), 'view'))
+/** Entries whose target the actor may view (by the whole rule, not the entry alone): everything above those targets is reachable. */
+function grants(actor: Actor, entries: readonly Entry[], projectId: string): Entry[] {
+  return entries.filter(
+    (e) =>
+      e.projectId === projectId &&
+      e.targetKind !== 'project' &&
+      atLeast(e.level, 'view') &&
+      atLeast(decide(actor, entries, { projectId, folderPath: e.path, ...(e.targetKind === 'document' && { documentId: e.targetId }) }), 'view'),
+  )
 }
 
-/** Folder ids (of one project) the actor may not see: a hidden folder hides everything below it. */
-export async function hiddenFolderIds(ctx: DomainContext, projectId: string, entries: readonly Entry[]): Promise<Set<string>> {
-  const folderEntries = entries.filter((e) => e.targetKind === 'folder')
-  if (ctx.actor.roleKey === 'admin' || (folderEntries.length === 0 && atLeast(decide(ctx.actor, entries, { projectId, folderPath: [] }), 'view'))) return new Set()
+/** A project the actor may not view at its top, but with a folder or document inside they may view. */
+export function reachableProject(actor: Actor, entries: readonly Entry[], projectId: string): boolean {
+  return grants(actor, entries, projectId).length > 0
+}
+
+/** A folder the actor may not view, above a folder or document they may view: shown by name only. */
+export function restrictedFolder(actor: Actor, entries: readonly Entry[], projectId: string, folderId: string): boolean {
+  return grants(actor, entries, projectId).some((e) => e.path.includes(folderId) && !(e.targetKind === 'folder' && e.targetId === folderId))
+}
+
+export type FolderVisibility = { hidden: Set<string>; restricted: Set<string> }
+
+/**
+ * Which folders of a project the actor may not view (`hidden`), and which of those lead to something
+ * they may view (`restricted`: shown by name only). One query, and only when entries can hide
+ * anything; every caller of a request shares the answer.
+ */
+export async function folderVisibility(ctx: DomainContext, projectId: string, entries: readonly Entry[]): Promise<FolderVisibility> {
+  const none: FolderVisibility = { hidden: new Set(), restricted: new Set() }
+  if (ctx.actor.roleKey === 'admin') return none
+  const topVisible = atLeast(decide(ctx.actor, entries, { projectId, folderPath: [] }), 'view')
+  if (topVisible && !entries.some((e) => e.targetKind === 'folder' && e.projectId === projectId)) return none
   const rows = await ctx.tx
     .select({ id: documentFolders.id, path: documentFolders.path })
     .from(documentFolders)
     .where(and(eq(documentFolders.tenantId, ctx.actor.tenantId), eq(documentFolders.projectId, projectId)))
-  const hidden = new Set<string>()
-  for (const row of rows) if (!atLeast(decide(ctx.actor, entries, { projectId, folderPath: row.path }), 'view')) hidden.add(row.id)
-  return hidden
-}
-
-/** Which of `ids` name folders (of any project of the tenant); used to check permission targets. */
-export async function existingFolders(ctx: DomainContext, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set()
-  const rows = await ctx.tx
-    .select({ id: documentFolders.id })
-    .from(documentFolders)
-    .where(and(eq(documentFolders.tenantId, ctx.actor.tenantId), inArray(documentFolders.id, [...ids])))
-  return new Set(rows.map((r) => r.id))
+  const leadsTo = new Set(grants(ctx.actor, entries, projectId).flatMap((e) => e.path))
+  const result: FolderVisibility = { hidden: new Set(), restricted: new Set() }
+  for (const row of rows) {
+    if (atLeast(decide(ctx.actor, entries, { projectId, folderPath: row.path }), 'view')) continue
+    result.hidden.add(row.id)
+    if (leadsTo.has(row.id)) result.restricted.add(row.id)
+  }
+  return result
 }

@@ -5,7 +5,7 @@ import { Problem, problems } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
 import type { Folder, FolderNode } from '~/lib/documents/types'
 import type { DomainContext } from '../reporting/context'
-import { actorEntries, forbidden, hiddenFolderIds, requireLevel, visibleCondition } from './access'
+import { actorEntries, folderVisibility, forbidden, requireLevel, visibleCondition, type Entry, type FolderVisibility } from './access'
 import { breadcrumbsOf, ensureProjectActive, findFolder, findProject, folderColumns, recordDocumentChange, type FolderRow } from './places'
 
 /** docs/documents.md "Folders". */
@@ -136,7 +136,7 @@ export async function updateFolder(ctx: DomainContext, folderId: string, change:
 export async function getFolder(ctx: DomainContext, folderId: string): Promise<Folder> {
   const { folder } = await findFolder(ctx, folderId)
   const entries = await actorEntries(ctx, folder.projectId)
-  const [view] = await folderViews(ctx, folder.projectId, [folder], entries)
+  const [view] = await folderViews(ctx, folder.projectId, [folder], entries, await folderVisibility(ctx, folder.projectId, entries))
   if (!view) throw new Error('folder view not made')
   return view
 }
@@ -164,9 +164,11 @@ export async function folderTree(
     .from(documentFolders)
     .where(and(...within))
     .orderBy(asc(sql`lower(${documentFolders.name})`), asc(documentFolders.id))
-  const hidden = await hiddenFolderIds(ctx, projectId, entries)
-  const visible = rows.filter((row) => !row.path.some((id) => hidden.has(id)))
-  const views = await folderViews(ctx, projectId, visible, entries)
+  const visibility = await folderVisibility(ctx, projectId, entries)
+  // A hidden folder hides what is below it, except the way to what the caller may view (restricted).
+  const shown = (id: string) => !visibility.hidden.has(id) || visibility.restricted.has(id)
+  const visible = rows.filter((row) => row.path.every(shown))
+  const views = await folderViews(ctx, projectId, visible, entries, visibility)
   const nodes = new Map<string, FolderNode>(views.map((v) => [v.id, { ...v }]))
   const roots: FolderNode[] = []
   for (const row of visible) if (row.path.length - baseDepth < options.depth) (nodes.get(row.id) as FolderNode).children = []
@@ -177,22 +179,22 @@ export async function folderTree(
     if (depth === 1 || !parent) roots.push(node)
     else (parent.children ??= []).push(node)
   }
-  return { folder: start ? await getFolder(ctx, start.id) : null, folders: roots }
+  const [startView] = start ? await folderViews(ctx, projectId, [start], entries, visibility) : []
+  return { folder: startView ?? null, folders: roots }
 }
 
 /** Folder JSON for rows of one project: breadcrumbs and visible counts, in three queries for any number. */
-async function folderViews(ctx: DomainContext, projectId: string, rows: FolderRow[], entries: Awaited<ReturnType<typeof actorEntries>>): Promise<Folder[]> {
+async function folderViews(ctx: DomainContext, projectId: string, rows: FolderRow[], entries: readonly Entry[], visibility: FolderVisibility): Promise<Folder[]> {
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.id)
   const ancestorIds = [...new Set(rows.flatMap((r) => r.path.slice(0, -1)))]
   const crumbs = new Map((await breadcrumbsOf(ctx, ancestorIds)).map((b) => [b.id, b.name]))
-  const hidden = await hiddenFolderIds(ctx, projectId, entries)
   const subfolders = await ctx.tx
     .select({ parentId: documentFolders.parentId, id: documentFolders.id })
     .from(documentFolders)
-    .where(and(eq(documentFolders.tenantId, ctx.actor.tenantId), inArray(documentFolders.parentId, ids)))
+    .where(and(eq(documentFolders.tenantId, ctx.actor.tenantId), eq(documentFolders.projectId, projectId), inArray(documentFolders.parentId, ids)))
   const folderCounts = new Map<string, number>()
-  for (const sub of subfolders) if (sub.parentId && !hidden.has(sub.id)) folderCounts.set(sub.parentId, (folderCounts.get(sub.parentId) ?? 0) + 1)
+  for (const sub of subfolders) if (sub.parentId && (!visibility.hidden.has(sub.id) || visibility.restricted.has(sub.id))) folderCounts.set(sub.parentId, (folderCounts.get(sub.parentId) ?? 0) + 1)
   const pathOfDocumentFolder = sql`(select f.path from ${documentFolders} f where f.tenant_id = ${documents.tenantId} and f.id = ${documents.folderId})`
   const docCounts = await ctx.tx
     .select({ folderId: documents.folderId, n: count() })
@@ -200,6 +202,8 @@ async function folderViews(ctx: DomainContext, projectId: string, rows: FolderRo
     .where(
       and(
         eq(documents.tenantId, ctx.actor.tenantId),
+        // With the project, the folder index finds these folders' rows, not the tenant's.
+        eq(documents.projectId, projectId),
         inArray(documents.folderId, ids),
         visibleCondition(ctx.actor, entries, { documentId: sql`${documents.id}`, projectId: sql`${documents.projectId}`, folderPath: pathOfDocumentFolder }),
       ),
@@ -211,6 +215,7 @@ async function folderViews(ctx: DomainContext, projectId: string, rows: FolderRo
     projectId: row.projectId,
     parentId: row.parentId,
     name: row.name,
+    ...(visibility.restricted.has(row.id) && { restricted: true }),
     breadcrumbs: row.path.slice(0, -1).map((id) => ({ id, name: crumbs.get(id) ?? '' })),
     folderCount: folderCounts.get(row.id) ?? 0,
     documentCount: documentCounts.get(row.id) ?? 0,

@@ -3,11 +3,12 @@ import { documentFolders, documents } from '#server/db/schema-documents'
 import { projects } from '#server/db/schema-reporting'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { Problem, problems } from '#server/http/problem'
+import { atLeast } from '~/lib/documents/rules'
 import type { Breadcrumb, PermissionLevel } from '~/lib/documents/types'
 import { recordChange, type ChangeType } from '../reporting/change-log'
 import type { DomainContext } from '../reporting/context'
 import { isUuid } from '../reporting/projects'
-import { levelAt, requireLevel, type Place } from './access'
+import { actorEntries, decide, levelAt, reachableProject, requireLevel, restrictedFolder, type Place } from './access'
 
 /**
  * Finding the project, folder or document a call names, with the caller's level there: an unknown
@@ -21,7 +22,15 @@ export function notFound(): Problem {
   return new Problem(problems.notFound())
 }
 
-export async function findProject(ctx: DomainContext, projectId: string, wanted: PermissionLevel = 'view'): Promise<{ project: ProjectRef; level: PermissionLevel }> {
+/**
+ * The project, with the caller's level at its top. `restricted`: they may not view its top but may
+ * view a folder or document inside (then `level` is below view, and only the way there is shown).
+ */
+export async function findProject(
+  ctx: DomainContext,
+  projectId: string,
+  wanted: PermissionLevel = 'view',
+): Promise<{ project: ProjectRef; level: PermissionLevel; restricted: boolean }> {
   if (!isUuid(projectId)) throw notFound()
   const [project] = await ctx.tx
     .select({ id: projects.id, title: projects.title, code: projects.code, status: projects.status })
@@ -29,9 +38,12 @@ export async function findProject(ctx: DomainContext, projectId: string, wanted:
     .where(and(eq(projects.tenantId, ctx.actor.tenantId), eq(projects.id, projectId)))
     .limit(1)
   if (!project) throw notFound()
-  const level = await levelAt(ctx, { projectId, folderPath: [] })
+  if (ctx.actor.roleKey === 'admin') return { project, level: 'manage', restricted: false }
+  const entries = await actorEntries(ctx, projectId)
+  const level = decide(ctx.actor, entries, { projectId, folderPath: [] })
+  if (wanted === 'view' && !atLeast(level, 'view') && reachableProject(ctx.actor, entries, projectId)) return { project, level, restricted: true }
   requireLevel(level, wanted)
-  return { project, level }
+  return { project, level, restricted: false }
 }
 
 /** Nothing new is filed in an archived project; what is there stays readable. */
@@ -61,7 +73,7 @@ export async function findFolder(
   folderId: string,
   wanted: PermissionLevel = 'view',
   options: { lock?: boolean } = {},
-): Promise<{ folder: FolderRow; level: PermissionLevel }> {
+): Promise<{ folder: FolderRow; level: PermissionLevel; restricted: boolean }> {
   if (!isUuid(folderId)) throw notFound()
   const query = ctx.tx
     .select(folderColumns)
@@ -70,9 +82,12 @@ export async function findFolder(
     .limit(1)
   const [folder] = options.lock ? await query.for('update') : await query
   if (!folder) throw notFound()
-  const level = await levelAt(ctx, { projectId: folder.projectId, folderPath: folder.path })
+  if (ctx.actor.roleKey === 'admin') return { folder, level: 'manage', restricted: false }
+  const entries = await actorEntries(ctx, folder.projectId)
+  const level = decide(ctx.actor, entries, { projectId: folder.projectId, folderPath: folder.path })
+  if (wanted === 'view' && !atLeast(level, 'view') && restrictedFolder(ctx.actor, entries, folder.projectId, folder.id)) return { folder, level, restricted: true }
   requireLevel(level, wanted)
-  return { folder, level }
+  return { folder, level, restricted: false }
 }
 
 export const documentColumns = {

@@ -1,9 +1,9 @@
-import { and, asc, eq, notInArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
 import { documentFolders, documents } from '#server/db/schema-documents'
 import type { CdeState, SearchPage } from '~/lib/documents/types'
 import type { DomainContext } from '../reporting/context'
-import { actorEntries, visibleCondition, visibleProjects, type Entry } from './access'
+import { actorEntries, visibleCondition } from './access'
 import { findFolder, findProject, notFound } from './places'
 import { documentSummaries } from './views'
 
@@ -54,8 +54,7 @@ export function textQueryOf(text: string): string | undefined {
  * then full-text rank, then by number. Without q, the page is in number order.
  *
  * What the caller may not see is never shown or counted: the one permission rule
- * (`visibleCondition`) is part of the query, and projects whose top the caller may not view are
- * left out whole. A `folderId` lists the documents directly in that folder; with q it searches
+ * (`visibleCondition`, the nearest entry for each document) is part of the query. A `folderId` lists the documents directly in that folder; with q it searches
  * the folder's whole subtree. Archived documents are left out unless `state=Archived` asks for them.
  */
 export async function searchDocuments(ctx: DomainContext, query: SearchQuery): Promise<SearchPage> {
@@ -74,7 +73,7 @@ export async function searchQueries(ctx: DomainContext, query: SearchQuery) {
   const folder = query.folderId === undefined ? undefined : (await findFolder(ctx, query.folderId)).folder
   if (folder && query.projectId !== undefined && folder.projectId !== query.projectId) throw notFound()
   const projectId = folder?.projectId ?? query.projectId
-  // A folder is searched only where its project can be seen at all, as the tree does.
+  // A project or folder the caller cannot reach is not there (404), as in the tree.
   if (projectId !== undefined) await findProject(ctx, projectId)
   const entries = await actorEntries(ctx, projectId)
 
@@ -87,7 +86,6 @@ export async function searchQueries(ctx: DomainContext, query: SearchQuery) {
   const subtree = folder !== undefined && text !== ''
   const conditions: Array<SQL | undefined> = [eq(documents.tenantId, ctx.actor.tenantId)]
   if (projectId !== undefined) conditions.push(eq(documents.projectId, projectId))
-  else conditions.push(hiddenProjectsCondition(ctx, entries))
   if (folder) conditions.push(subtree ? sql`${documentFolders.path} @> array[${folder.id}::uuid]` : eq(documents.folderId, folder.id))
   if (query.discipline !== undefined) conditions.push(eq(documents.discipline, query.discipline))
   if (query.status !== undefined) conditions.push(eq(documents.status, query.status))
@@ -135,16 +133,4 @@ const summaryColumns = {
   state: documents.state,
   currentRevisionId: documents.currentRevisionId,
   updatedAt: documents.updatedAt,
-}
-
-/**
- * Searching every project: leave out the projects whose top the caller may not view (a project
- * entry of none), even where an entry further down would show a folder of one, because such a
- * project answers 404 everywhere else (its tree, a search within it).
- */
-function hiddenProjectsCondition(ctx: DomainContext, entries: readonly Entry[]): SQL | undefined {
-  const named = [...new Set(entries.filter((e) => e.targetKind === 'project').map((e) => e.targetId))]
-  const shown = new Set(visibleProjects(ctx.actor, entries, named))
-  const hidden = named.filter((id) => !shown.has(id))
-  return hidden.length === 0 ? undefined : notInArray(documents.projectId, hidden)
 }

@@ -49,7 +49,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   })
   try {
     await assertRowLevelSecurity(database.db)
-    if (config.seed && (await seedIfEmpty(database.db))) logger.info('seeded the demo tenants and accounts')
+    if (config.seed && (await seedIfEmpty(database.db, { store: blobStoreFor(config) }))) logger.info('seeded the demo tenants and accounts')
   } catch (error) {
     await database.close()
     throw error

@@ -8,6 +8,7 @@ import { lockHolder, openPglite } from '#server/db/client'
 import { initialiseRequest, type InitialiseReport } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
+import { blobStoreFor } from '#server/storage/blob-store'
 
 async function main(): Promise<void> {
   const request = initialiseRequest.parse(JSON.parse(process.argv[2] ?? 'null'))
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   let seeded = false
   try {
     await assertRowLevelSecurity(db)
-    if (request.seed) seeded = await seedIfEmpty(db)
+    if (request.seed) seeded = await seedIfEmpty(db, { store: blobStoreFor({ dataDir: request.dataDir }) })
   } finally {
     await client.close()
   }

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm'
 import { hashPassword } from '#server/domain/auth/passwords'
 import type { Database } from './client'
 import { mfaSecrets, memberships, tenants, users } from './schema'
+import type { BlobStore } from '#server/storage/blob-store'
+import { seedDocuments } from './seed-documents'
 import { seedReporting } from './seed-reporting'
 import { withTenant } from './tenancy'
 
@@ -19,7 +21,8 @@ export const DEMO = {
   adminTotpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
 } as const
 
-export async function seedIfEmpty(db: Database): Promise<boolean> {
+/** `store`: where the demo documents' files go; without one, the demo has no documents. */
+export async function seedIfEmpty(db: Database, options: { store?: BlobStore } = {}): Promise<boolean> {
   const existing = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, DEMO.tenant.slug)).limit(1)
   if (existing.length > 0) return false
 
@@ -49,5 +52,6 @@ export async function seedIfEmpty(db: Database): Promise<boolean> {
     tx.insert(memberships).values({ tenantId: other.id, userId: otherUser.id, roleKey: 'read-write', isDefault: true }),
   )
   await seedReporting(db, { demoTenantId: demo.id, otherTenantId: other.id, adminId: admin.id, userId: user.id, otherUserId: otherUser.id }, now)
+  if (options.store) await seedDocuments(db, { tenantId: demo.id, adminId: admin.id }, options.store, now)
   return true
 }

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { DocumentDetail, Folder, FolderNode, MetadataField, NamingStandard, Permissions, ValidationResult } from '~/lib/documents/types'
+import { eq } from 'drizzle-orm'
+import { tenants, users } from '#server/db/schema'
+import { DEMO, seedIfEmpty } from '#server/db/seed'
+import { blobStoreFor } from '#server/storage/blob-store'
+import type { DocumentDetail, Folder, FolderNode, MetadataField, NamingStandard, Permissions, SearchPage, ValidationResult } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
-import { auditOf, expectProblem, type TestClient } from '#tests/helpers/auth'
+import { auditOf, expectProblem, signedInClient, type TestClient } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { body, changeLogOf, organisation, patch, put, signedMember, type Signed } from '#tests/helpers/reporting-a'
 
@@ -589,4 +593,28 @@ test('nothing new is filed in an archived project, and what is there stays reada
   await expectProblem(await admin.c.post(`/api/projects/${p.id}/folders`, { name: 'Late' }), 409, 'KR_ARCHIVED')
   await expectProblem(await admin.c.post(`/api/projects/${p.id}/documents`, { number: 'SYM01-ARC-Z1-03-DR-A-0002', title: 'Late' }), 409, 'KR_ARCHIVED')
   expect((await body<DocumentDetail>(await admin.c.get(`/api/documents/${doc.id}`))).number).toBe('SYM01-ARC-Z1-03-DR-A-0001')
+})
+
+test('the demo seed files drawings, a specification and a report under the Riverside standard, one drawing superseded and one item pinned', async () => {
+  expect(await seedIfEmpty(t.db, { store: blobStoreFor(t.config) })).toBe(true)
+  const [demo] = await t.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, DEMO.tenant.slug))
+  const [admin] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO.admin.email))
+  const c = await signedInClient(t, { user: { id: admin?.id ?? '' }, tenant: { id: demo?.id ?? '' } })
+  const found = await body<SearchPage>(await c.get('/api/documents/search?q=RSAA'))
+  expect(found.items.map((d) => [d.number, d.currentRevision?.code, d.state])).toEqual([
+    ['RSAA-ARC-XX-XX-SP-A-0001', 'P01', 'Shared'],
+    ['RSAA-ARC-ZZ-00-DR-A-0001', 'P02', 'Shared'],
+    ['RSAA-ARC-ZZ-03-DR-A-0003', 'P01', 'Shared'],
+    ['RSAA-GCO-XX-XX-RP-W-0001', 'P01', 'Shared'],
+    ['RSAA-STR-ZZ-XX-DR-S-0100', 'C01', 'Published'],
+  ])
+  const ground = await body<DocumentDetail>(await c.get(`/api/documents/${found.items[1]?.id}`))
+  expect(ground.revisions.map((r) => [r.code, r.superseded, r.sheet !== null])).toEqual([
+    ['P02', false, true],
+    ['P01', true, true],
+  ])
+  const spec = await body<DocumentDetail>(await c.get(`/api/documents/${found.items[0]?.id}`))
+  expect(spec.revisions[0]?.sheet).toBeNull()
+  const pins = await body<{ items: unknown[] }>(await c.get(`/api/documents/${found.items[2]?.id}/pins`))
+  expect(pins.items).toHaveLength(1)
 })

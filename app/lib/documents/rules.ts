@@ -113,6 +113,9 @@ export const PERMISSION_LABELS: Record<PermissionLevel, string> = {
 /** What an organisation role may do in a project's documents when nothing more specific is set. */
 export const ROLE_DEFAULT_LEVEL = { admin: 'manage', 'read-write': 'edit', 'read-only': 'view' } as const satisfies Record<string, PermissionLevel>
 
+/** The Type code of drawings (ISO 19650-2 UK NA): their PDF or image revisions get a sheet for pins. */
+export const DRAWING_TYPE = 'DR'
+
 /** The container name's fields are joined by this. */
 export const NUMBER_SEPARATOR = '-'
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { documentRevisions, documents } from '#server/db/schema-documents'
 import type { BlobStore } from '#server/storage/blob-store'
-import { revisionCodeProblems, stateOfStatus } from '~/lib/documents/rules'
+import { DRAWING_TYPE, revisionCodeProblems, stateOfStatus } from '~/lib/documents/rules'
 import type { Revision } from '~/lib/documents/types'
 import { deleteBlobs, type PhotoRuntime } from '../photos/photos'
 import { ensureQuota } from '../photos/quota'
@@ -61,7 +61,11 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
     const contentType = sniffFileType(await headOf(rt.store, row.stagingKey, size))
     fileKey = revisionKey(tenantId, revisionId, 'file', sha256)
     await rt.store.move(row.stagingKey, fileKey)
-    const source = sheetSourceType(contentType, size)
+    // Sheets are for drawings (type DR): a specification's first page is not something to pin items on.
+    const [owner] = await rt.run((ctx) =>
+      ctx.tx.select({ docType: documents.docType }).from(documents).where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, documentId))).limit(1),
+    )
+    const source = owner?.docType === DRAWING_TYPE ? sheetSourceType(contentType, size) : undefined
     const stored = fileKey
     if (source) sheet = await storeSheet(rt.store, stored, source, (sheetSha) => revisionKey(tenantId, revisionId, 'sheet-png', sheetSha), rt.warn)
     const made = sheet

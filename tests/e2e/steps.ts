@@ -105,3 +105,9 @@ export async function newDemoItem(
     ...(titles.assignToSelf && { assigneeUserId: userId }),
   })
 }
+
+/** A project of the demo organisation with a code (its documents' Project field), made through the running portal's API. */
+export async function newDemoProject(baseUrl: string, project: { title: string; code: string }): Promise<Project & { call: DemoCall }> {
+  const { call } = await demoUserApi(baseUrl)
+  return { ...(await call<Project>('POST', '/api/projects', project)), call }
+}

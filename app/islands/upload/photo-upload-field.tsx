@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
+import { lazy, Suspense, useId, useRef, useState } from 'react'
 import { FieldHelp } from '~/components/ui/field-parts'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { fileInputClasses, PHOTO_HELP } from './upload-field-text'
+import { useWhenIdleOrFocused } from './when-wanted'
 
 // Fetched once the page is idle after hydration, or as soon as the user turns to the form, so it
 // never competes with the page's own scripts. Until it arrives the plain file input stays, and works
@@ -27,28 +28,6 @@ export function PhotoUploadField({ itemId }: { itemId: string }) {
     </Suspense>
   )
 }
-
-/** True once the browser is idle after hydration, or earlier when focus enters the field's form. */
-function useWhenIdleOrFocused(hydrated: boolean, rootRef: React.RefObject<HTMLDivElement | null>): boolean {
-  const [wanted, setWanted] = useState(false)
-  useEffect(() => {
-    if (!hydrated || wanted) return
-    const want = () => setWanted(true)
-    const form = rootRef.current?.closest('form')
-    form?.addEventListener('focusin', want)
-    const idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(want, { timeout: IDLE_TIMEOUT_MS }) : undefined
-    const timer = idle === undefined ? window.setTimeout(want, IDLE_TIMEOUT_MS) : undefined
-    return () => {
-      form?.removeEventListener('focusin', want)
-      if (idle !== undefined) window.cancelIdleCallback(idle)
-      if (timer !== undefined) window.clearTimeout(timer)
-    }
-  }, [hydrated, wanted, rootRef])
-  return wanted
-}
-
-/** However busy the page, the island is fetched by then. */
-const IDLE_TIMEOUT_MS = 3000
 
 function PlainPhotoInput({ onChoose }: { onChoose?: () => void }) {
   const id = useId()

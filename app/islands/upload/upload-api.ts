@@ -1,18 +1,66 @@
 import type { ApiClient, ApiError, ProblemDetails } from '~/lib/api/types'
 
-/** The calls of docs/photos.md "Upload protocol" that the island makes. */
+/**
+ * The calls of docs/photos.md "Upload protocol" that the island makes. One protocol for every
+ * file: what completing a session makes (a photo of an item, a revision of a document) is chosen
+ * when it starts, by the upload's target (docs/documents.md "Revisions").
+ */
 
 export type SessionState = 'open' | 'completing' | 'completed' | 'aborted' | 'expired' | 'failed'
 
-export type UploadSessionInfo = { id: string; offset: number; size: number; chunkSize: number; state: SessionState; photoId: string | null; failureReason: string | null }
+export type UploadSessionInfo = {
+  id: string
+  offset: number
+  size: number
+  chunkSize: number
+  state: SessionState
+  /** What the completed session made: a photo's id, or a revision's. */
+  photoId: string | null
+  revisionId?: string | null
+  failureReason: string | null
+}
 
-export type UploadedPhoto = { id: string; fileName: string; thumbnailUrl: string | null }
+/** What completing a session answers: the photo, or the revision; the id is all the island keeps. */
+export type UploadedFile = { id: string }
+
+export type UploadKind = 'photo' | 'revision'
+
+/** Where an upload goes: the call that starts its session, and the JSON fields that call takes besides the file's. */
+export type UploadTarget = {
+  kind: UploadKind
+  startPath: string
+  fields: Readonly<Record<string, string | number | null>>
+}
+
+/** Photos of a report item (docs/photos.md). */
+export function photoTarget(itemId: string): UploadTarget {
+  return { kind: 'photo', startPath: `/api/items/${encodeURIComponent(itemId)}/uploads`, fields: {} }
+}
+
+/** A new revision of a document (docs/documents.md "Revisions"): its code and status are checked before any byte is sent. */
+export function revisionTarget(documentId: string, revision: { code: string; status: string; comment?: string | null | undefined }): UploadTarget {
+  return {
+    kind: 'revision',
+    startPath: `/api/documents/${encodeURIComponent(documentId)}/uploads`,
+    fields: { code: revision.code, status: revision.status, ...(revision.comment ? { comment: revision.comment } : {}) },
+  }
+}
+
+/** An item id stands for the photo target of that item (field mode's outbox keeps item ids). */
+export function targetOf(target: UploadTarget | string): UploadTarget {
+  return typeof target === 'string' ? photoTarget(target) : target
+}
+
+/** The id a completed session made, whichever kind. */
+export function madeId(session: UploadSessionInfo): string | null {
+  return session.photoId ?? session.revisionId ?? null
+}
 
 export type UploadApi = {
-  create(itemId: string, file: { name: string; size: number; type: string }): Promise<UploadSessionInfo>
+  create(target: UploadTarget | string, file: { name: string; size: number; type: string }): Promise<UploadSessionInfo>
   status(sessionId: string): Promise<UploadSessionInfo>
   putChunk(sessionId: string, offset: number, bytes: Blob, signal: AbortSignal): Promise<UploadSessionInfo>
-  complete(sessionId: string): Promise<UploadedPhoto>
+  complete(sessionId: string): Promise<UploadedFile>
   abort(sessionId: string): Promise<void>
 }
 
@@ -46,8 +94,11 @@ export function createUploadApi(api: ApiClient): UploadApi {
   }
   const session = (id: string) => `/api/uploads/${encodeURIComponent(id)}`
   return {
-    create: (itemId, file) =>
-      call(api.post(`/api/items/${encodeURIComponent(itemId)}/uploads`, { fileName: file.name || 'photo', size: file.size, contentType: file.type || 'application/octet-stream' }, { timeoutMs: CALL_TIMEOUT_MS })),
+    create: (target, file) => {
+      const { kind, startPath, fields } = targetOf(target)
+      const body = { ...fields, fileName: file.name || (kind === 'photo' ? 'photo' : 'file'), size: file.size, contentType: file.type || 'application/octet-stream' }
+      return call(api.post(startPath, body, { timeoutMs: CALL_TIMEOUT_MS }))
+    },
     status: (id) => call(api.get(session(id), { timeoutMs: CALL_TIMEOUT_MS })),
     putChunk: (id, offset, bytes, signal) =>
       call(

@@ -1,15 +1,15 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { buttonClasses } from '~/components/ui/button'
 import { cx } from '~/components/ui/class-names'
 import { CheckboxField } from '~/components/ui/checkbox-field'
 import { FieldHelp } from '~/components/ui/field-parts'
 import { createBrowserApi } from '~/lib/api/browser'
-import { createUploadApi } from './upload-api'
-import { percent } from './upload-chunks'
-import { fileSize, readDownscaleSetting, writeDownscaleSetting } from './upload-downscale'
+import { createUploadApi, photoTarget } from './upload-api'
+import { readDownscaleSetting, writeDownscaleSetting } from './upload-downscale'
 import { shrinkPhoto } from './upload-downscale-browser'
 import { PHOTO_HELP, SHRINK_HELP } from './upload-field-text'
-import { browserEnvironment, type QueueEntry, UploadQueue } from './upload-queue'
+import { browserEnvironment, UploadQueue } from './upload-queue'
+import { UploadRow } from './upload-row'
 
 /**
  * The upload island of PhotoUploadField, in its own chunk: loaded once the page has hydrated, so
@@ -18,7 +18,7 @@ import { browserEnvironment, type QueueEntry, UploadQueue } from './upload-queue
 export function UploadIsland({ itemId }: { itemId: string }) {
   const id = useId()
   const rootRef = useRef<HTMLDivElement>(null)
-  const [queue] = useState(() => new UploadQueue(createUploadApi(createBrowserApi({ onSignedOut: () => {} })), itemId, browserEnvironment()))
+  const [queue] = useState(() => new UploadQueue(createUploadApi(createBrowserApi({ onSignedOut: () => {} })), photoTarget(itemId), browserEnvironment()))
   const entries = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
   const [blocked, setBlocked] = useState(false)
   // Per device, as it depends on the connection. Read after hydration: the server has no localStorage.
@@ -88,7 +88,7 @@ export function UploadIsland({ itemId }: { itemId: string }) {
           {pending === 1 ? 'A photo is still uploading.' : `${pending} photos are still uploading.`} Wait until they are done, or remove them, then send again.
         </p>
       ) : null}
-      {entries.flatMap((e) => (e.status === 'done' && e.photoId ? [<input key={e.key} type="hidden" name="photoIds" value={e.photoId} />] : []))}
+      {entries.flatMap((e) => (e.status === 'done' && e.resultId ? [<input key={e.key} type="hidden" name="photoIds" value={e.resultId} />] : []))}
     </div>
   )
 }
@@ -100,65 +100,6 @@ function storage(): Storage | undefined {
   } catch {
     return undefined
   }
-}
-
-function statusText(entry: QueueEntry): string {
-  switch (entry.status) {
-    case 'queued':
-      return 'Waiting to upload'
-    case 'shrinking':
-      return 'Shrinking'
-    case 'uploading':
-      return `Uploading, ${percent(entry.sent, entry.size)}%`
-    case 'waiting':
-      return `Connection lost at ${percent(entry.sent, entry.size)}%: retrying`
-    case 'paused':
-      return `Paused at ${percent(entry.sent, entry.size)}%`
-    case 'done':
-      return 'Uploaded'
-    case 'failed':
-      return 'Not uploaded'
-  }
-}
-
-function UploadRow({ entry, onPause, onResume, onRemove }: { entry: QueueEntry; onPause: () => void; onResume: () => void; onRemove: () => void }) {
-  const label = `${entry.fileName}: ${statusText(entry)}`
-  const live = entry.status === 'queued' || entry.status === 'uploading' || entry.status === 'waiting'
-  return (
-    <li className="rounded-md border border-border bg-surface p-3 text-sm">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-medium break-all text-text">
-          {entry.fileName}
-          {entry.originalSize !== null ? <span className="ml-2 font-normal text-muted">{`${fileSize(entry.originalSize)} → ${fileSize(entry.size)}`}</span> : null}
-        </span>
-        <span role="status" className={entry.status === 'failed' ? 'text-critical' : 'text-muted'}>
-          {statusText(entry)}
-        </span>
-      </div>
-      <progress className="mt-2 h-2 w-full accent-primary" max={entry.size} value={entry.sent} aria-label={label} />
-      {entry.error ? <p className="mt-1 text-critical">{entry.error}</p> : null}
-      <div className="mt-2 flex flex-wrap gap-2">
-        {live ? (
-          <Button size="sm" variant="secondary" onClick={onPause} aria-label={`Pause ${entry.fileName}`}>
-            Pause
-          </Button>
-        ) : null}
-        {entry.status === 'paused' ? (
-          <Button size="sm" variant="secondary" onClick={onResume} aria-label={`Resume ${entry.fileName}`}>
-            Resume
-          </Button>
-        ) : null}
-        {entry.status === 'failed' ? (
-          <Button size="sm" variant="secondary" onClick={onResume} aria-label={`Retry ${entry.fileName}`}>
-            Retry
-          </Button>
-        ) : null}
-        <Button size="sm" variant="plain" onClick={onRemove} aria-label={`Remove ${entry.fileName}`}>
-          Remove
-        </Button>
-      </div>
-    </li>
-  )
 }
 
 /** A button-styled file input: the camera (on phones) or the photo library. It clears itself, so the same photo can be chosen again. */

@@ -1,14 +1,15 @@
-import { UploadCallError, type UploadApi } from './upload-api'
+import { targetOf, UploadCallError, type UploadApi, type UploadTarget } from './upload-api'
 import { MAX_PHOTO_BYTES, retryDelay } from './upload-chunks'
 import { canShrink } from './upload-downscale'
 import { failureMessage, notAPhotoMessage, tooLargeMessage } from './upload-messages'
 import { isTransientUploadError, sendResumable, type UploadFile } from './upload-send'
 
 /**
- * The photo queue of the upload island: one file at a time, each a resumable session. A dropped
- * connection never fails a file: it waits (back-off, or the browser's `online` event), asks the
- * server where the file stands (GET /api/uploads/{id}) and sends the rest from there. Only what the
- * server refuses (type, size, quota, rights) fails a file, with a message naming it.
+ * The queue of the upload island: one file at a time, each a resumable session at the queue's
+ * target (photos of an item, a revision of a document). A dropped connection never fails a file:
+ * it waits (back-off, or the browser's `online` event), asks the server where the file stands
+ * (GET /api/uploads/{id}) and sends the rest from there. Only what the server refuses (type, size,
+ * quota, rights, a revision code) fails a file, with a message naming it.
  */
 
 export type EntryStatus = 'queued' | 'shrinking' | 'uploading' | 'waiting' | 'paused' | 'done' | 'failed'
@@ -23,7 +24,8 @@ export type QueueEntry = {
   /** Bytes the server has confirmed. */
   sent: number
   status: EntryStatus
-  photoId: string | null
+  /** What the finished upload made: the photo's id, or the revision's. */
+  resultId: string | null
   error: string | null
   /** Failed attempts in a row, for the back-off. */
   attempt: number
@@ -61,12 +63,16 @@ export class UploadQueue {
   private listeners = new Set<() => void>()
   private wake: (() => void) | null = null
   private nextKey = 0
+  private readonly target: UploadTarget
 
+  /** `target` is where the files go; an item id stands for that item's photos. */
   constructor(
     private readonly api: UploadApi,
-    private readonly itemId: string,
+    target: UploadTarget | string,
     private readonly env: QueueEnvironment,
-  ) {}
+  ) {
+    this.target = targetOf(target)
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener)
@@ -75,9 +81,14 @@ export class UploadQueue {
 
   getSnapshot = (): readonly QueueEntry[] => this.snapshot
 
-  /** Photo ids of the finished files, in the order they were chosen. */
+  /** Ids of what the finished files made (photos, revisions), in the order they were chosen. */
+  resultIds(): string[] {
+    return this.jobs.flatMap((j) => (j.status === 'done' && j.resultId ? [j.resultId] : []))
+  }
+
+  /** The photo queue's name for resultIds. */
   photoIds(): string[] {
-    return this.jobs.flatMap((j) => (j.status === 'done' && j.photoId ? [j.photoId] : []))
+    return this.resultIds()
   }
 
   /** Files not yet stored and not failed: sending the form now would leave them out. */
@@ -86,19 +97,21 @@ export class UploadQueue {
   }
 
   /**
-   * Queues photos. With `shrink` (the "Shrink photos before upload" setting), each is shrunk just
-   * before it is sent, one at a time; an over-size photo then fails only if shrinking did not help.
+   * Queues files. With `shrink` (the "Shrink photos before upload" setting), each photo is shrunk
+   * just before it is sent, one at a time; an over-size photo then fails only if shrinking did not
+   * help. Photos are checked here (an image, not too large) before a byte goes; other files are
+   * checked by the server, which reads their type from the bytes.
    */
   add(files: Iterable<UploadFile>, shrink?: ShrinkPhoto): void {
     for (const file of files) {
       const job: Job = {
         key: `u${this.nextKey++}`,
-        fileName: file.name || 'photo',
+        fileName: file.name || (this.target.kind === 'photo' ? 'photo' : 'file'),
         size: file.size,
         originalSize: null,
         sent: 0,
         status: 'queued',
-        photoId: null,
+        resultId: null,
         error: null,
         attempt: 0,
         file,
@@ -107,8 +120,10 @@ export class UploadQueue {
         chunkSize: 0,
         controller: null,
       }
-      if (file.type && !file.type.startsWith('image/')) this.fail(job, notAPhotoMessage(job.fileName))
-      else if (file.size > MAX_PHOTO_BYTES && !(shrink && canShrink(file.type))) this.fail(job, tooLargeMessage(job.fileName, file.size))
+      if (this.target.kind === 'photo') {
+        if (file.type && !file.type.startsWith('image/')) this.fail(job, notAPhotoMessage(job.fileName))
+        else if (file.size > MAX_PHOTO_BYTES && !(shrink && canShrink(file.type))) this.fail(job, tooLargeMessage(job.fileName, file.size))
+      }
       this.jobs.push(job)
     }
     this.changed()
@@ -146,7 +161,7 @@ export class UploadQueue {
     job.status = 'failed'
     job.controller?.abort(new DOMException('Removed', 'AbortError'))
     if (waiting) this.retryNow()
-    if (job.sessionId && !job.photoId) void this.api.abort(job.sessionId).catch(() => undefined)
+    if (job.sessionId && !job.resultId) void this.api.abort(job.sessionId).catch(() => undefined)
     this.changed()
   }
 
@@ -167,14 +182,14 @@ export class UploadQueue {
   }
 
   private changed(): void {
-    this.snapshot = this.jobs.map(({ key, fileName, size, originalSize, sent, status, photoId, error, attempt }) => ({
+    this.snapshot = this.jobs.map(({ key, fileName, size, originalSize, sent, status, resultId, error, attempt }) => ({
       key,
       fileName,
       size,
       originalSize,
       sent,
       status,
-      photoId,
+      resultId,
       error,
       attempt,
     }))
@@ -219,7 +234,7 @@ export class UploadQueue {
       job.fileName = smaller.name || job.fileName
     }
     if (job.status === 'shrinking') job.status = 'queued'
-    if (job.size > MAX_PHOTO_BYTES && this.jobs.includes(job)) this.fail(job, tooLargeMessage(job.fileName, job.size))
+    if (this.target.kind === 'photo' && job.size > MAX_PHOTO_BYTES && this.jobs.includes(job)) this.fail(job, tooLargeMessage(job.fileName, job.size))
     this.changed()
   }
 
@@ -245,7 +260,7 @@ export class UploadQueue {
         // A refused file's session is gone (type, checksum) or useless: a retry starts afresh.
         job.sessionId = null
         job.sent = 0
-        this.fail(job, failureMessage(job.fileName, call?.status, call?.problem))
+        this.fail(job, failureMessage(job.fileName, call?.status, call?.problem, this.target.kind))
         this.changed()
         return
       }
@@ -255,7 +270,7 @@ export class UploadQueue {
   /** Sends what the server does not have yet, then completes. Resumes from the server's offset. */
   private async send(job: Job): Promise<void> {
     try {
-      const photoId = await sendResumable(this.api, this.itemId, job.file, job.sessionId, {
+      const resultId = await sendResumable(this.api, this.target, job.file, job.sessionId, {
         onSession: (sessionId, offset, chunkSize) => {
           job.sessionId = sessionId
           job.chunkSize = chunkSize
@@ -270,15 +285,15 @@ export class UploadQueue {
         active: () => this.active(job),
         chunkSignal: () => (job.controller = new AbortController()).signal,
       })
-      if (photoId) this.finish(job, photoId)
+      if (resultId) this.finish(job, resultId)
     } finally {
       job.controller = null
     }
   }
 
-  private finish(job: Job, photoId: string): void {
+  private finish(job: Job, resultId: string): void {
     job.status = 'done'
-    job.photoId = photoId
+    job.resultId = resultId
     job.sent = job.size
     job.error = null
     this.changed()

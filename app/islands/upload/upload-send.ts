@@ -1,11 +1,12 @@
-import { UploadCallError, type UploadApi, type UploadSessionInfo } from './upload-api'
+import { madeId, UploadCallError, type UploadApi, type UploadSessionInfo, type UploadTarget } from './upload-api'
 import { nextChunk } from './upload-chunks'
 
 /**
- * One photo's resumable upload (docs/photos.md "Upload protocol"): ask where its session stands,
- * start a new one when there is none (or it died), send what the server lacks chunk by chunk,
- * complete. The upload island's queue and the field-mode outbox both send photos through it, so
- * there is one upload mechanism. Errors are thrown as they come; the caller decides on retrying.
+ * One file's resumable upload (docs/photos.md "Upload protocol"): ask where its session stands,
+ * start a new one at the target when there is none (or it died), send what the server lacks chunk
+ * by chunk, complete. The upload island's queue (photos of an item, a revision of a document) and
+ * the field-mode outbox all send files through it, so there is one upload mechanism. Errors are
+ * thrown as they come; the caller decides on retrying.
  */
 
 export type UploadFile = Blob & { name: string; type: string }
@@ -21,15 +22,19 @@ export type SendHooks = {
   chunkSignal(): AbortSignal
 }
 
-/** Sends the file; returns its photo id, or null when `active()` turned false on the way. */
-export async function sendResumable(api: UploadApi, itemId: string, file: UploadFile, sessionId: string | null, hooks: SendHooks): Promise<string | null> {
+/**
+ * Sends the file to the target (an item id: its photos); returns the id of what it made (the photo,
+ * the revision), or null when `active()` turned false on the way.
+ */
+export async function sendResumable(api: UploadApi, target: UploadTarget | string, file: UploadFile, sessionId: string | null, hooks: SendHooks): Promise<string | null> {
   let session: UploadSessionInfo | undefined
   if (sessionId) {
     session = await api.status(sessionId)
-    if (session.state === 'completed' && session.photoId) return session.photoId
+    const made = madeId(session)
+    if (session.state === 'completed' && made) return made
     if (session.state === 'expired' || session.state === 'aborted' || session.state === 'failed') session = undefined
   }
-  session ??= await api.create(itemId, file)
+  session ??= await api.create(target, file)
   await hooks.onSession(session.id, session.offset, session.chunkSize)
   let sent = session.offset
   for (let range = nextChunk(sent, file.size, session.chunkSize); range; range = nextChunk(sent, file.size, session.chunkSize)) {

@@ -1,0 +1,91 @@
+import { type ReactNode, useId } from 'react'
+import { Link } from 'react-router'
+import { DataTable, type DataTableColumn } from '~/components/ui/data-table'
+import { Pagination, type PaginationProps } from '~/components/ui/pagination'
+import { formatDate } from '~/lib/format'
+import type { DocumentSummary, SearchPage } from '~/lib/documents/types'
+import { StateBadge, StatusText } from './document-badges'
+
+export type DocumentListProps = {
+  page: SearchPage
+  caption: string
+  emptyState: ReactNode
+  locale: string
+}
+
+/**
+ * Documents as a table on a wide screen and as cards on a phone (both rendered; CSS shows one, so
+ * the other is out of the accessibility tree too), with paging that keeps the URL's filters.
+ */
+export function DocumentList({ page, caption, emptyState, locale }: DocumentListProps) {
+  const cardsId = useId()
+  if (page.items.length === 0) return <>{emptyState}</>
+  const pagination = pagingOf(page)
+  const columns: Array<DataTableColumn<DocumentSummary>> = [
+    { key: 'number', header: 'Number', rowHeader: true, cell: (doc) => <DocumentLink doc={doc} /> },
+    { key: 'title', header: 'Title', cell: (doc) => <span className="break-words">{doc.title}</span> },
+    { key: 'revision', header: 'Revision', cell: (doc) => doc.currentRevision?.code ?? <NoRevision /> },
+    { key: 'status', header: 'Status', cell: (doc) => <StatusText code={doc.status} /> },
+    { key: 'state', header: 'State', cell: (doc) => <StateBadge state={doc.state} /> },
+    { key: 'updated', header: 'Updated', cell: (doc) => <span className="whitespace-nowrap">{formatDate(doc.updatedAtUtc, locale)}</span> },
+  ]
+  return (
+    <div>
+      <DataTable className="hidden sm:block" caption={caption} captionHidden columns={columns} rows={page.items} rowKey={(doc) => doc.id} />
+      <div className="sm:hidden">
+        <h3 id={cardsId} className="sr-only">
+          {caption}
+        </h3>
+        <ul aria-labelledby={cardsId} className="flex flex-col gap-3">
+          {page.items.map((doc) => (
+            <li key={doc.id} className="rounded-lg border border-border bg-surface p-4">
+              <p className="font-medium break-all">
+                <DocumentLink doc={doc} />
+              </p>
+              <p className="mt-1 break-words text-text">{doc.title}</p>
+              <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                <dt className="text-muted">Revision</dt>
+                <dd>{doc.currentRevision?.code ?? <NoRevision />}</dd>
+                <dt className="text-muted">Status</dt>
+                <dd>
+                  <StatusText code={doc.status} />
+                </dd>
+                <dt className="text-muted">State</dt>
+                <dd>
+                  <StateBadge state={doc.state} />
+                </dd>
+                <dt className="text-muted">Updated</dt>
+                <dd>{formatDate(doc.updatedAtUtc, locale)}</dd>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      </div>
+      {pagination ? <Pagination {...pagination} /> : null}
+    </div>
+  )
+}
+
+function DocumentLink({ doc }: { doc: DocumentSummary }) {
+  return (
+    <Link to={`/documents/${encodeURIComponent(doc.id)}`} className="font-medium break-all text-primary-strong underline underline-offset-2">
+      {doc.number}
+    </Link>
+  )
+}
+
+function NoRevision() {
+  return <span className="text-muted">None yet</span>
+}
+
+/** Page numbers in the URL (`page`), as the search call pages. */
+function pagingOf(page: SearchPage): PaginationProps | undefined {
+  const pages = Math.max(1, Math.ceil(page.total / page.pageSize))
+  if (pages <= 1) return undefined
+  return {
+    previous: page.page > 1 ? { page: page.page > 2 ? String(page.page - 1) : null } : null,
+    next: page.page < pages ? { page: String(page.page + 1) } : null,
+    summary: `Page ${page.page} of ${pages}`,
+    label: 'Document pages',
+  }
+}

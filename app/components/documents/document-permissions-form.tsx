@@ -1,0 +1,107 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { Form } from 'react-router'
+import { Button } from '~/components/ui/button'
+import { CsrfInput } from '~/components/ui/csrf-input'
+import { FormError } from '~/components/ui/form-error'
+import { SelectField } from '~/components/ui/select-field'
+import { SubmitButton } from '~/components/ui/submit-button'
+import { ROLE_KEY_LABELS } from '~/lib/auth/role'
+import { PERMISSION_LABELS } from '~/lib/documents/rules'
+import { PERMISSION_LEVELS, type PermissionEntry, type Permissions } from '~/lib/documents/types'
+import type { Member } from '~/lib/reporting/types'
+
+/** How a permission entry travels in the form: `user:<id>` or `role:<key>`. */
+export function entryKey(entry: Pick<PermissionEntry, 'subjectKind' | 'subject'>): string {
+  return `${entry.subjectKind}:${entry.subject}`
+}
+
+const LEVEL_OPTIONS = PERMISSION_LEVELS.map((level) => ({ value: level, label: PERMISSION_LABELS[level] }))
+/** Roles that take entries: administrators always manage (docs/documents.md "Permissions"). */
+const ROLE_SUBJECTS = (['read-write', 'read-only'] as const).map((key) => ({ key, label: `Everyone with ${ROLE_KEY_LABELS[key]}` }))
+
+function subjectLabel(entry: PermissionEntry): string {
+  return entry.subjectKind === 'role' ? `Everyone with ${entry.subjectName}` : entry.subjectName
+}
+
+/**
+ * Who may do what with this document (intent `permissions`, manage only): the entries set on it,
+ * each with its level, a Remove button, and a person or role to add; below, what applies from
+ * above when nothing is set here. One form, so it works without JavaScript: Remove and Add save
+ * the level changes made beside them too. PUT replaces the document's entries.
+ */
+export function DocumentPermissionsForm({ permissions, members, lastResult }: { permissions: Permissions; members: readonly Member[]; lastResult: SubmissionResult<string[]> | undefined }) {
+  const taken = new Set(permissions.entries.map(entryKey))
+  const formErrors = lastResult?.error ? Object.values(lastResult.error).flatMap((messages) => messages ?? []) : null
+  return (
+    <Form method="post" aria-label="Permissions" className="flex flex-col gap-4">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="permissions" />
+      <FormError errors={formErrors} />
+      {permissions.entries.length === 0 ? (
+        <p className="text-sm text-muted">Nothing is set on this document: what applies from above decides.</p>
+      ) : (
+        <ul aria-label="Set on this document" className="flex flex-col gap-3">
+          {permissions.entries.map((entry) => {
+            const key = entryKey(entry)
+            return (
+              <li key={key} className="flex flex-col gap-2 rounded-md border border-border p-3 sm:flex-row sm:items-end">
+                <input type="hidden" name="entry" value={key} />
+                <SelectField
+                  className="min-w-0 flex-1"
+                  label={subjectLabel(entry)}
+                  selectProps={{ name: `level:${key}`, id: `permission-${key}`, defaultValue: entry.level }}
+                  options={LEVEL_OPTIONS}
+                />
+                <Button type="submit" name="remove" value={key} variant="secondary" aria-label={`Remove ${subjectLabel(entry)}`}>
+                  Remove
+                </Button>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+      <fieldset className="flex flex-col gap-3 rounded-md border border-border p-3">
+        <legend className="px-1 text-sm font-medium text-text">Add a person or a role</legend>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <SelectField label="Person or role" selectProps={{ name: 'addSubject', id: 'permission-add-subject', defaultValue: '' }} placeholder="Choose a person or role">
+            <optgroup label="People">
+              {members
+                .filter((m) => !taken.has(`user:${m.userId}`))
+                .map((m) => (
+                  <option key={m.userId} value={`user:${m.userId}`}>
+                    {m.displayName} ({m.email})
+                  </option>
+                ))}
+            </optgroup>
+            <optgroup label="Roles">
+              {ROLE_SUBJECTS.filter((r) => !taken.has(`role:${r.key}`)).map((r) => (
+                <option key={r.key} value={`role:${r.key}`}>
+                  {r.label}
+                </option>
+              ))}
+            </optgroup>
+          </SelectField>
+          <SelectField label="Level" selectProps={{ name: 'addLevel', id: 'permission-add-level', defaultValue: 'view' }} options={LEVEL_OPTIONS} />
+        </div>
+      </fieldset>
+      <div>
+        <SubmitButton intent="permissions" pendingLabel="Saving…" variant="secondary">
+          Save permissions
+        </SubmitButton>
+      </div>
+      {permissions.inherited.length > 0 ? (
+        <div className="text-sm">
+          <h3 className="font-medium text-text">From above, when nothing is set here</h3>
+          <ul className="mt-2 flex flex-col gap-1 text-muted">
+            {permissions.inherited.map((entry) => (
+              <li key={entryKey(entry)}>
+                {subjectLabel(entry)}: <span className="font-medium text-text">{PERMISSION_LABELS[entry.level]}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2 text-muted">Administrators always manage.</p>
+        </div>
+      ) : null}
+    </Form>
+  )
+}

@@ -1,0 +1,166 @@
+import { data, useActionData } from 'react-router'
+import { useFolderAbilities } from '~/components/documents/document-abilities'
+import { type DocumentsActionData, UPLOAD_FINISHED, UPLOAD_REFUSED } from '~/components/documents/document-action'
+import { DocumentBreadcrumbs } from '~/components/documents/document-breadcrumbs'
+import { DocumentList } from '~/components/documents/document-list'
+import { DocumentSearchForm } from '~/components/documents/document-search-form'
+import { DocumentUploadForm } from '~/components/documents/document-upload-form'
+import { FolderCreateForm } from '~/components/documents/folder-create-form'
+import { FolderTree } from '~/components/documents/folder-tree'
+import { ProjectPicker } from '~/components/documents/project-picker'
+import { SubfolderList } from '~/components/documents/subfolder-list'
+import { useResumableForm } from '~/components/documents/use-resumable-form'
+import { resultFor } from '~/components/reporting/report-action'
+import { Banner } from '~/components/ui/banner'
+import { EmptyState } from '~/components/ui/empty-state'
+import { PageHeader } from '~/components/ui/page-header'
+import { Section } from '~/components/ui/section'
+import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
+import { createServerApi } from '~/lib/api.server'
+import { documentsChanged } from '~/lib/documents/live'
+import { parseDocumentsQuery } from '~/lib/documents/query'
+import { useLocale } from '~/root'
+import type { Route } from './+types/documents'
+import { checkName, createFolder, uploadDocument, uploadFinished, uploadRefused } from './documents-actions.server'
+import { loadDocumentsScreen } from './documents-load.server'
+
+/**
+ * Documents (spec §2; docs/documents.md "Screens"): pick a project, walk its folders, list the
+ * documents of one folder or search them, create folders and upload documents. Everything the
+ * screen shows is in the URL (`projectId`, `folderId`, `q`, the filters, `page`).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const query = parseDocumentsQuery(new URL(request.url).searchParams)
+  const { api, responseHeaders } = createServerApi(request, context)
+  const screen = await loadDocumentsScreen(api, query, responseHeaders)
+  return data({ query, ...screen }, { headers: responseHeaders })
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  const { projectId } = parseDocumentsQuery(new URL(request.url).searchParams)
+  const intent = String(formData.get('intent') ?? '')
+  switch (intent) {
+    case 'create-folder':
+      return createFolder(api, requireProject(projectId), formData, responseHeaders)
+    case 'upload':
+      return uploadDocument(api, requireProject(projectId), formData, responseHeaders)
+    case 'validate':
+      return checkName(api, requireProject(projectId), formData, responseHeaders)
+    case UPLOAD_FINISHED:
+      return uploadFinished(api, formData, responseHeaders, (doc, code) => `Document ${doc.number} uploaded as ${code}.`)
+    case UPLOAD_REFUSED:
+      return uploadRefused(api, formData, responseHeaders)
+    default:
+      throw data('Unknown intent', { status: 400 })
+  }
+}
+
+function requireProject(projectId: string | null): string {
+  if (!projectId) throw data('Choose a project first.', { status: 400 })
+  return projectId
+}
+
+export default function Documents({ loaderData }: Route.ComponentProps) {
+  useLiveRevalidation(documentsChanged)
+  const { query, projects, documents, notice: loadNotice } = loaderData
+  const actionData = useActionData<typeof action>() as DocumentsActionData | undefined
+  const notice = actionData?.notice ?? loadNotice ?? documents?.notice
+  return (
+    <>
+      <PageHeader title="Documents" description="Controlled documents of your projects: folders, revisions and search." />
+      {notice ? (
+        <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
+          {notice.message}
+        </Banner>
+      ) : null}
+      <div className="mb-6">
+        <ProjectPicker projects={projects} projectId={query.projectId} />
+      </div>
+      {documents && query.projectId ? (
+        <ProjectDocuments query={{ ...query, projectId: query.projectId }} documents={documents} actionData={actionData} />
+      ) : (
+        <EmptyState heading={projects.length > 0 ? 'Choose a project' : 'No projects yet'}>
+          {projects.length > 0 ? 'Its folders and documents show here.' : 'Documents belong to a project. Once your organisation has one, choose it here.'}
+        </EmptyState>
+      )}
+    </>
+  )
+}
+
+type Screen = Route.ComponentProps['loaderData']
+
+function ProjectDocuments({ query, documents, actionData }: { query: Screen['query'] & { projectId: string }; documents: NonNullable<Screen['documents']>; actionData: DocumentsActionData | undefined }) {
+  const locale = useLocale()
+  const can = useFolderAbilities()
+  const resumable = useResumableForm({ intent: 'upload', refusedGoesToAction: true })
+  const { project, folder, breadcrumbs, tree, subfolders, searching, list } = documents
+  const here = folder?.name ?? project.name
+  const uploadAnswer = resumable.answer ?? actionData
+  return (
+    <>
+      <DocumentBreadcrumbs projectId={project.id} projectName={project.name} folders={breadcrumbs} current={folder?.name} />
+      {resumable.answer?.notice ? (
+        <Banner tone="critical" title="That did not work" correlationId={resumable.answer.notice.correlationId} className="mb-6">
+          {resumable.answer.notice.message}
+        </Banner>
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-[minmax(12rem,1fr)_minmax(0,3fr)]">
+        <div className="min-w-0">
+          <FolderTree projectId={project.id} projectName={project.name} folders={tree} currentId={folder?.id ?? null} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-8">
+          <DocumentSearchForm query={query} disciplines={documents.disciplines} scope={folder ? `${folder.name} and its folders` : project.name} />
+          <Section title={searching ? 'Search results' : here} description={searching ? resultsSummary(list?.total) : undefined}>
+            {!searching && subfolders.length > 0 ? <SubfolderList projectId={project.id} folders={subfolders} /> : null}
+            {list ? (
+              <DocumentList
+                page={list}
+                locale={locale}
+                caption={searching ? 'Search results' : `Documents in ${here}`}
+                emptyState={
+                  <EmptyState heading={searching ? 'No documents match.' : 'No documents in this folder yet.'} headingLevel={3}>
+                    {searching ? 'Try part of the number, another word of the title, or fewer filters.' : can.upload ? 'Upload the first one with “Upload document”.' : 'Documents uploaded here are listed here.'}
+                  </EmptyState>
+                }
+              />
+            ) : null}
+          </Section>
+          {can.upload ? (
+            <Section title="Upload document" description="A new document and its file as the first revision.">
+              <div className="max-w-3xl">
+                <DocumentUploadForm
+                  folderId={folder?.id ?? null}
+                  folderName={here}
+                  example={documents.example}
+                  metadataFields={documents.metadataFields}
+                  lastResult={resultFor(uploadAnswer, 'upload')}
+                  nameCheck={uploadAnswer?.intent === 'upload' ? uploadAnswer.nameCheck : undefined}
+                  resumable={resumable}
+                />
+              </div>
+            </Section>
+          ) : null}
+          {can.createFolders ? (
+            <Section title="New folder">
+              <div className="max-w-xl">
+                <FolderCreateForm key={folder?.id ?? 'top'} parentId={folder?.id ?? null} parentName={here} lastResult={resultFor(actionData, 'create-folder')} />
+              </div>
+            </Section>
+          ) : null}
+        </div>
+      </div>
+    </>
+  )
+}
+
+function resultsSummary(total: number | undefined): string | undefined {
+  if (total === undefined) return undefined
+  return total === 1 ? '1 document matches.' : `${total} documents match.`
+}
+
+export function meta({ data: loaderData }: Route.MetaArgs) {
+  const project = loaderData?.documents?.project.name
+  return [{ title: project ? `Documents · ${project} · Site Portal` : 'Documents · Site Portal' }]
+}

@@ -26,7 +26,9 @@ export default [
     route('projects', 'routes/projects.tsx'),
     route('reports', 'routes/reports.tsx'),
     route('reports/:reportId', 'routes/report.tsx'),
-    later('documents', 'documents'),
+    route('documents', 'routes/documents.tsx'),
+    route('documents/:documentId', 'routes/document.tsx'),
+    route('documents/:documentId/sheet', 'routes/document-sheet.tsx'),
     ...prefix('doc-control', [
       later('parties', 'doc-control-parties'),
       later('matrix', 'doc-control-matrix'),
@@ -38,6 +40,7 @@ export default [
     route('items', 'routes/items.tsx'),
     route('items/:itemId', 'routes/item.tsx'),
     route('items/:itemId/activity', 'routes/item-activity.tsx'),
+    route('items/:itemId/pin', 'routes/item-pin.tsx'),
     route('items/:itemId/photos/:photoId/markup', 'routes/photo-markup.tsx'),
 
     route('settings', 'routes/settings/layout.tsx', [
@@ -59,6 +62,8 @@ export default [
     route('admin', 'routes/admin/layout.tsx', [
       index('routes/admin/control-panel.tsx', { id: 'admin-index' }),
       route('control-panel', 'routes/admin/control-panel.tsx', { id: 'admin-control-panel' }),
+      route('drawings-overlay', 'routes/admin/drawings-overlay.tsx'),
+      route('projects/:projectId/drawings-overlay', 'routes/admin/project-drawings-overlay.tsx'),
       route('*', 'routes/admin/coming-later.tsx', { id: 'admin-page' }),
     ]),
 

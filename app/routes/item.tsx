@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { lazy, Suspense } from 'react'
 import { data, Link, redirect, useActionData } from 'react-router'
+import { ItemPinPanel, pinState } from '~/components/drawings/item-pin-panel'
 import { itemFormFailure, itemNoticeFailure, loaded } from '~/components/reporting/item-action'
 import { ItemEditForm } from '~/components/reporting/item-edit-form'
 import { ItemGallery, ResponsePhotos } from '~/components/reporting/item-gallery'
@@ -23,6 +24,7 @@ import { LiveItemUpdates } from '~/islands/realtime/live-item-notice'
 import { PhotoUploadField } from '~/islands/upload/photo-upload-field'
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient } from '~/lib/api/types'
+import type { ItemPin } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { roomName } from '~/lib/realtime/events'
 import { type Item, type ItemResponse, type Member, type PackageInfo, reportTitle } from '~/lib/reporting/types'
@@ -37,11 +39,12 @@ import type { Route } from './+types/item'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.itemId)
-  const [itemResult, responses, members, photos] = await Promise.all([
+  const [itemResult, responses, members, photos, pin] = await Promise.all([
     api.get<Item>(`/api/items/${id}`),
     api.get<{ items: ItemResponse[] }>(`/api/items/${id}/responses`),
     api.get<{ items: Member[] }>('/api/members'),
     loadPhotos(api, params.itemId),
+    api.get<ItemPin>(`/api/items/${id}/pin`),
   ])
   const item = loaded(itemResult, responseHeaders)
   const packages = await api.get<{ items: PackageInfo[] }>(`/api/projects/${encodeURIComponent(item.projectId)}/packages`)
@@ -52,6 +55,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       members: members.ok ? members.data.items : [],
       packages: packages.ok ? packages.data.items : [],
       photos,
+      pin: pinState(pin),
     },
     { headers: responseHeaders },
   )
@@ -152,7 +156,7 @@ async function remove(api: ApiClient, itemId: string, headers: Headers) {
 }
 
 export default function ItemScreen({ loaderData }: Route.ComponentProps) {
-  const { item, responses, members, packages, photos } = loaderData
+  const { item, responses, members, packages, photos, pin } = loaderData
   const actionData = useActionData<typeof action>()
   const session = useShellSession()
   const can = useReportingAbilities()
@@ -207,6 +211,7 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
             <h2 className="sr-only">Details</h2>
             <ItemFacts item={item} packageName={packageName} locale={locale} />
           </Card>
+          <ItemPinPanel itemId={item.id} state={pin} canEdit={can.write} />
           {hydrated && session?.mobileSync ? (
             <Suspense fallback={null}>
               <OutboxPanel owner={{ userId: session.userId, tenantId: session.tenantId }} itemId={item.id} locale={locale} />

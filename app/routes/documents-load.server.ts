@@ -3,11 +3,11 @@ import { noticeOf, type Notice } from '~/components/reporting/report-action'
 import type { ApiClient, ApiResult } from '~/lib/api/types'
 import { type DocumentsQuery, isSearching, searchParamsOf } from '~/lib/documents/query'
 import { exampleNumber } from '~/lib/documents/rules'
-import type { Breadcrumb, DocumentSummary, Folder, FolderNode, MetadataField, NamingStandard, SearchPage } from '~/lib/documents/types'
+import type { Breadcrumb, DocumentTree, Folder, FolderNode, MetadataField, NamingStandard, PermissionLevel, SearchPage } from '~/lib/documents/types'
 import { type Page, type Project, projectTitle } from '~/lib/reporting/types'
 
 /** GET …/documents/tree as it answers (the first page of documents may come with it). */
-type TreeAnswer = { projectId: string; folder: Folder | null; folders: FolderNode[]; documents?: DocumentSummary[] }
+type TreeAnswer = DocumentTree
 
 export type ProjectChoice = Pick<Project, 'id' | 'title' | 'status'>
 
@@ -15,6 +15,8 @@ export type ProjectDocuments = {
   project: ProjectChoice & { name: string }
   /** The folder on screen (null: the project's top) and the folders above it. */
   folder: Folder | null
+  /** The caller's level in that folder (or at the project's top): which forms to offer. */
+  access: PermissionLevel
   breadcrumbs: Breadcrumb[]
   /** The top folders, with the path to the current folder open. */
   tree: FolderNode[]
@@ -80,6 +82,7 @@ export async function loadDocumentsScreen(api: ApiClient, query: DocumentsQuery,
     documents: {
       project: { ...choiceOf(project.data), name: projectTitle(project.data.title) },
       folder,
+      access: (here?.ok ? here.data : top.data).access,
       breadcrumbs,
       tree,
       subfolders,

@@ -1,5 +1,5 @@
 import { data, useActionData } from 'react-router'
-import { useFolderAbilities } from '~/components/documents/document-abilities'
+import { folderAbilities } from '~/components/documents/document-abilities'
 import { type DocumentsActionData, UPLOAD_FINISHED, UPLOAD_REFUSED } from '~/components/documents/document-action'
 import { DocumentBreadcrumbs } from '~/components/documents/document-breadcrumbs'
 import { DocumentList } from '~/components/documents/document-list'
@@ -93,7 +93,7 @@ type Screen = Route.ComponentProps['loaderData']
 
 function ProjectDocuments({ query, documents, actionData }: { query: Screen['query'] & { projectId: string }; documents: NonNullable<Screen['documents']>; actionData: DocumentsActionData | undefined }) {
   const locale = useLocale()
-  const can = useFolderAbilities()
+  const can = folderAbilities(documents.access)
   const resumable = useResumableForm({ intent: 'upload', refusedGoesToAction: true })
   const { project, folder, breadcrumbs, tree, subfolders, searching, list } = documents
   const here = folder?.name ?? project.name

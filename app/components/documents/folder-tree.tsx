@@ -54,7 +54,7 @@ function Branch({ projectId, nodes, currentId }: { projectId: string; nodes: rea
     <ul className="ml-3 flex flex-col gap-0.5 border-l border-border pl-2">
       {nodes.map((node) => (
         <li key={node.id}>
-          <FolderLink to={folderHref(projectId, node.id)} current={node.id === currentId} name={node.name} count={node.documentCount} />
+          <FolderLink to={folderHref(projectId, node.id)} current={node.id === currentId} name={node.name} count={node.documentCount} restricted={node.restricted === true} />
           {node.children && node.children.length > 0 ? <Branch projectId={projectId} nodes={node.children} currentId={currentId} /> : null}
         </li>
       ))}
@@ -62,7 +62,7 @@ function Branch({ projectId, nodes, currentId }: { projectId: string; nodes: rea
   )
 }
 
-function FolderLink({ to, current, name, count }: { to: string; current: boolean; name: string; count?: number }) {
+function FolderLink({ to, current, name, count, restricted = false }: { to: string; current: boolean; name: string; count?: number; restricted?: boolean }) {
   return (
     <Link
       to={to}
@@ -72,7 +72,10 @@ function FolderLink({ to, current, name, count }: { to: string; current: boolean
         current ? 'bg-surface-muted font-semibold text-text' : 'text-primary-strong',
       )}
     >
-      <span className="min-w-0">{name}</span>
+      <span className="min-w-0">
+        {name}
+        {restricted ? <span className="ml-1 text-xs font-normal text-muted">(restricted)</span> : null}
+      </span>
       {count !== undefined && count > 0 ? (
         <span className="shrink-0 text-xs text-muted">
           {count}

@@ -13,7 +13,7 @@ export function SubfolderList({ projectId, folders }: { projectId: string; folde
             className="flex min-h-11 items-center justify-between gap-3 rounded-md border border-border bg-surface px-3 py-2 text-sm font-medium text-primary-strong no-underline hover:bg-surface-muted"
           >
             <span className="min-w-0 break-words">{folder.name}</span>
-            <span className="shrink-0 text-xs font-normal text-muted">{countText(folder.folderCount, folder.documentCount)}</span>
+            <span className="shrink-0 text-xs font-normal text-muted">{folder.restricted ? 'Restricted: only what is shared with you' : countText(folder.folderCount, folder.documentCount)}</span>
           </Link>
         </li>
       ))}

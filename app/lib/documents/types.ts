@@ -69,8 +69,8 @@ export type DocumentTree = {
   /** The folder the tree starts at (null: the project's top). */
   folder: Folder | null
   folders: FolderNode[]
-  /** Documents directly in that folder (first page), as the list shows them. */
-  documents: DocumentSummary[]
+  /** The caller's level where the tree starts (the folder, or the project's top): which forms to offer there. */
+  access: PermissionLevel
 }
 
 export type Revision = {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { documentFolders, documents } from '#server/db/schema-documents'
 import { Problem, problems } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
-import type { Folder, FolderNode } from '~/lib/documents/types'
+import type { Folder, FolderNode, PermissionLevel } from '~/lib/documents/types'
 import type { DomainContext } from '../reporting/context'
 import { actorEntries, folderVisibility, forbidden, requireLevel, visibleCondition, type Entry, type FolderVisibility } from './access'
 import { breadcrumbsOf, ensureProjectActive, findFolder, findProject, folderColumns, recordDocumentChange, type FolderRow } from './places'
@@ -150,9 +150,10 @@ export async function folderTree(
   ctx: DomainContext,
   projectId: string,
   options: { folderId?: string | undefined; depth: number },
-): Promise<{ folder: Folder | null; folders: FolderNode[] }> {
-  await findProject(ctx, projectId)
-  const start = options.folderId === undefined ? null : (await findFolder(ctx, options.folderId)).folder
+): Promise<{ folder: Folder | null; folders: FolderNode[]; access: PermissionLevel }> {
+  const { level: projectLevel } = await findProject(ctx, projectId)
+  const found = options.folderId === undefined ? null : await findFolder(ctx, options.folderId)
+  const start = found?.folder ?? null
   if (start && start.projectId !== projectId) throw new Problem(problems.notFound())
   const entries = await actorEntries(ctx, projectId)
   const baseDepth = start ? start.path.length : 0
@@ -180,7 +181,7 @@ export async function folderTree(
     else (parent.children ??= []).push(node)
   }
   const [startView] = start ? await folderViews(ctx, projectId, [start], entries, visibility) : []
-  return { folder: startView ?? null, folders: roots }
+  return { folder: startView ?? null, folders: roots, access: found ? found.level : projectLevel }
 }
 
 /** Folder JSON for rows of one project: breadcrumbs and visible counts, in three queries for any number. */

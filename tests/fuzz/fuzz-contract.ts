@@ -4,6 +4,8 @@ import type { OpenApiDocument, OpenApiOperation } from '#server/http/openapi'
 import { client, signedInClient, type TestClient } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { createItem, createOrg, createProject, createReport, type Org } from '#tests/helpers/reporting-b'
+import { uploadRevision } from '#tests/helpers/documents'
+import { pngImage } from '#tests/helpers/photos'
 import { anyText, bodyArbitrary, queryArbitrary, type IdPool } from './arbitraries'
 
 /**
@@ -36,7 +38,11 @@ async function freshRows(): Promise<string[]> {
   const upload = (await (
     await org.writer.post(`/api/items/${items[0]?.id}/uploads`, { fileName: 'site.jpg', size: 1000, contentType: 'image/jpeg' })
   ).json()) as { id: string }
-  return [projectId, reportId, ...items.map((item) => item.id), view.id, upload.id, org.writer.member.user.id].filter(Boolean)
+  // Documents: a folder, a document with a revision (its id is also its upload session's), the ids their calls take.
+  const folder = (await (await org.admin.post(`/api/projects/${projectId}/folders`, { name: 'Fuzz' })).json()) as { id: string }
+  const doc = (await (await org.admin.post(`/api/projects/${projectId}/documents`, { number: 'PRJ-ARC-ZZ-00-DR-A-0001', title: 'Fuzz', folderId: folder.id })).json()) as { id: string }
+  const revision = await uploadRevision(org.admin, doc.id, pngImage(), { code: 'P01', status: 'S2' })
+  return [projectId, reportId, ...items.map((item) => item.id), view.id, upload.id, org.writer.member.user.id, folder.id, doc.id, revision.id].filter(Boolean)
 }
 
 afterAll(async () => {

@@ -62,13 +62,19 @@ async function planSheet(title: string, number: string, revision: string, rooms:
 /** A one-page PDF with a few lines of text (Helvetica): enough to be a real document. */
 function textPdf(lines: string[]): Buffer {
   const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`)
-  const content = ['BT', '/F1 14 Tf', '56 780 Td', '18 TL', ...lines.map((line) => `(${escape(line)}) Tj T*`), 'ET'].join('\n')
+  return onePagePdf({ content: ['BT', '/F1 14 Tf', '56 780 Td', '18 TL', ...lines.map((line) => `(${escape(line)}) Tj T*`), 'ET'].join('\n'), font: true })
+}
+
+/** The smallest valid one-page PDF around a content stream (A4 unless told), with Helvetica as /F1 when `font`. */
+export function onePagePdf(options: { content: string; width?: number; height?: number; font?: boolean }): Buffer {
+  const { content, width = 595, height = 842, font = false } = options
+  const resources = font ? ' /Resources << /Font << /F1 5 0 R >> >>' : ''
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents 4 0 R${resources} >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ...(font ? ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'] : []),
   ]
   let out = '%PDF-1.4\n'
   const offsets: number[] = []

@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto'
+import { onePagePdf } from '#server/db/seed-documents'
 import type { UploadSession } from '#server/domain/photos/uploads'
 import type { DocumentDetail, NamingStandard, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
@@ -85,21 +86,5 @@ export function postRevisionForm(c: TestClient, documentId: string, file: { byte
 
 /** A real one-page PDF of `width` × `height` points with a filled rectangle (xref offsets computed). */
 export function pdfDocument(width = 595, height = 842): Buffer {
-  const content = '0 0 1 rg 36 36 200 120 re f'
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents 4 0 R >>`,
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-  ]
-  let out = '%PDF-1.4\n'
-  const offsets: number[] = []
-  objects.forEach((object, index) => {
-    offsets.push(out.length)
-    out += `${index + 1} 0 obj\n${object}\nendobj\n`
-  })
-  const xref = out.length
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
-  return Buffer.from(out, 'latin1')
+  return onePagePdf({ content: '0 0 1 rg 36 36 200 120 re f', width, height })
 }

@@ -4,7 +4,7 @@ import { documentFolders, documents } from '#server/db/schema-documents'
 import type { CdeState, SearchPage } from '~/lib/documents/types'
 import type { DomainContext } from '../reporting/context'
 import { actorEntries, visibleCondition } from './access'
-import { findFolder, findProject, notFound } from './places'
+import { documentColumns, findFolder, findProject, notFound } from './places'
 import { documentSummaries } from './views'
 
 /** docs/documents.md "Search". */
@@ -121,16 +121,5 @@ export async function searchQueries(ctx: DomainContext, query: SearchQuery) {
   }
 }
 
-const summaryColumns = {
-  id: documents.id,
-  projectId: documents.projectId,
-  folderId: documents.folderId,
-  number: documents.number,
-  title: documents.title,
-  discipline: documents.discipline,
-  docType: documents.docType,
-  status: documents.status,
-  state: documents.state,
-  currentRevisionId: documents.currentRevisionId,
-  updatedAt: documents.updatedAt,
-}
+/** What a list row needs of a document (views.ts documentSummaries). */
+const { metadata: _metadata, createdBy: _createdBy, createdAt: _createdAt, revision: _revision, ...summaryColumns } = documentColumns

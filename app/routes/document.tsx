@@ -20,7 +20,7 @@ import { documentChanged } from '~/lib/documents/live'
 import { atLeast } from '~/lib/documents/rules'
 import { useLocale } from '~/root'
 import type { Route } from './+types/document'
-import { uploadFinished } from './documents-actions.server'
+import { documentPage, documentPath, uploadFinished } from './documents-actions.server'
 import { editDetails, loadDocumentPage, newRevision, saveMetadata, savePermissions, setArchived } from './documents-document.server'
 
 /**
@@ -53,7 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case 'restore':
       return setArchived(api, doc, intent === 'archive', responseHeaders)
     case 'permissions':
-      return savePermissions(api, doc, formData, responseHeaders)
+      return savePermissions(api, { path: `${documentPath(doc.id)}/permissions`, page: documentPage(doc.id) }, formData, responseHeaders)
     default:
       throw data('Unknown intent', { status: 400 })
   }

@@ -112,9 +112,10 @@ export async function setArchived(api: ApiClient, doc: DocumentDetail, archived:
 
 /**
  * "Permissions": the entries on screen with their levels, without the one whose Remove was
- * pressed, plus the person or role chosen under "Add" (PUT replaces the document's entries).
+ * pressed, plus the person or role chosen under "Add" (PUT replaces the entries at `target.path`:
+ * a document's, a folder's or a project's), then back to `target.page`.
  */
-export async function savePermissions(api: ApiClient, doc: DocumentDetail, formData: FormData, headers: Headers) {
+export async function savePermissions(api: ApiClient, target: { path: string; page: string }, formData: FormData, headers: Headers) {
   const removed = String(formData.get('remove') ?? '')
   const entries = new Map<string, { subjectKind: 'user' | 'role'; subject: string; level: PermissionLevel }>()
   const add = (key: string, level: unknown) => {
@@ -124,7 +125,7 @@ export async function savePermissions(api: ApiClient, doc: DocumentDetail, formD
   for (const key of formData.getAll('entry')) if (typeof key === 'string' && key !== removed) add(key, formData.get(`level:${key}`))
   const adding = String(formData.get('addSubject') ?? '')
   if (adding && !removed) add(adding, formData.get('addLevel'))
-  const result = await api.put<Permissions>(`${documentPath(doc.id)}/permissions`, { entries: [...entries.values()] })
+  const result = await api.put<Permissions>(target.path, { entries: [...entries.values()] })
   if (!result.ok) {
     if (result.error.problem?.errors) {
       const messages = Object.values(result.error.problem.errors).flat()
@@ -133,7 +134,7 @@ export async function savePermissions(api: ApiClient, doc: DocumentDetail, formD
     return noticeFailure('permissions', result.error, headers)
   }
   await setFlash(headers, { tone: 'success', message: removed ? 'Entry removed. Permissions saved.' : 'Permissions saved.' })
-  throw redirect(documentPage(doc.id), { headers })
+  throw redirect(target.page, { headers })
 }
 
 function entryOf(key: string, level: unknown): { subjectKind: 'user' | 'role'; subject: string; level: PermissionLevel } | undefined {

@@ -2,9 +2,9 @@ import { loadError } from '~/components/reporting/item-action'
 import { noticeOf, type Notice } from '~/components/reporting/report-action'
 import type { ApiClient, ApiResult } from '~/lib/api/types'
 import { type DocumentsQuery, isSearching, searchParamsOf } from '~/lib/documents/query'
-import { exampleNumber } from '~/lib/documents/rules'
-import type { Breadcrumb, DocumentTree, Folder, FolderNode, MetadataField, NamingStandard, PermissionLevel, SearchPage } from '~/lib/documents/types'
-import { type Page, type Project, projectTitle } from '~/lib/reporting/types'
+import { atLeast, exampleNumber } from '~/lib/documents/rules'
+import type { Breadcrumb, DocumentTree, Folder, FolderNode, MetadataField, NamingStandard, PermissionLevel, Permissions, SearchPage } from '~/lib/documents/types'
+import { type Member, type Page, type Project, projectTitle } from '~/lib/reporting/types'
 
 /** GET …/documents/tree as it answers (the first page of documents may come with it). */
 type TreeAnswer = DocumentTree
@@ -27,6 +27,9 @@ export type ProjectDocuments = {
   disciplines: Array<{ code: string; description: string }>
   example: string
   metadataFields: MetadataField[]
+  /** The entries set here and what applies from above, for a manager (null otherwise); the members to add. */
+  permissions: Permissions | null
+  members: Member[]
   notice: Notice | null
 }
 
@@ -71,6 +74,11 @@ export async function loadDocumentsScreen(api: ApiClient, query: DocumentsQuery,
   const tree = openPath(top.data.folders, [...breadcrumbs.map((crumb, index) => ({ id: crumb.id, level: levels[index] ?? null })), ...(folder && here ? [{ id: folder.id, level: here }] : [])])
   const subfolders = here?.ok ? here.data.folders : top.data.folders
 
+  // A manager here also gets the permissions of this folder (or of the project, at its top).
+  const access = (here?.ok ? here.data : top.data).access
+  const [permissions, members] = atLeast(access, 'manage')
+    ? await Promise.all([api.get<Permissions>(folder ? `/api/folders/${encodeURIComponent(folder.id)}/permissions` : `${projectPath}/permissions`), api.get<{ items: Member[] }>('/api/members')])
+    : [null, null]
   const choices = projects.ok ? projects.data.items.map(choiceOf) : []
   // An archived project is not in the active list: keep it in the picker while it is open.
   if (!choices.some((p) => p.id === projectId)) choices.push(choiceOf(project.data))
@@ -82,7 +90,7 @@ export async function loadDocumentsScreen(api: ApiClient, query: DocumentsQuery,
     documents: {
       project: { ...choiceOf(project.data), name: projectTitle(project.data.title) },
       folder,
-      access: (here?.ok ? here.data : top.data).access,
+      access,
       breadcrumbs,
       tree,
       subfolders,
@@ -91,6 +99,8 @@ export async function loadDocumentsScreen(api: ApiClient, query: DocumentsQuery,
       disciplines: fields.find((f) => f.key === 'role')?.codes ?? [],
       example: naming.ok ? (naming.data.example ?? exampleNumber(fields)) : '',
       metadataFields: metadata.ok ? metadata.data.items : [],
+      permissions: permissions?.ok ? permissions.data : null,
+      members: members?.ok ? members.data.items : [],
       notice: failed ? noticeOf(failed.error) : null,
     },
   }

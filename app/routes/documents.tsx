@@ -1,8 +1,9 @@
-import { data, useActionData } from 'react-router'
+import { data, useActionData, useLocation } from 'react-router'
 import { folderAbilities } from '~/components/documents/document-abilities'
 import { type DocumentsActionData, UPLOAD_FINISHED, UPLOAD_REFUSED } from '~/components/documents/document-action'
 import { DocumentBreadcrumbs } from '~/components/documents/document-breadcrumbs'
 import { DocumentList } from '~/components/documents/document-list'
+import { DocumentPermissionsForm } from '~/components/documents/document-permissions-form'
 import { DocumentSearchForm } from '~/components/documents/document-search-form'
 import { DocumentUploadForm } from '~/components/documents/document-upload-form'
 import { FolderCreateForm } from '~/components/documents/folder-create-form'
@@ -18,10 +19,11 @@ import { Section } from '~/components/ui/section'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { documentsChanged } from '~/lib/documents/live'
-import { parseDocumentsQuery } from '~/lib/documents/query'
+import { folderHref, parseDocumentsQuery } from '~/lib/documents/query'
 import { useLocale } from '~/root'
 import type { Route } from './+types/documents'
 import { checkName, createFolder, uploadDocument, uploadFinished, uploadRefused } from './documents-actions.server'
+import { savePermissions } from './documents-document.server'
 import { loadDocumentsScreen } from './documents-load.server'
 
 /**
@@ -39,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const { projectId } = parseDocumentsQuery(new URL(request.url).searchParams)
+  const { projectId, folderId } = parseDocumentsQuery(new URL(request.url).searchParams)
   const intent = String(formData.get('intent') ?? '')
   switch (intent) {
     case 'create-folder':
@@ -52,6 +54,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       return uploadFinished(api, formData, responseHeaders, (doc, code) => `Document ${doc.number} uploaded as ${code}.`)
     case UPLOAD_REFUSED:
       return uploadRefused(api, formData, responseHeaders)
+    case 'permissions': {
+      const project = requireProject(projectId)
+      const path = folderId ? `/api/folders/${encodeURIComponent(folderId)}/permissions` : `/api/projects/${encodeURIComponent(project)}/permissions`
+      return savePermissions(api, { path, page: folderHref(project, folderId) }, formData, responseHeaders)
+    }
     default:
       throw data('Unknown intent', { status: 400 })
   }
@@ -94,6 +101,7 @@ type Screen = Route.ComponentProps['loaderData']
 function ProjectDocuments({ query, documents, actionData }: { query: Screen['query'] & { projectId: string }; documents: NonNullable<Screen['documents']>; actionData: DocumentsActionData | undefined }) {
   const locale = useLocale()
   const can = folderAbilities(documents.access)
+  const location = useLocation()
   const resumable = useResumableForm({ intent: 'upload', refusedGoesToAction: true })
   const { project, folder, breadcrumbs, tree, subfolders, searching, list } = documents
   const here = folder?.name ?? project.name
@@ -140,6 +148,16 @@ function ProjectDocuments({ query, documents, actionData }: { query: Screen['que
                   resumable={resumable}
                 />
               </div>
+            </Section>
+          ) : null}
+          {documents.permissions ? (
+            <Section title={folder ? 'Permissions of this folder' : 'Permissions of this project'} description="Who may view, upload, edit or manage here and below, unless something nearer says otherwise.">
+              <details className="max-w-3xl" open={actionData?.intent === 'permissions'}>
+                <summary className="cursor-pointer text-sm font-medium text-primary-strong">Show and change permissions</summary>
+                <div className="mt-4">
+                  <DocumentPermissionsForm key={location.key} permissions={documents.permissions} members={documents.members} lastResult={resultFor(actionData, 'permissions')} />
+                </div>
+              </details>
             </Section>
           ) : null}
           {can.createFolders ? (

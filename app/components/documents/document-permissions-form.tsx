@@ -27,7 +27,8 @@ function subjectLabel(entry: PermissionEntry): string {
  * Who may do what with this document (intent `permissions`, manage only): the entries set on it,
  * each with its level, a Remove button, and a person or role to add; below, what applies from
  * above when nothing is set here. One form, so it works without JavaScript: Remove and Add save
- * the level changes made beside them too. PUT replaces the document's entries.
+ * the level changes made beside them too. PUT replaces the entries of the document, folder or
+ * project the permissions are of (`permissions.target`).
  */
 export function DocumentPermissionsForm({ permissions, members, lastResult }: { permissions: Permissions; members: readonly Member[]; lastResult: SubmissionResult<string[]> | undefined }) {
   const taken = new Set(permissions.entries.map(entryKey))
@@ -38,9 +39,9 @@ export function DocumentPermissionsForm({ permissions, members, lastResult }: { 
       <input type="hidden" name="intent" value="permissions" />
       <FormError errors={formErrors} />
       {permissions.entries.length === 0 ? (
-        <p className="text-sm text-muted">Nothing is set on this document: what applies from above decides.</p>
+        <p className="text-sm text-muted">Nothing is set on this {permissions.target}: what applies from above decides.</p>
       ) : (
-        <ul aria-label="Set on this document" className="flex flex-col gap-3">
+        <ul aria-label={`Set on this ${permissions.target}`} className="flex flex-col gap-3">
           {permissions.entries.map((entry) => {
             const key = entryKey(entry)
             return (

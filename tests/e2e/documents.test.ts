@@ -194,6 +194,17 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await page.getByRole('button', { name: 'Yes, bring it back' }).click()
     await page.getByText(`${number} is back in use.`).waitFor()
     await page.getByRole('region', { name: 'New revision' }).waitFor()
+
+    // The project's own permissions, at the top of its tree.
+    await page.goto(`/documents?projectId=${project.id}`)
+    await page.getByRole('heading', { name: 'Permissions of this project' }).waitFor()
+    await page.getByText('Show and change permissions').click()
+    const projectPermissions = page.getByRole('form', { name: 'Permissions' })
+    await projectPermissions.getByLabel('Person or role').selectOption({ label: 'Everyone with Read Only' })
+    await projectPermissions.getByLabel('Level', { exact: true }).selectOption('upload')
+    await projectPermissions.getByRole('button', { name: 'Save permissions' }).click()
+    await page.getByText('Permissions saved.').waitFor()
+    expect(await page.getByRole('form', { name: 'Permissions' }).getByLabel('Everyone with Read Only', { exact: true }).inputValue()).toBe('upload')
     j.assertNoConsoleErrors()
   })
 })

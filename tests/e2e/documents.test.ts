@@ -204,6 +204,9 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await projectPermissions.getByLabel('Level', { exact: true }).selectOption('upload')
     await projectPermissions.getByRole('button', { name: 'Save permissions' }).click()
     await page.getByText('Permissions saved.').waitFor()
+    // A page loaded afresh (without JavaScript) shows the permissions folded again.
+    const folded = page.locator('details', { has: page.getByText('Show and change permissions') })
+    if ((await folded.getAttribute('open')) === null) await page.getByText('Show and change permissions').click()
     expect(await page.getByRole('form', { name: 'Permissions' }).getByLabel('Everyone with Read Only', { exact: true }).inputValue()).toBe('upload')
     j.assertNoConsoleErrors()
   })

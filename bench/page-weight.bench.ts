@@ -17,6 +17,16 @@ try {
   await report('/auth/login', '')
   const { headers } = await signInDemo(base)
   await report('/dashboard', headers.cookie ?? '')
+  // The document screens (issue 11) on the seeded Riverside documents, and an item page (its drawing panel).
+  const api = async <T>(apiPath: string): Promise<T> => (await (await fetch(`${base}${apiPath}`, { headers: { ...headers, accept: 'application/json' } })).json()) as T
+  const found = await api<{ items: Array<{ id: string; projectId: string }> }>('/api/documents/search?q=DR')
+  const doc = found.items[0]
+  if (doc) {
+    await report(`/documents?projectId=${doc.projectId}`, headers.cookie ?? '')
+    await report(`/documents/${doc.id}`, headers.cookie ?? '')
+  }
+  const item = (await api<{ items: Array<{ id: string }> }>('/api/items/outstanding?limit=1')).items[0]
+  if (item) await report(`/items/${item.id}`, headers.cookie ?? '')
 } finally {
   server.kill('SIGTERM')
   await new Promise((resolve) => server.once('exit', resolve))

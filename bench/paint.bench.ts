@@ -1,4 +1,4 @@
-// First paint on a slow phone link (docs/performance.md "First paint"): for five screens, first
+// First paint on a slow phone link (docs/performance.md "First paint"): for six screens, first
 // contentful paint with JavaScript on and off (Playwright + CDP throttling, Lighthouse's mobile
 // "Slow 4G" and 4× CPU slowdown, cold cache; median of PAINT_RUNS runs, default 5), compressed JS
 // bytes, script requests and layout shift; then Lighthouse 12 (mobile defaults) for performance and
@@ -61,6 +61,7 @@ try {
     { name: 'Projects', path: '/projects', signedIn: true },
     { name: 'Items', path: '/items', signedIn: true },
     { name: 'Item', path: `/items/${itemId}`, signedIn: true },
+    { name: 'Documents', path: await firstDocumentsPath(cookies), signedIn: true },
   ]
   const screens = ONLY ? allScreens.filter((s) => s.path.startsWith(ONLY)) : allScreens
 
@@ -125,7 +126,8 @@ async function loadOnce(browser: Browser, screen: Screen, cookies: Cookie[], jav
     await cdp.send('Page.enable')
     await cdp.send('Page.setLifecycleEventsEnabled', { enabled: true })
     const response = await page.goto(base + screen.path, { waitUntil: javaScriptEnabled ? 'networkidle' : 'load', timeout: 120_000 })
-    if (!response || response.status() !== 200 || new URL(page.url()).pathname !== screen.path) {
+    const landed = new URL(page.url())
+    if (!response || response.status() !== 200 || landed.pathname + landed.search !== screen.path) {
       throw new Error(`${screen.path}: ${response?.status()} at ${page.url()}`)
     }
     const fcp = await Promise.race([painted, new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 10_000))])
@@ -211,7 +213,8 @@ async function runLighthouse(screen: Screen, cookies: Cookie[]) {
     })
     const lhr = result?.lhr
     if (!lhr) throw new Error(`Lighthouse gave no result for ${screen.path}`)
-    if (new URL(lhr.finalDisplayedUrl).pathname !== screen.path) throw new Error(`Lighthouse ended on ${lhr.finalDisplayedUrl}, not ${screen.path}`)
+    const ended = new URL(lhr.finalDisplayedUrl)
+    if (ended.pathname + ended.search !== screen.path) throw new Error(`Lighthouse ended on ${lhr.finalDisplayedUrl}, not ${screen.path}`)
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? Number.NaN) * 100)
     const fcp = lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN
     const tbt = lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN
@@ -235,7 +238,7 @@ function renderTable(rows: Row[]): string {
     const deferredCount = Math.max(...r.on.map((l) => l.deferredScripts))
     const later = deferredCount === 0 ? '–' : `${kib(median(r.on.map((l) => l.deferredBytes)))}, ${deferredCount}`
     const cls = Math.max(...r.on.map((l) => l.cls))
-    const screen = r.name === 'Item' ? '/items/<id>' : r.path
+    const screen = r.name === 'Item' ? '/items/<id>' : r.name === 'Documents' ? '/documents?projectId=<id>' : r.path
     return `| \`${screen}\` | ${ms(on)} | ${ms(off)} | ${start} | ${later} | ${cls.toFixed(3)} | ${r.performance} | ${r.accessibility} | ${ms(r.lhFcpMs)} / ${Math.round(r.lhTbtMs)} ms |`
   })
   return [...head, ...lines].join('\n')
@@ -270,6 +273,16 @@ async function firstItemId(cookies: Cookie[]): Promise<string> {
   const id = ((await res.json()) as { items: { id: string }[] }).items[0]?.id
   if (!id) throw new Error('no seeded outstanding item')
   return id
+}
+
+/** The seeded project's documents: its folders, list and upload form (issue 11). */
+async function firstDocumentsPath(cookies: Cookie[]): Promise<string> {
+  const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+  const res = await fetch(`${base}/api/documents/search?pageSize=1`, { headers: { cookie, accept: 'application/json' } })
+  if (!res.ok) throw new Error(`document search: ${res.status} ${await res.text()}`)
+  const projectId = ((await res.json()) as { items: { projectId: string }[] }).items[0]?.projectId
+  if (!projectId) throw new Error('no seeded document')
+  return `/documents?projectId=${projectId}`
 }
 
 function median(values: number[]): number {

@@ -5,7 +5,7 @@ import { Problem, problems } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
 import type { Folder, FolderNode, PermissionLevel } from '~/lib/documents/types'
 import type { DomainContext } from '../reporting/context'
-import { actorEntries, folderVisibility, forbidden, requireLevel, visibleCondition, type Entry, type FolderVisibility } from './access'
+import { folderVisibility, forbidden, requireLevel, visibleCondition, type Entry, type FolderVisibility } from './access'
 import { breadcrumbsOf, ensureProjectActive, findFolder, findProject, folderColumns, recordDocumentChange, type FolderRow } from './places'
 
 /** docs/documents.md "Folders". */
@@ -134,8 +134,8 @@ export async function updateFolder(ctx: DomainContext, folderId: string, change:
 
 /** GET /api/folders/{id}: the folder with its breadcrumbs and what is directly inside. */
 export async function getFolder(ctx: DomainContext, folderId: string): Promise<Folder> {
-  const { folder } = await findFolder(ctx, folderId)
-  const entries = await actorEntries(ctx, folder.projectId)
+  // The caller's entries come with the folder (none for administrators, who see everything).
+  const { folder, entries } = await findFolder(ctx, folderId)
   const [view] = await folderViews(ctx, folder.projectId, [folder], entries, await folderVisibility(ctx, folder.projectId, entries))
   if (!view) throw new Error('folder view not made')
   return view
@@ -151,11 +151,10 @@ export async function folderTree(
   projectId: string,
   options: { folderId?: string | undefined; depth: number },
 ): Promise<{ folder: Folder | null; folders: FolderNode[]; access: PermissionLevel }> {
-  const { level: projectLevel } = await findProject(ctx, projectId)
+  const { level: projectLevel, entries } = await findProject(ctx, projectId)
   const found = options.folderId === undefined ? null : await findFolder(ctx, options.folderId)
   const start = found?.folder ?? null
   if (start && start.projectId !== projectId) throw new Problem(problems.notFound())
-  const entries = await actorEntries(ctx, projectId)
   const baseDepth = start ? start.path.length : 0
   const within: SQL[] = [eq(documentFolders.tenantId, ctx.actor.tenantId), eq(documentFolders.projectId, projectId)]
   if (start) within.push(sql`${documentFolders.path} @> array[${start.id}::uuid]`, sql`${documentFolders.id} <> ${start.id}::uuid`)

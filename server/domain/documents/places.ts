@@ -8,7 +8,7 @@ import type { Breadcrumb, PermissionLevel } from '~/lib/documents/types'
 import { recordChange, type ChangeType } from '../reporting/change-log'
 import type { DomainContext } from '../reporting/context'
 import { isUuid } from '../reporting/projects'
-import { actorEntries, decide, levelAt, reachableProject, requireLevel, restrictedFolder, type Place } from './access'
+import { actorEntries, decide, levelAt, reachableProject, requireLevel, restrictedFolder, type Entry, type Place } from './access'
 
 /**
  * Finding the project, folder or document a call names, with the caller's level there: an unknown
@@ -30,7 +30,7 @@ export async function findProject(
   ctx: DomainContext,
   projectId: string,
   wanted: PermissionLevel = 'view',
-): Promise<{ project: ProjectRef; level: PermissionLevel; restricted: boolean }> {
+): Promise<{ project: ProjectRef; level: PermissionLevel; restricted: boolean; entries: Entry[] }> {
   if (!isUuid(projectId)) throw notFound()
   const [project] = await ctx.tx
     .select({ id: projects.id, title: projects.title, code: projects.code, status: projects.status })
@@ -38,12 +38,12 @@ export async function findProject(
     .where(and(eq(projects.tenantId, ctx.actor.tenantId), eq(projects.id, projectId)))
     .limit(1)
   if (!project) throw notFound()
-  if (ctx.actor.roleKey === 'admin') return { project, level: 'manage', restricted: false }
+  if (ctx.actor.roleKey === 'admin') return { project, level: 'manage', restricted: false, entries: [] }
   const entries = await actorEntries(ctx, projectId)
   const level = decide(ctx.actor, entries, { projectId, folderPath: [] })
-  if (wanted === 'view' && !atLeast(level, 'view') && reachableProject(ctx.actor, entries, projectId)) return { project, level, restricted: true }
+  if (wanted === 'view' && !atLeast(level, 'view') && reachableProject(ctx.actor, entries, projectId)) return { project, level, restricted: true, entries }
   requireLevel(level, wanted)
-  return { project, level, restricted: false }
+  return { project, level, restricted: false, entries }
 }
 
 /** Nothing new is filed in an archived project; what is there stays readable. */
@@ -73,7 +73,7 @@ export async function findFolder(
   folderId: string,
   wanted: PermissionLevel = 'view',
   options: { lock?: boolean } = {},
-): Promise<{ folder: FolderRow; level: PermissionLevel; restricted: boolean }> {
+): Promise<{ folder: FolderRow; level: PermissionLevel; restricted: boolean; entries: Entry[] }> {
   if (!isUuid(folderId)) throw notFound()
   const query = ctx.tx
     .select(folderColumns)
@@ -82,12 +82,12 @@ export async function findFolder(
     .limit(1)
   const [folder] = options.lock ? await query.for('update') : await query
   if (!folder) throw notFound()
-  if (ctx.actor.roleKey === 'admin') return { folder, level: 'manage', restricted: false }
+  if (ctx.actor.roleKey === 'admin') return { folder, level: 'manage', restricted: false, entries: [] }
   const entries = await actorEntries(ctx, folder.projectId)
   const level = decide(ctx.actor, entries, { projectId: folder.projectId, folderPath: folder.path })
-  if (wanted === 'view' && !atLeast(level, 'view') && restrictedFolder(ctx.actor, entries, folder.projectId, folder.id)) return { folder, level, restricted: true }
+  if (wanted === 'view' && !atLeast(level, 'view') && restrictedFolder(ctx.actor, entries, folder.projectId, folder.id)) return { folder, level, restricted: true, entries }
   requireLevel(level, wanted)
-  return { folder, level, restricted: false }
+  return { folder, level, restricted: false, entries }
 }
 
 export const documentColumns = {

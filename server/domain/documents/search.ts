@@ -74,8 +74,8 @@ export async function searchQueries(ctx: DomainContext, query: SearchQuery) {
   if (folder && query.projectId !== undefined && folder.projectId !== query.projectId) throw notFound()
   const projectId = folder?.projectId ?? query.projectId
   // A project or folder the caller cannot reach is not there (404), as in the tree.
-  if (projectId !== undefined) await findProject(ctx, projectId)
-  const entries = await actorEntries(ctx, projectId)
+  // Within a project its lookup brings the caller's entries; across projects they are read here.
+  const entries = projectId !== undefined ? (await findProject(ctx, projectId)).entries : await actorEntries(ctx)
 
   const text = query.q?.trim() ?? ''
   const textQuery = text === '' ? undefined : textQueryOf(text)

@@ -1,7 +1,8 @@
-import { data, Link } from 'react-router'
+import { data } from 'react-router'
 import { loaded } from '~/components/reporting/item-action'
 import { ItemActivityList } from '~/components/reporting/item-activity-list'
 import { ItemStatusBadge } from '~/components/reporting/item-badges'
+import { ItemBreadcrumbs } from '~/components/reporting/item-breadcrumbs'
 import { ButtonLink } from '~/components/ui/button-link'
 import { PageHeader } from '~/components/ui/page-header'
 import { createServerApi } from '~/lib/api.server'
@@ -40,21 +41,7 @@ export default function ItemActivity({ loaderData }: Route.ComponentProps) {
   }
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-3 text-sm">
-        <ol className="flex flex-wrap gap-x-2 text-muted">
-          <li>
-            <Link to="/items" className="text-primary-strong underline underline-offset-2">
-              Items
-            </Link>
-            <span aria-hidden="true"> /</span>
-          </li>
-          <li>
-            <Link to={`/items/${item.id}`} className="text-primary-strong underline underline-offset-2">
-              #{item.number} {item.title}
-            </Link>
-          </li>
-        </ol>
-      </nav>
+      <ItemBreadcrumbs item={item} />
       <PageHeader
         title={`Activity of item #${item.number}`}
         description={

@@ -6,6 +6,7 @@ import { PinPicker } from '~/components/drawings/pin-picker'
 import { clickToFraction, shownToSheet, zoomOf } from '~/components/drawings/sheet-geometry'
 import { SheetBox, ZoomLinks } from '~/components/drawings/sheet-view'
 import { loaded } from '~/components/reporting/item-action'
+import { ItemBreadcrumbs } from '~/components/reporting/item-breadcrumbs'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { noticeOf, type Notice } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
@@ -151,21 +152,7 @@ export default function ItemPinScreen({ loaderData }: Route.ComponentProps) {
   const current = pin && chosen && pin.documentId === chosen.documentId ? { x: pin.x, y: pin.y, colour: pin.colour } : undefined
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-3 text-sm">
-        <ol className="flex flex-wrap gap-x-2 text-muted">
-          <li>
-            <Link to="/items" className="text-primary-strong underline underline-offset-2">
-              Items
-            </Link>
-            <span aria-hidden="true"> /</span>
-          </li>
-          <li>
-            <Link to={`/items/${item.id}`} className="text-primary-strong underline underline-offset-2">
-              #{item.number} {item.title}
-            </Link>
-          </li>
-        </ol>
-      </nav>
+      <ItemBreadcrumbs item={item} />
       <PageHeader
         title={pin ? `Move the pin of item #${item.number}` : `Pin item #${item.number} on a drawing`}
         description={pin ? `Now on ${pin.documentNumber}. Choose a drawing, then click the sheet where the item is.` : 'Choose a drawing of the item’s project, then click the sheet where the item is.'}

@@ -1,5 +1,6 @@
 import { data, Link } from 'react-router'
 import { loaded } from '~/components/reporting/item-action'
+import { ItemBreadcrumbs } from '~/components/reporting/item-breadcrumbs'
 import { Banner } from '~/components/ui/banner'
 import { ButtonLink } from '~/components/ui/button-link'
 import { PageHeader } from '~/components/ui/page-header'
@@ -47,21 +48,7 @@ export default function PhotoMarkupScreen({ loaderData }: Route.ComponentProps) 
   const alt = photo.caption ? `Photo: ${photo.caption}` : `Photo ${photo.displayName}`
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-3 text-sm">
-        <ol className="flex flex-wrap gap-x-2 text-muted">
-          <li>
-            <Link to="/items" className="text-primary-strong underline underline-offset-2">
-              Items
-            </Link>
-            <span aria-hidden="true"> /</span>
-          </li>
-          <li>
-            <Link to={itemPath} className="text-primary-strong underline underline-offset-2">
-              #{item.number} {item.title}
-            </Link>
-          </li>
-        </ol>
-      </nav>
+      <ItemBreadcrumbs item={item} />
       <PageHeader
         title="Mark up photo"
         description={photo.caption ?? photo.displayName}

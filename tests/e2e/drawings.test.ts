@@ -126,7 +126,8 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const drawing = page.getByRole('group', { name: `Sheet ${doc.number}, revision P01` })
     await page.getByRole('navigation', { name: 'Zoom' }).getByRole('link', { name: '200 %' }).click()
     await page.waitForURL(/zoom=200/)
-    expect(await drawing.getAttribute('width')).toBe(String(SHEET.width * 2))
+    // With JavaScript the address changes before the new render lands: wait for it.
+    await expect.poll(() => drawing.getAttribute('width')).toBe(String(SHEET.width * 2))
     await checkAccessibility(page)
     await drawing.getByRole('link', { name: pinName }).click()
     await expectScreen(page, itemHeading)

@@ -9,12 +9,13 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import * as identitySchema from './schema'
+import * as docControlSchema from './schema-doc-control'
 import * as documentSchema from './schema-documents'
 import * as photoSchema from './schema-photos'
 import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]

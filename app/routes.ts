@@ -1,4 +1,4 @@
-import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes'
 
 /** A screen whose issue comes later: the shell and an honest empty state (routes/coming-later.tsx). */
 function later(path: string, id: string) {
@@ -29,13 +29,20 @@ export default [
     route('documents', 'routes/documents.tsx'),
     route('documents/:documentId', 'routes/document.tsx'),
     route('documents/:documentId/sheet', 'routes/document-sheet.tsx'),
-    ...prefix('doc-control', [
-      later('parties', 'doc-control-parties'),
-      later('matrix', 'doc-control-matrix'),
-      later('deliverables', 'doc-control-deliverables'),
-      later('wizard', 'doc-control-wizard'),
-      later('dashboard', 'doc-control-dashboard'),
-      later('inbox', 'doc-control-inbox'),
+    route('doc-control', 'routes/doc-control/layout.tsx', [
+      route('parties', 'routes/doc-control/parties.tsx'),
+      route('matrix', 'routes/doc-control/matrix.tsx'),
+      route('deliverables', 'routes/doc-control/deliverables.tsx'),
+      route('wizard', 'routes/doc-control/wizard.tsx'),
+      route('dashboard', 'routes/doc-control/dashboard.tsx'),
+      route('inbox', 'routes/doc-control/inbox.tsx'),
+      // Beyond spec §2: the records the screens above lead to.
+      route('transmittals', 'routes/doc-control/transmittals.tsx'),
+      route('transmittals/:transmittalId', 'routes/doc-control/transmittal.tsx'),
+      route('sets', 'routes/doc-control/sets.tsx'),
+      route('sets/:setId', 'routes/doc-control/set.tsx'),
+      route('workflows', 'routes/doc-control/workflows.tsx'),
+      route('workflows/:workflowId', 'routes/doc-control/workflow.tsx'),
     ]),
     route('items', 'routes/items.tsx'),
     route('items/:itemId', 'routes/item.tsx'),
@@ -64,6 +71,7 @@ export default [
       route('control-panel', 'routes/admin/control-panel.tsx', { id: 'admin-control-panel' }),
       route('drawings-overlay', 'routes/admin/drawings-overlay.tsx'),
       route('projects/:projectId/drawings-overlay', 'routes/admin/project-drawings-overlay.tsx'),
+      route('workflow-templates', 'routes/admin/workflow-templates.tsx'),
       route('*', 'routes/admin/coming-later.tsx', { id: 'admin-page' }),
     ]),
 

@@ -29,6 +29,18 @@ export type AuditAction =
   | 'documents.pin.placed'
   | 'documents.pin.removed'
   | 'documents.overlay.changed'
+  | 'doc-control.party.changed'
+  | 'doc-control.matrix.changed'
+  | 'doc-control.deliverables.changed'
+  | 'doc-control.template.changed'
+  | 'doc-control.workflow.started'
+  | 'doc-control.workflow.acted'
+  | 'doc-control.set.changed'
+  | 'doc-control.set.published'
+  | 'doc-control.transmittal.changed'
+  | 'doc-control.transmittal.sent'
+  | 'doc-control.transmittal.received'
+  | 'doc-control.transmittal.packaged'
 
 export type AuditInput = {
   tenantId?: string | undefined

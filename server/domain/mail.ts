@@ -8,7 +8,7 @@ import { mailOutbox } from '#server/db/schema'
 export type OutgoingMail = {
   tenantId?: string | undefined
   to: string
-  template: 'verify-email' | 'reset-password' | 'account-exists'
+  template: 'verify-email' | 'reset-password' | 'account-exists' | 'workflow-review' | 'workflow-due' | 'transmittal-sent'
   subject: string
   text: string
 }

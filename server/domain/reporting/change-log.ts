@@ -6,7 +6,7 @@ import type { DomainContext } from './context'
 
 export type SyncedEntity = 'Project' | 'Report' | 'ReportItem'
 /** Entities of the change log that mobile sync does not carry (realtime announces them). */
-export type LoggedEntity = SyncedEntity | 'Document' | 'DocumentFolder'
+export type LoggedEntity = SyncedEntity | 'Document' | 'DocumentFolder' | 'Workflow' | 'DocumentSet' | 'Transmittal'
 /** What the sync feeds read of the change log. */
 export const SYNCED_ENTITIES: readonly SyncedEntity[] = ['Project', 'Report', 'ReportItem']
 export type ChangeType = 'Created' | 'Updated' | 'Deleted'

@@ -13,6 +13,15 @@ import { deviceRoutes } from './auth/device-routes'
 import { sessionRoutes } from './auth/session-routes'
 import { contractRoutes } from './contract'
 import { healthRoutes } from './health'
+import { deliverableRoutes } from './doc-control/deliverables'
+import { inboxRoutes } from './doc-control/inbox'
+import { transmittalPackageRoutes } from './doc-control/packages'
+import { partyRoutes } from './doc-control/parties'
+import { setRoutes } from './doc-control/sets'
+import { docControlSummaryRoutes } from './doc-control/summary'
+import { workflowTemplateRoutes } from './doc-control/templates'
+import { transmittalRoutes } from './doc-control/transmittals'
+import { workflowRoutes } from './doc-control/workflows'
 import { documentsRoutes } from './documents/documents'
 import { drawingRoutes } from './documents/drawings'
 import { revisionRoutes } from './documents/revisions'
@@ -83,6 +92,15 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', documentsRoutes)
   app.route('/', revisionRoutes)
   app.route('/', drawingRoutes)
+  app.route('/', workflowTemplateRoutes)
+  app.route('/', workflowRoutes)
+  app.route('/', inboxRoutes)
+  app.route('/', setRoutes)
+  app.route('/', transmittalRoutes)
+  app.route('/', transmittalPackageRoutes)
+  app.route('/', partyRoutes)
+  app.route('/', deliverableRoutes)
+  app.route('/', docControlSummaryRoutes)
   app.route('/', contractRoutes(() => app.routes, deps.config.maxBodyBytes))
 
   // Through the context, so cookies and headers set before the failure (a fresh CSRF token) survive.

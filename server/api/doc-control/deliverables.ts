@@ -1,0 +1,5 @@
+import { Hono } from 'hono'
+import type { BackendEnv } from '#server/http/env'
+
+/** docs/doc-control.md "API". */
+export const deliverableRoutes = new Hono<BackendEnv>()

@@ -7,6 +7,7 @@ import { deleteBlobs, type PhotoRuntime } from '../photos/photos'
 import { ensureQuota } from '../photos/quota'
 import { checkStaged, ensureStillCompleting, markCompleted, markFailed, reopen } from '../photos/upload-complete'
 import type { SessionRow } from '../photos/upload-session'
+import { ensureNotUnderReview } from '../doc-control/workflow-lock'
 import type { DomainContext } from '../reporting/context'
 import { requireLevel } from './access'
 import { movePinsToRevision } from './pins'
@@ -74,6 +75,7 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
       const { doc, level } = await findDocument(ctx, documentId, 'view', { lock: true })
       requireLevel(level, 'upload')
       if (doc.state === 'Archived') throw archivedProblem()
+      await ensureNotUnderReview(ctx, doc.id)
       await ensureQuota(ctx, size, { exceptSessionId: row.id })
       const currentCode = await currentCodeOf(ctx, doc)
       const problems = revisionCodeProblems(input.code, input.status, currentCode)

@@ -5,6 +5,7 @@ import { shaOfKey } from '../photos/photos'
 import { ensureQuota } from '../photos/quota'
 import type { ServedBlob } from '../photos/serving'
 import { checkNewUpload, insertSession, type NewUpload, type UploadSession } from '../photos/upload-session'
+import { ensureNotUnderReview } from '../doc-control/workflow-lock'
 import type { DomainContext } from '../reporting/context'
 import { isUuid } from '../reporting/projects'
 import { requireLevel } from './access'
@@ -35,6 +36,7 @@ async function startChecks(ctx: DomainContext, documentId: string, fields?: Pick
   const { doc, level } = await findDocument(ctx, documentId)
   requireLevel(level, 'upload')
   if (doc.state === 'Archived') throw archivedProblem()
+  await ensureNotUnderReview(ctx, doc.id)
   return { doc, errors: fields ? revisionFieldErrors(fields.code, fields.status, await currentCodeOf(ctx, doc)) : {} }
 }
 

@@ -1,0 +1,343 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { workflowEvents, workflowRevisions, workflows, workflowTasks, workflowTemplates, workflowTemplateVersions } from '#server/db/schema-doc-control'
+import { documentRevisions, documents } from '#server/db/schema-documents'
+import { recordAuditIn, type AuditAction } from '#server/domain/audit'
+import { notFound, recordDocumentChange } from '#server/domain/documents/places'
+import { enqueueMail } from '#server/domain/mail'
+import { recordChange, type ChangeType } from '#server/domain/reporting/change-log'
+import type { DomainContext } from '#server/domain/reporting/context'
+import { isUuid } from '#server/domain/reporting/projects'
+import type { OutcomeKind, WorkflowAction, WorkflowRevision, WorkflowStatus, WorkflowStepDefinition } from '~/lib/doc-control/types'
+import { stateOfStatus } from '~/lib/documents/rules'
+import { peopleById } from './revisions'
+import { addWorkingDays } from './working-days'
+
+/**
+ * The rows of running workflows (docs/doc-control.md "Workflow"): the workflow, the revisions under
+ * review, one task per reviewer per step per round, and the events. Tasks of the steps still to
+ * come are stored `waiting` when a round begins (the reviewers chosen at the start, or by a
+ * reassignment, are kept that way) and become `pending`, with their due time, when their step
+ * begins.
+ */
+
+/** Where the mails' links point: the portal's public address (config.publicUrl). */
+export type Links = { publicUrl: string }
+
+export const workflowColumns = {
+  id: workflows.id,
+  projectId: workflows.projectId,
+  templateVersionId: workflows.templateVersionId,
+  status: workflows.status,
+  currentStep: workflows.currentStep,
+  round: workflows.round,
+  message: workflows.message,
+  dueAt: workflows.dueAt,
+  outcome: workflows.outcome,
+  startedBy: workflows.startedBy,
+  startedAt: workflows.startedAt,
+  completedAt: workflows.completedAt,
+  revision: workflows.revision,
+  createdAt: workflows.createdAt,
+  updatedAt: workflows.updatedAt,
+}
+
+export type WorkflowRow = Omit<typeof workflows.$inferSelect, 'tenantId' | 'status' | 'outcome'> & { status: WorkflowStatus; outcome: OutcomeKind | null }
+
+export type TaskStatusRow = 'waiting' | 'pending' | 'done' | 'reassigned' | 'closed'
+
+export type TaskRow = {
+  id: string
+  workflowId: string
+  step: number
+  round: number
+  assigneeId: string
+  status: TaskStatusRow
+  outcome: OutcomeKind | null
+  comment: string | null
+  dueAt: Date
+  actedAt: Date | null
+  createdAt: Date
+}
+
+export type RevisionLink = { workflowId: string; revisionId: string; documentId: string; round: number; current: boolean }
+
+export type TemplateOfWorkflow = { template: { id: string; name: string; version: number }; steps: WorkflowStepDefinition[] }
+
+export async function findWorkflowRow(ctx: DomainContext, workflowId: string, options: { lock?: boolean } = {}): Promise<WorkflowRow> {
+  if (!isUuid(workflowId)) throw notFound()
+  const query = ctx.tx
+    .select(workflowColumns)
+    .from(workflows)
+    .where(and(eq(workflows.tenantId, ctx.actor.tenantId), eq(workflows.id, workflowId)))
+    .limit(1)
+  const [row] = options.lock ? await query.for('update') : await query
+  if (!row) throw notFound()
+  return row as WorkflowRow
+}
+
+/** The template versions of workflows, by version id (one query). */
+export async function templatesOf(ctx: DomainContext, versionIds: readonly string[]): Promise<Map<string, TemplateOfWorkflow>> {
+  if (versionIds.length === 0) return new Map()
+  const rows = await ctx.tx
+    .select({
+      versionId: workflowTemplateVersions.id,
+      templateId: workflowTemplates.id,
+      name: workflowTemplates.name,
+      version: workflowTemplateVersions.version,
+      steps: workflowTemplateVersions.steps,
+    })
+    .from(workflowTemplateVersions)
+    .innerJoin(workflowTemplates, and(eq(workflowTemplates.tenantId, workflowTemplateVersions.tenantId), eq(workflowTemplates.id, workflowTemplateVersions.templateId)))
+    .where(and(eq(workflowTemplateVersions.tenantId, ctx.actor.tenantId), inArray(workflowTemplateVersions.id, [...new Set(versionIds)])))
+  return new Map(rows.map((row) => [row.versionId, { template: { id: row.templateId, name: row.name, version: row.version }, steps: row.steps }]))
+}
+
+export async function tasksOf(ctx: DomainContext, workflowIds: readonly string[]): Promise<TaskRow[]> {
+  if (workflowIds.length === 0) return []
+  const rows = await ctx.tx
+    .select({
+      id: workflowTasks.id,
+      workflowId: workflowTasks.workflowId,
+      step: workflowTasks.step,
+      round: workflowTasks.round,
+      assigneeId: workflowTasks.assigneeId,
+      status: workflowTasks.status,
+      outcome: workflowTasks.outcome,
+      comment: workflowTasks.comment,
+      dueAt: workflowTasks.dueAt,
+      actedAt: workflowTasks.actedAt,
+      createdAt: workflowTasks.createdAt,
+    })
+    .from(workflowTasks)
+    .where(and(eq(workflowTasks.tenantId, ctx.actor.tenantId), inArray(workflowTasks.workflowId, [...workflowIds])))
+    .orderBy(asc(workflowTasks.round), asc(workflowTasks.step), asc(workflowTasks.createdAt), asc(workflowTasks.id))
+  return rows as TaskRow[]
+}
+
+export async function linksOf(ctx: DomainContext, workflowIds: readonly string[]): Promise<RevisionLink[]> {
+  if (workflowIds.length === 0) return []
+  return ctx.tx
+    .select({
+      workflowId: workflowRevisions.workflowId,
+      revisionId: workflowRevisions.revisionId,
+      documentId: workflowRevisions.documentId,
+      round: workflowRevisions.round,
+      current: workflowRevisions.current,
+    })
+    .from(workflowRevisions)
+    .where(and(eq(workflowRevisions.tenantId, ctx.actor.tenantId), inArray(workflowRevisions.workflowId, [...workflowIds])))
+}
+
+/** The tasks of the step under review in this round, in the order they were made. */
+export function stepTasks(tasks: readonly TaskRow[], row: Pick<WorkflowRow, 'currentStep' | 'round'>): TaskRow[] {
+  return tasks.filter((t) => t.step === row.currentStep && t.round === row.round)
+}
+
+/**
+ * The reviewers of each step as last planned: for each step, the people of its tasks in the latest
+ * round that had that step, less those who handed their task over (their replacement is there).
+ */
+export function planOf(tasks: readonly TaskRow[], stepCount: number): string[][] {
+  return Array.from({ length: stepCount }, (_, step) => {
+    const ofStep = tasks.filter((t) => t.step === step)
+    const latest = Math.max(0, ...ofStep.map((t) => t.round))
+    return [...new Set(ofStep.filter((t) => t.round === latest && t.status !== 'reassigned').map((t) => t.assigneeId))]
+  })
+}
+
+/**
+ * Appends an event. Its time is the action's, nudged a microsecond past the workflow's latest event
+ * when the clock has not moved (one request writes several), so the history keeps its order.
+ */
+export async function addEvent(
+  ctx: DomainContext,
+  workflowId: string,
+  event: { action: WorkflowAction; step: number | null; outcome?: OutcomeKind | null; comment?: string | null; revisionId?: string | null },
+): Promise<void> {
+  const latest = sql`(select max(${workflowEvents.at}) + interval '1 microsecond' from ${workflowEvents} where ${workflowEvents.tenantId} = ${ctx.actor.tenantId} and ${workflowEvents.workflowId} = ${workflowId})`
+  await ctx.tx.insert(workflowEvents).values({
+    tenantId: ctx.actor.tenantId,
+    workflowId,
+    action: event.action,
+    actorId: ctx.actor.userId,
+    step: event.step,
+    outcome: event.outcome ?? null,
+    comment: event.comment ?? null,
+    revisionId: event.revisionId ?? null,
+    at: sql`greatest(${ctx.now.toISOString()}::timestamptz, ${latest})`,
+  })
+}
+
+/**
+ * The tasks of a round from `fromStep` on, from the plan: all `waiting`, due when their step would
+ * end if each took its full time (a projection, set again when the step begins).
+ */
+export async function insertRound(
+  ctx: DomainContext,
+  workflowId: string,
+  round: number,
+  fromStep: number,
+  plan: readonly string[][],
+  steps: readonly WorkflowStepDefinition[],
+): Promise<void> {
+  const values: Array<typeof workflowTasks.$inferInsert> = []
+  let days = 0
+  for (let step = fromStep; step < steps.length; step++) {
+    days += steps[step]?.dueDays ?? 0
+    const dueAt = addWorkingDays(ctx.now, days)
+    for (const assigneeId of plan[step] ?? []) values.push({ tenantId: ctx.actor.tenantId, workflowId, step, round, assigneeId, status: 'waiting', dueAt, createdAt: ctx.now })
+  }
+  if (values.length > 0) await ctx.tx.insert(workflowTasks).values(values)
+}
+
+/** A step begins: its waiting tasks become pending, due `dueDays` working days from now. Returns who now has a task. */
+export async function beginStep(ctx: DomainContext, workflowId: string, round: number, step: number, definition: WorkflowStepDefinition): Promise<string[]> {
+  const rows = await ctx.tx
+    .update(workflowTasks)
+    .set({ status: 'pending', dueAt: addWorkingDays(ctx.now, definition.dueDays), createdAt: ctx.now })
+    .where(
+      and(
+        eq(workflowTasks.tenantId, ctx.actor.tenantId),
+        eq(workflowTasks.workflowId, workflowId),
+        eq(workflowTasks.round, round),
+        eq(workflowTasks.step, step),
+        eq(workflowTasks.status, 'waiting'),
+      ),
+    )
+    .returning({ assigneeId: workflowTasks.assigneeId })
+  return rows.map((r) => r.assigneeId)
+}
+
+/** Closes the tasks nobody needs to answer any more (pending or waiting), of one step or of the whole workflow. */
+export async function closeOpenTasks(ctx: DomainContext, workflowId: string, only?: { round: number; step: number }): Promise<void> {
+  await ctx.tx
+    .update(workflowTasks)
+    .set({ status: 'closed' })
+    .where(
+      and(
+        eq(workflowTasks.tenantId, ctx.actor.tenantId),
+        eq(workflowTasks.workflowId, workflowId),
+        inArray(workflowTasks.status, ['pending', 'waiting']),
+        only ? and(eq(workflowTasks.round, only.round), eq(workflowTasks.step, only.step)) : undefined,
+      ),
+    )
+}
+
+/** Every change of a workflow: the change log (realtime), the row's revision and time, in the caller's transaction. */
+export async function saveWorkflow(ctx: DomainContext, workflowId: string, set: Partial<typeof workflows.$inferInsert>, changeType: ChangeType = 'Updated'): Promise<void> {
+  const revision = await recordChange(ctx, 'Workflow', workflowId, changeType)
+  await ctx.tx
+    .update(workflows)
+    .set({ ...set, revision, updatedAt: ctx.now })
+    .where(and(eq(workflows.tenantId, ctx.actor.tenantId), eq(workflows.id, workflowId)))
+}
+
+export async function auditWorkflow(
+  ctx: DomainContext,
+  workflowId: string,
+  action: Extract<AuditAction, `doc-control.workflow.${string}`>,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await recordAuditIn(ctx.tx, { tenantId: ctx.actor.tenantId, actorUserId: ctx.actor.userId, action, targetType: 'Workflow', targetId: workflowId, data, at: ctx.now })
+}
+
+/**
+ * Gives revisions a suitability code (a review's outcome, or S3 when a work-in-progress revision is
+ * shared for review); a revision that is its document's current one carries the document's status
+ * and state with it (docs/documents.md). Each document's change is logged and audited.
+ */
+export async function setRevisionStatus(
+  ctx: DomainContext,
+  links: ReadonlyArray<Pick<RevisionLink, 'revisionId' | 'documentId'>>,
+  code: string,
+  workflowId: string,
+): Promise<void> {
+  const state = stateOfStatus(code)
+  if (!state) throw new Error(`not a suitability code: ${code}`)
+  for (const link of links) {
+    await ctx.tx
+      .update(documentRevisions)
+      .set({ status: code })
+      .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), eq(documentRevisions.id, link.revisionId)))
+    const [doc] = await ctx.tx
+      .select({ currentRevisionId: documents.currentRevisionId })
+      .from(documents)
+      .where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, link.documentId)))
+      .limit(1)
+    const current = doc?.currentRevisionId === link.revisionId
+    const revision = await recordDocumentChange(ctx, 'Document', link.documentId, 'Updated', 'documents.document.changed', {
+      revisionId: link.revisionId,
+      status: code,
+      ...(current && { state }),
+      workflowId,
+    })
+    await ctx.tx
+      .update(documents)
+      .set({ revision, updatedAt: ctx.now, ...(current && { status: code, state }) })
+      .where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, link.documentId)))
+  }
+}
+
+/** How a review is named in mail and in the inbox: its first document and revision, and how many more. */
+export function reviewLabel(revisions: ReadonlyArray<Pick<WorkflowRevision, 'number' | 'code' | 'title'>>): string {
+  const [first] = revisions
+  if (!first) return 'a review'
+  const more = revisions.length - 1
+  return `${first.number} ${first.code}${more > 0 ? ` and ${more} more` : ''}`
+}
+
+export function reviewUrl(links: Links, workflow: { id: string; projectId: string }): string {
+  return `${links.publicUrl}/doc-control/workflows/${workflow.id}?projectId=${workflow.projectId}`
+}
+
+function when(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+}
+
+/** `workflow-review`: the reviewers of a step that has just begun (through the outbox, with the transaction). */
+export async function mailReviewers(
+  ctx: DomainContext,
+  links: Links,
+  review: { id: string; projectId: string; message: string | null; templateName: string; stepName: string; revisions: WorkflowRevision[] },
+  assigneeIds: readonly string[],
+  dueAt: Date,
+): Promise<void> {
+  if (assigneeIds.length === 0) return
+  const people = await peopleById(ctx, [...assigneeIds, ctx.actor.userId])
+  const from = people.get(ctx.actor.userId)?.displayName ?? 'Someone'
+  const label = reviewLabel(review.revisions)
+  const listing = review.revisions.map((r) => `- ${r.number} ${r.code} (${r.status}): ${r.title}`).join('\n')
+  for (const id of assigneeIds) {
+    const person = people.get(id)
+    if (!person) continue
+    await enqueueMail(ctx.tx, {
+      tenantId: ctx.actor.tenantId,
+      to: person.email,
+      template: 'workflow-review',
+      subject: `Review requested: ${label}`,
+      text:
+        `${person.displayName},\n\n${from} asks you to review ${label} at the step “${review.stepName}” (${review.templateName}).\n` +
+        `Due: ${when(dueAt)}.\n\n${listing}\n` +
+        (review.message ? `\nMessage:\n${review.message}\n` : '') +
+        `\nOpen the review: ${reviewUrl(links, review)}\n`,
+    })
+  }
+}
+
+/** `workflow-due`: the day-before reminder of one task (the hourly job). */
+export async function mailReminder(
+  ctx: DomainContext,
+  links: Links,
+  review: { id: string; projectId: string; stepName: string; revisions: WorkflowRevision[] },
+  person: { email: string; displayName: string },
+  dueAt: Date,
+): Promise<void> {
+  const label = reviewLabel(review.revisions)
+  await enqueueMail(ctx.tx, {
+    tenantId: ctx.actor.tenantId,
+    to: person.email,
+    template: 'workflow-due',
+    subject: `Review due ${when(dueAt)}: ${label}`,
+    text: `${person.displayName},\n\nYour review of ${label} at the step “${review.stepName}” is due ${when(dueAt)}.\n\nOpen the review: ${reviewUrl(links, review)}\n`,
+  })
+}

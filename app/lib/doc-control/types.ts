@@ -51,6 +51,21 @@ export type Deliverable = {
   updatedAt: string
 }
 export type DeliverableFlag = 'issued' | 'on-track' | 'late' | 'missing'
+export const DELIVERABLE_FLAGS = ['issued', 'on-track', 'late', 'missing'] as const satisfies readonly DeliverableFlag[]
+
+/** GET /api/projects/{projectId}/deliverables: one page of the register (filtered by flag), and how many of each flag the whole register has. */
+export type DeliverablePage = { items: Deliverable[]; total: number; page: number; pageSize: number; counts: Record<DeliverableFlag, number> }
+
+/** POST …/deliverables/import: lines upserted by number; a line with problems is left out and named (line 1 is the header). */
+export type DeliverableImport = { created: number; updated: number; errors: Array<{ line: number; message: string }> }
+
+/** GET /api/projects/{projectId}/matrix: the entries, and the codes its rows and filter come from (the naming standard's Role and Type fields). */
+export type ResponsibilityMatrix = {
+  projectId: string
+  entries: MatrixEntry[]
+  disciplines: Array<{ code: string; description: string }>
+  docTypes: Array<{ code: string; description: string }>
+}
 
 // ---- Workflows ----
 
@@ -94,7 +109,8 @@ export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number]
 export const WORKFLOW_ACTIONS = ['start', 'approve', 'reject', 'comment', 'reassign', 'cancel', 'resubmit'] as const
 export type WorkflowAction = (typeof WORKFLOW_ACTIONS)[number]
 
-export type TaskStatus = 'pending' | 'done' | 'reassigned' | 'closed'
+/** waiting: a later step's reviewer, planned when the round began; pending from when its step begins. */
+export type TaskStatus = 'waiting' | 'pending' | 'done' | 'reassigned' | 'closed'
 
 export type WorkflowTask = {
   id: string
@@ -145,6 +161,23 @@ export type Workflow = {
   allowedActions: WorkflowAction[]
 }
 
+/** A row of a project's or a document's list of reviews: no steps, tasks or events. */
+export type WorkflowSummary = Omit<Workflow, 'steps' | 'tasks' | 'events'> & {
+  /** The name of the step under review (null once finished or returned). */
+  stepName: string | null
+  /** Who has yet to answer at the step under review. */
+  pendingReviewers: Array<{ id: string; displayName: string }>
+}
+
+/** GET /api/projects/{projectId}/workflows/proposal: each step's reviewers from the template's rules and the matrix. */
+export type WorkflowProposal = {
+  template: { id: string; name: string; version: number }
+  steps: Array<{ step: number; name: string; reviewers: Array<{ id: string; displayName: string; email: string }>; problem: string | null }>
+}
+
+/** A page of a list answered with its total (as document search answers). */
+export type NumberedPage<T> = { items: T[]; total: number; page: number; pageSize: number }
+
 // ---- Sets ----
 
 export const ISSUE_PURPOSES = ['for-information', 'for-review', 'for-construction', 'for-tender', 'for-record'] as const
@@ -191,6 +224,10 @@ export type TransmittalRecipient = {
   response: string | null
 }
 
+/** The wizard's steps (/doc-control/wizard): where a draft was left, kept on the transmittal. */
+export const WIZARD_STEPS = ['details', 'revisions', 'recipients', 'message', 'review'] as const
+export type WizardStep = (typeof WIZARD_STEPS)[number]
+
 export type Transmittal = {
   id: string
   projectId: string
@@ -209,6 +246,8 @@ export type Transmittal = {
   /** The caller's own recipient entry, when the caller received it. */
   mine: TransmittalRecipient | null
   package: TransmittalPackage | null
+  /** The wizard's step a draft was left at. */
+  wizardStep: WizardStep
   createdAt: string
   updatedAt: string
 }

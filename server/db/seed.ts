@@ -3,6 +3,7 @@ import { hashPassword } from '#server/domain/auth/passwords'
 import type { Database } from './client'
 import { mfaSecrets, memberships, tenants, users } from './schema'
 import type { BlobStore } from '#server/storage/blob-store'
+import { seedDocControl } from './seed-doc-control'
 import { seedDocuments } from './seed-documents'
 import { seedReporting } from './seed-reporting'
 import { withTenant } from './tenancy'
@@ -53,5 +54,6 @@ export async function seedIfEmpty(db: Database, options: { store?: BlobStore } =
   )
   await seedReporting(db, { demoTenantId: demo.id, otherTenantId: other.id, adminId: admin.id, userId: user.id, otherUserId: otherUser.id }, now)
   if (options.store) await seedDocuments(db, { tenantId: demo.id, adminId: admin.id }, options.store, now)
+  await seedDocControl(db, { tenantId: demo.id, adminId: admin.id, userId: user.id }, now)
   return true
 }

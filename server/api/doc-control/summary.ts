@@ -1,5 +1,22 @@
 import { Hono } from 'hono'
+import { docControlSummary } from '#server/domain/doc-control/summary'
+import { asMember } from '#server/domain/reporting/context'
+import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
+import { requireSession } from '#server/http/session'
 
-/** docs/doc-control.md "API". */
-export const docControlSummaryRoutes = new Hono<BackendEnv>()
+/** docs/doc-control.md "API": the document-control dashboard's figures. */
+export const docControlSummaryRoutes = new Hono<BackendEnv>().get(
+  '/api/projects/:id/doc-control/summary',
+  operation({
+    summary: 'Document-control figures of a project: documents by status and state, reviews, transmittals, issued vs planned',
+    tag: 'Document control',
+    access: 'session',
+    responses: { 200: 'DocControlSummary', 404: 'No such project.' },
+  }),
+  async (c) => {
+    const session = requireSession(c)
+    const { db, now } = c.get('deps')
+    return c.json(await asMember(db, session, now(), (ctx) => docControlSummary(ctx, c.req.param('id'))))
+  },
+)

@@ -1,0 +1,30 @@
+import { loadError } from '~/components/reporting/item-action'
+import type { ApiClient } from '~/lib/api/types'
+import type { Page, Project } from '~/lib/reporting/types'
+import type { ProjectOption } from './project-choice'
+
+export type ProjectChoiceData = { projects: ProjectOption[]; projectId: string | null; project: Project | null }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The projects to choose from and the chosen one (`?projectId=`), for every document-control
+ * screen. An unknown project, another tenant's or a malformed id is the 404 screen; an archived
+ * project stays in the list while it is open.
+ */
+export async function loadProjectChoice(api: ApiClient, request: Request, headers?: Headers): Promise<ProjectChoiceData> {
+  const projectId = new URL(request.url).searchParams.get('projectId') || null
+  const projectsCall = api.get<Page<Project>>('/api/projects?status=active&limit=100')
+  if (projectId && !UUID.test(projectId)) {
+    throw loadError({ kind: 404, status: 404, data: null, problem: undefined, correlationId: undefined, message: 'Not found' }, headers)
+  }
+  const [projects, project] = await Promise.all([projectsCall, projectId ? api.get<Project>(`/api/projects/${encodeURIComponent(projectId)}`) : null])
+  if (project && !project.ok) throw loadError(project.error, headers)
+  const options = projects.ok ? projects.data.items.map(optionOf) : []
+  if (project?.ok && !options.some((p) => p.id === project.data.id)) options.push(optionOf(project.data))
+  return { projects: options, projectId: project?.ok ? project.data.id : null, project: project?.ok ? project.data : null }
+}
+
+function optionOf(project: Project): ProjectOption {
+  return { id: project.id, title: project.title, status: project.status }
+}

@@ -4,6 +4,8 @@ import { DocumentBreadcrumbs } from '~/components/documents/document-breadcrumbs
 import { DocumentEditForm } from '~/components/documents/document-edit-form'
 import { DocumentFacts } from '~/components/documents/document-facts'
 import { DocumentPermissionsForm } from '~/components/documents/document-permissions-form'
+import { DocumentReviews } from '~/components/documents/document-reviews'
+import { REVIEW_TEMPLATE_PARAM } from '~/components/doc-control/workflow-start-form'
 import { MetadataForm } from '~/components/documents/metadata-form'
 import { RevisionForm } from '~/components/documents/revision-form'
 import { RevisionList } from '~/components/documents/revision-list'
@@ -22,6 +24,7 @@ import { useLocale } from '~/root'
 import type { Route } from './+types/document'
 import { documentPage, documentPath, uploadFinished } from './documents-actions.server'
 import { editDetails, loadDocumentPage, newRevision, saveMetadata, savePermissions, setArchived } from './documents-document.server'
+import { loadDocumentReviews, startReview } from './doc-control/workflow-start.server'
 
 /**
  * One document (/documents/{documentId}; docs/documents.md "Screens"): where it is, its state, its
@@ -32,7 +35,9 @@ import { editDetails, loadDocumentPage, newRevision, saveMetadata, savePermissio
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const page = await loadDocumentPage(api, params.documentId, responseHeaders)
-  return data(page, { headers: responseHeaders })
+  // Its reviews and "Start review" (issue 12, docs/doc-control.md).
+  const reviews = await loadDocumentReviews(api, page.doc, new URL(request.url))
+  return data({ ...page, reviews }, { headers: responseHeaders })
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -54,13 +59,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return setArchived(api, doc, intent === 'archive', responseHeaders)
     case 'permissions':
       return savePermissions(api, { path: `${documentPath(doc.id)}/permissions`, page: documentPage(doc.id) }, formData, responseHeaders)
+    case 'start-review':
+      return startReview(api, doc, formData, responseHeaders)
     default:
       throw data('Unknown intent', { status: 400 })
   }
 }
 
 export default function DocumentPage({ loaderData }: Route.ComponentProps) {
-  const { doc, projectName, metadataFields, folders, permissions, members, loadNotice } = loaderData
+  const { doc, projectName, metadataFields, folders, permissions, members, loadNotice, reviews } = loaderData
   useLiveRevalidation(documentChanged(doc.id))
   const actionData = useActionData<typeof action>() as DocumentsActionData | undefined
   const location = useLocation()
@@ -96,6 +103,7 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
           <Section title="Revisions" description="Newest first. Superseded revisions stay in the history and can still be opened.">
             <RevisionList revisions={doc.revisions} locale={locale} />
           </Section>
+          <DocumentReviews doc={doc} reviews={reviews} templateParam={REVIEW_TEMPLATE_PARAM} lastResult={resultFor(actionData, 'start-review')} locale={locale} />
           {can.upload ? (
             <Section title="New revision" description="It becomes the current revision; the one before it is marked superseded.">
               <div className="max-w-3xl">

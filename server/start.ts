@@ -11,6 +11,8 @@ import { fileTransport, startMailDelivery } from '#server/jobs/mail-delivery'
 import { startChangeLogCompaction } from '#server/jobs/change-log-compaction'
 import { startPgliteVacuum } from '#server/jobs/pglite-vacuum'
 import { startUploadPurge } from '#server/jobs/upload-purge'
+import { startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
+import { startWorkflowReminders } from '#server/jobs/workflow-reminders'
 import { startRealtime, type Realtime } from '#server/realtime/start'
 import { blobStoreFor } from '#server/storage/blob-store'
 
@@ -58,8 +60,10 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   logger.info({ driver: database.driver, dataDir: config.dataDir }, 'database ready')
   const mail = config.mailFileDir ? startMailDelivery({ db: database.db, transport: fileTransport(config.mailFileDir), logger }) : undefined
   const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger })
+  const packaging = startTransmittalPackaging({ db: database.db, store: blobStoreFor(config), logger })
   const vacuum = database.driver === 'pglite' ? startPgliteVacuum({ db: database.db, logger }) : undefined
   const compaction = startChangeLogCompaction({ db: database.db, logger })
+  const workflowReminders = startWorkflowReminders({ db: database.db, logger, links: { publicUrl: config.publicUrl } })
   const realtime = startRealtime({ config, db: database.db, logger, now: () => new Date() })
   return {
     config,
@@ -73,8 +77,10 @@ export async function startCore(rootDir: string, env: Record<string, string | un
       await settleAfterResponse(database.db)
       await mail?.stop()
       await uploadPurge.stop()
+      await packaging.stop()
       await vacuum?.stop()
       await compaction.stop()
+      await workflowReminders.stop()
       await database.close()
     },
   }

@@ -1,5 +1,164 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
+import { acknowledgeTransmittal, getTransmittal, respondToTransmittal } from '#server/domain/doc-control/transmittal-receipts'
+import {
+  closeTransmittal,
+  createTransmittal,
+  getTransmittalStatus,
+  listTransmittals,
+  putTransmittalRecipients,
+  putTransmittalRevisions,
+  sendTransmittal,
+  updateTransmittal,
+} from '#server/domain/doc-control/transmittals'
+import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
+import { operation } from '#server/http/contract'
+import { idempotent } from '#server/http/idempotency'
+import { requireSession } from '#server/http/session'
+import {
+  TransmittalCreateSchema,
+  TransmittalListQuery,
+  TransmittalPatchSchema,
+  TransmittalRecipientsSchema,
+  TransmittalRespondSchema,
+  TransmittalRevisionsSchema,
+} from '~/lib/schemas/transmittals'
 
-/** docs/doc-control.md "API". */
+/** docs/doc-control.md "Transmittals" and "Transmittal states". Packaging: ./packages.ts. */
+
+function run<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) => Promise<T>): Promise<T> {
+  const session = requireSession(c)
+  const { db, now } = c.get('deps')
+  return asMember(db, session, now(), work)
+}
+
+const TAG = 'Transmittals'
+const draftOnly = { 403: 'Not its sender, or read-only.', 404: 'No such transmittal.', 409: 'Sent already (KR_TRANSMITTAL_STATE).' }
+const receipt = { 403: 'Not a recipient.', 404: 'No such transmittal.', 409: 'Closed, or done already (KR_TRANSMITTAL_STATE).' }
+
 export const transmittalRoutes = new Hono<BackendEnv>()
+  .get(
+    '/api/projects/:projectId/transmittals',
+    operation({
+      summary: 'A project’s transmittals the caller may read, newest first',
+      tag: TAG,
+      access: 'session',
+      query: TransmittalListQuery,
+      responses: { 200: '{ items, total, page, pageSize }.', 400: 'Invalid status or paging.', 404: 'No such project.' },
+    }),
+    async (c) => c.json(await run(c, (ctx) => listTransmittals(ctx, c.req.param('projectId'), c.req.valid('query')))),
+  )
+  .post(
+    '/api/projects/:projectId/transmittals',
+    operation({
+      summary: 'Start a transmittal (a draft, numbered {project code}-TRN-000001)',
+      tag: TAG,
+      access: 'session',
+      body: TransmittalCreateSchema,
+      idempotent: true,
+      responses: {
+        201: 'The draft.',
+        400: 'Invalid fields, or both revisions and a set.',
+        403: 'Read-only.',
+        404: 'No such project, revision or set.',
+        409: 'The project is archived.',
+        422: 'Two revisions of one document.',
+      },
+    }),
+    idempotent,
+    async (c) => c.json(await run(c, (ctx) => createTransmittal(ctx, c.req.param('projectId'), c.req.valid('json'))), 201),
+  )
+  .get(
+    '/api/transmittals/:transmittalId',
+    operation({
+      summary: 'One transmittal (a recipient’s first read records that they opened it)',
+      tag: TAG,
+      access: 'session',
+      responses: { 200: 'The transmittal: every recipient’s tracking for its sender, the caller’s own in `mine`.', 404: 'No such transmittal.' },
+    }),
+    async (c) => c.json(await run(c, (ctx) => getTransmittal(ctx, c.req.param('transmittalId')))),
+  )
+  .patch(
+    '/api/transmittals/:transmittalId',
+    operation({
+      summary: 'Change a draft’s subject, purpose, message, response date or wizard step',
+      tag: TAG,
+      access: 'session',
+      body: TransmittalPatchSchema,
+      responses: { 200: 'The draft.', 400: 'Invalid fields.', ...draftOnly },
+    }),
+    async (c) => c.json(await run(c, (ctx) => updateTransmittal(ctx, c.req.param('transmittalId'), c.req.valid('json')))),
+  )
+  .put(
+    '/api/transmittals/:transmittalId/revisions',
+    operation({
+      summary: 'Replace a draft’s revisions (one per document)',
+      tag: TAG,
+      access: 'session',
+      body: TransmittalRevisionsSchema,
+      responses: { 200: 'The draft.', 400: 'Invalid revision ids.', ...draftOnly, 422: 'Two revisions of one document.' },
+    }),
+    async (c) => c.json(await run(c, (ctx) => putTransmittalRevisions(ctx, c.req.param('transmittalId'), c.req.valid('json').revisionIds))),
+  )
+  .put(
+    '/api/transmittals/:transmittalId/recipients',
+    operation({
+      summary: 'Replace a draft’s recipients: people, and parties (each standing for its people)',
+      tag: TAG,
+      access: 'session',
+      body: TransmittalRecipientsSchema,
+      responses: { 200: 'The draft.', 400: 'Invalid ids.', ...draftOnly, 404: 'No such transmittal, member or party.', 422: 'A member who is not active.' },
+    }),
+    async (c) => c.json(await run(c, (ctx) => putTransmittalRecipients(ctx, c.req.param('transmittalId'), c.req.valid('json')))),
+  )
+  .post(
+    '/api/transmittals/:transmittalId/send',
+    operation({
+      summary: 'Send a draft: mail to each recipient',
+      tag: TAG,
+      access: 'session',
+      idempotent: true,
+      responses: { 200: 'The sent transmittal.', ...draftOnly, 422: 'What is missing, in errors: subject, revisions, recipients (KR_TRANSMITTAL_INCOMPLETE).' },
+    }),
+    idempotent,
+    async (c) => {
+      const { publicUrl } = c.get('deps').config
+      return c.json(await run(c, (ctx) => sendTransmittal(ctx, c.req.param('transmittalId'), { publicUrl })))
+    },
+  )
+  .get(
+    '/api/transmittals/:transmittalId/status',
+    operation({
+      summary: 'The transmittal status (spec §3) and its recipients’',
+      tag: TAG,
+      access: 'session',
+      responses: { 200: '{ status, recipients }.', 404: 'No such transmittal.' },
+    }),
+    async (c) => c.json(await run(c, (ctx) => getTransmittalStatus(ctx, c.req.param('transmittalId')))),
+  )
+  .post(
+    '/api/transmittals/:transmittalId/acknowledge',
+    operation({ summary: 'Acknowledge receipt (a recipient)', tag: TAG, access: 'session', responses: { 200: 'The transmittal.', ...receipt } }),
+    async (c) => c.json(await run(c, (ctx) => acknowledgeTransmittal(ctx, c.req.param('transmittalId')))),
+  )
+  .post(
+    '/api/transmittals/:transmittalId/respond',
+    operation({
+      summary: 'Respond (a recipient; acknowledges too)',
+      tag: TAG,
+      access: 'session',
+      body: TransmittalRespondSchema,
+      responses: { 200: 'The transmittal.', 400: 'No response.', ...receipt },
+    }),
+    async (c) => c.json(await run(c, (ctx) => respondToTransmittal(ctx, c.req.param('transmittalId'), c.req.valid('json').response))),
+  )
+  .post(
+    '/api/transmittals/:transmittalId/close',
+    operation({
+      summary: 'Close a sent transmittal (its sender)',
+      tag: TAG,
+      access: 'session',
+      responses: { 200: 'The closed transmittal.', 403: 'Not its sender, or read-only.', 404: 'No such transmittal.', 409: 'A draft, or closed already.' },
+    }),
+    async (c) => c.json(await run(c, (ctx) => closeTransmittal(ctx, c.req.param('transmittalId')))),
+  )

@@ -55,7 +55,7 @@ export async function revisionsFor(ctx: DomainContext, projectId: string, revisi
 }
 
 /** A superseded revision reads Archived whatever its code; the current one reads its document's state. */
-function stateOfRow(row: { currentRevisionId: string | null; revisionId: string; documentState: string; supersededAt: Date | null }): string {
+export function stateOfRow(row: { currentRevisionId: string | null; revisionId: string; documentState: string; supersededAt: Date | null }): string {
   if (row.supersededAt) return 'Archived'
   return row.currentRevisionId === row.revisionId ? row.documentState : 'Shared'
 }

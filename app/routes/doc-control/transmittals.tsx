@@ -1,12 +1,57 @@
+import { data } from 'react-router'
+import { ProjectChoice } from '~/components/doc-control/project-choice'
+import { TransmittalFilter, TransmittalList } from '~/components/doc-control/transmittal-list'
+import { wizardPage } from '~/components/doc-control/transmittal-paths'
+import { Banner } from '~/components/ui/banner'
+import { ButtonLink } from '~/components/ui/button-link'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
+import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
+import { createServerApi } from '~/lib/api.server'
+import { useLocale } from '~/root'
+import type { Route } from './+types/transmittals'
+import { loadTransmittals } from './transmittals.server'
 
-/** Placeholder while issue 12 builds this screen. */
-export default function Placeholder() {
+/**
+ * A project's transmittals (docs/doc-control.md "Transmittals"): number, subject, purpose, status,
+ * when sent and how many recipients acknowledged, newest first, with a status filter and paging.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { api, responseHeaders } = createServerApi(request, context)
+  return data(await loadTransmittals(api, request, responseHeaders), { headers: responseHeaders })
+}
+
+export default function Transmittals({ loaderData }: Route.ComponentProps) {
+  const { projects, projectId, status, page, list, hasNext, notice } = loaderData
+  const locale = useLocale()
+  useLiveRevalidation((change) => change.entityType === 'Transmittal')
   return (
     <>
-      <PageHeader title="Document control" />
-      <EmptyState heading="Not available yet">This screen is being built.</EmptyState>
+      <PageHeader
+        title="Transmittals"
+        description="What was sent to whom and why, and who has acknowledged it."
+        actions={projectId ? <ButtonLink to={wizardPage(projectId)}>Issue documents</ButtonLink> : undefined}
+      />
+      {notice ? (
+        <Banner tone="critical" title="The transmittals could not be listed" correlationId={notice.correlationId} className="mb-6">
+          {notice.message}
+        </Banner>
+      ) : null}
+      <ProjectChoice projects={projects} projectId={projectId} action="/doc-control/transmittals" />
+      {projectId ? (
+        <div className="flex flex-col gap-4">
+          <TransmittalFilter projectId={projectId} status={status} />
+          {list ? <TransmittalList items={list} locale={locale} page={page} hasNext={hasNext} filtered={status !== null} /> : null}
+        </div>
+      ) : (
+        <EmptyState heading={projects.length > 0 ? 'Choose a project' : 'No projects yet'}>
+          {projects.length > 0 ? 'Its transmittals are listed here.' : 'Transmittals belong to a project. Once your organisation has one, choose it here.'}
+        </EmptyState>
+      )}
     </>
   )
+}
+
+export function meta() {
+  return [{ title: 'Transmittals · Site Portal' }]
 }

@@ -1,0 +1,57 @@
+/**
+ * Addresses of the sets, transmittals and wizard screens and of the API calls behind them. Every
+ * screen address keeps `projectId`, so the document-control tabs stay in the project.
+ */
+
+const enc = encodeURIComponent
+
+function withQuery(path: string, params: Record<string, string | null | undefined>): string {
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value) search.set(name, value)
+  const query = search.toString()
+  return query ? `${path}?${query}` : path
+}
+
+export const transmittalPage = (id: string, projectId: string | null) => withQuery(`/doc-control/transmittals/${enc(id)}`, { projectId })
+export const transmittalsPage = (projectId: string | null, params: Record<string, string | null> = {}) => withQuery('/doc-control/transmittals', { projectId, ...params })
+export const wizardPage = (projectId: string | null, params: Record<string, string | null | undefined> = {}) => withQuery('/doc-control/wizard', { projectId, ...params })
+export const setPage = (id: string, projectId: string | null) => withQuery(`/doc-control/sets/${enc(id)}`, { projectId })
+export const setsPage = (projectId: string | null) => withQuery('/doc-control/sets', { projectId })
+export const documentPage = (id: string) => `/documents/${enc(id)}`
+
+export const api = {
+  projectTransmittals: (projectId: string) => `/api/projects/${enc(projectId)}/transmittals`,
+  transmittal: (id: string) => `/api/transmittals/${enc(id)}`,
+  projectSets: (projectId: string) => `/api/projects/${enc(projectId)}/sets`,
+  set: (id: string) => `/api/sets/${enc(id)}`,
+  parties: (projectId: string) => `/api/projects/${enc(projectId)}/parties`,
+}
+
+/** Ids in addresses and forms are UUIDs; anything else is no record (the 404 screen), never a call. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value)
+}
+
+/** The ids a form posted under `name` that are UUIDs, in order, each once. */
+export function idsOf(formData: FormData, name: string): string[] {
+  return [...new Set(formData.getAll(name).filter(isUuid))]
+}
+
+/**
+ * A page of a list as the API answers it. The contract names `page` for these lists; the total is
+ * used when it comes, else a full page means there may be more.
+ */
+export type ListPage<T> = { items: T[]; total?: number; page?: number; pageSize?: number; nextCursor?: string | null }
+
+export function hasNextPage(list: ListPage<unknown>, page: number, pageSize: number): boolean {
+  if (typeof list.total === 'number') return page * (list.pageSize ?? pageSize) < list.total
+  if (list.nextCursor !== undefined) return list.nextCursor !== null
+  return list.items.length >= pageSize
+}
+
+export function pageOf(params: URLSearchParams): number {
+  const page = Number(params.get('page') ?? '1')
+  return Number.isSafeInteger(page) && page >= 1 && page <= 1000 ? page : 1
+}

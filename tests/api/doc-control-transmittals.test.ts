@@ -237,6 +237,14 @@ test('who reads and who acts: drafts are their sender’s, recipients read what 
   expect([drafts.total, drafts.items.map((x) => x.id)]).toEqual([1, [privateDraft.id]])
   await expectProblem(await writer.c.get(`/api/projects/${p.id}/transmittals?status=lost&page=0`), 400)
 
+  // Discarding: a draft, by its sender only; a sent transmittal stays for good.
+  await expectProblem(await bystander.c.delete(`/api/transmittals/${privateDraft.id}`), 404, 'KR_NOT_FOUND')
+  await expectProblem(await recipient.c.delete(`/api/transmittals/${transmittal.id}`), 403, 'KR_FORBIDDEN')
+  await expectProblem(await writer.c.delete(`/api/transmittals/${transmittal.id}`), 409, 'KR_TRANSMITTAL_STATE')
+  expect((await writer.c.delete(`/api/transmittals/${privateDraft.id}`)).status).toBe(204)
+  await expectProblem(await writer.c.get(`/api/transmittals/${privateDraft.id}`), 404, 'KR_NOT_FOUND')
+  expect(await list(writer.c)).toEqual([transmittal.id])
+
   // Sending takes view on every revision, checked again at send.
   const hiddenDoc = await issued(admin.c, p.id)
   await body(await put(admin.c, `/api/documents/${hiddenDoc.doc.id}/permissions`, { entries: [{ subjectKind: 'user', subject: writer.user.id, level: 'none' }] }))
@@ -262,6 +270,7 @@ test('another organisation’s ids are 404 on every transmittal call', async () 
     await c.post(`/api/transmittals/${id}/acknowledge`),
     await c.post(`/api/transmittals/${id}/respond`, { response: 'x' }),
     await c.post(`/api/transmittals/${id}/close`),
+    await c.delete(`/api/transmittals/${id}`),
     await c.get('/api/transmittals/not-an-id'),
   ]) {
     await expectProblem(response, 404, 'KR_NOT_FOUND')

@@ -310,17 +310,9 @@ async function send(api: ApiClient, draft: Transmittal, headers: Headers) {
   throw redirect(transmittalPage(sent.data.id, sent.data.projectId), { headers })
 }
 
-/**
- * "Discard draft" (after its confirmation): DELETE /api/transmittals/{id}. UNFINISHED: the API has
- * no such call (docs/doc-control.md keeps drafts so that numbers have no gaps); until it gets one
- * (or another way to drop a draft), the page says so and the draft stays.
- */
+/** "Discard draft" (after its confirmation): DELETE /api/transmittals/{id}; the draft and its choices are gone. */
 async function discard(api: ApiClient, draft: Transmittal, headers: Headers) {
   const deleted = await api.del(paths.transmittal(draft.id))
-  if (!deleted.ok && (deleted.error.status === 404 || deleted.error.status === 405)) {
-    const notice = { message: `Drafts cannot be discarded yet: ${draft.number} stays a draft, and you can continue it later.`, correlationId: deleted.error.correlationId ?? null }
-    return data<WizardActionData>({ intent: 'discard', notice }, { status: 409, headers })
-  }
   if (!deleted.ok) return noticeFailure('discard', deleted.error, headers)
   await setFlash(headers, { tone: 'success', message: `Draft ${draft.number} discarded.` })
   throw redirect(wizardPage(draft.projectId), { headers })

@@ -3,6 +3,7 @@ import { acknowledgeTransmittal, getTransmittal, respondToTransmittal } from '#s
 import {
   closeTransmittal,
   createTransmittal,
+  discardTransmittal,
   getTransmittalStatus,
   listTransmittals,
   putTransmittalRecipients,
@@ -88,6 +89,19 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       responses: { 200: 'The draft.', 400: 'Invalid fields.', ...draftOnly },
     }),
     async (c) => c.json(await run(c, (ctx) => updateTransmittal(ctx, c.req.param('transmittalId'), c.req.valid('json')))),
+  )
+  .delete(
+    '/api/transmittals/:transmittalId',
+    operation({
+      summary: 'Discard a draft (its sender); a sent transmittal is never deleted',
+      tag: TAG,
+      access: 'session',
+      responses: { 204: 'Discarded.', ...draftOnly },
+    }),
+    async (c) => {
+      await run(c, (ctx) => discardTransmittal(ctx, c.req.param('transmittalId')))
+      return c.body(null, 204)
+    },
   )
   .put(
     '/api/transmittals/:transmittalId/revisions',

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { and, count, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm'
 import { memberships, users } from '#server/db/schema'
-import type { AuditAction } from '#server/domain/audit'
+import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { partyMembers, projectParties, transmittalRecipients, transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
 import { documentFolders, documents } from '#server/db/schema-documents'
 import { actorEntries, forbidden, visibleCondition } from '#server/domain/documents/access'
 import { ensureProjectActive, findProject } from '#server/domain/documents/places'
 import { enqueueMail } from '#server/domain/mail'
+import { recordChange } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { Problem, type FieldErrors } from '#server/http/problem'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
@@ -147,6 +148,25 @@ export async function updateTransmittal(ctx: DomainContext, transmittalId: strin
   if (patch.wizardStep !== undefined) change.wizardStep = patch.wizardStep
   if (Object.keys(change).length === 0) return transmittalView(ctx, row)
   return transmittalView(ctx, await touch(ctx, row, change, { fields: Object.keys(change) }))
+}
+
+/**
+ * The sender discards a draft: it never went to anyone, so nothing of it is kept but the audit
+ * entry. Its number is not handed out again unless it was the project's last (docs/doc-control.md).
+ */
+export async function discardTransmittal(ctx: DomainContext, transmittalId: string): Promise<void> {
+  const row = await ownDraft(ctx, transmittalId)
+  await recordChange(ctx, 'Transmittal', row.id, 'Deleted')
+  await recordAuditIn(ctx.tx, {
+    tenantId: ctx.actor.tenantId,
+    actorUserId: ctx.actor.userId,
+    action: 'doc-control.transmittal.changed',
+    targetType: 'Transmittal',
+    targetId: row.id,
+    data: { event: 'discarded', number: row.number },
+    at: ctx.now,
+  })
+  await ctx.tx.delete(transmittals).where(and(eq(transmittals.tenantId, ctx.actor.tenantId), eq(transmittals.id, row.id)))
 }
 
 export async function putTransmittalRevisions(ctx: DomainContext, transmittalId: string, revisionIds: string[]): Promise<Transmittal> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { OpenApiDocument, OpenApiOperation } from '#server/http/openapi'
@@ -42,7 +43,36 @@ async function freshRows(): Promise<string[]> {
   const folder = (await (await org.admin.post(`/api/projects/${projectId}/folders`, { name: 'Fuzz' })).json()) as { id: string }
   const doc = (await (await org.admin.post(`/api/projects/${projectId}/documents`, { number: 'PRJ-ARC-ZZ-00-DR-A-0001', title: 'Fuzz', folderId: folder.id })).json()) as { id: string }
   const revision = await uploadRevision(org.admin, doc.id, pngImage(), { code: 'P01', status: 'S2' })
-  return [projectId, reportId, ...items.map((item) => item.id), view.id, upload.id, org.writer.member.user.id, folder.id, doc.id, revision.id].filter(Boolean)
+  // Document control: a party, a deliverable, a review template and a review running on that revision (with its task).
+  const party = await made<{ id: string }>(org.admin.post(`/api/projects/${projectId}/parties`, { name: `Fuzz ${randomUUID()}`, role: 'lead-appointed', code: 'ARC' }))
+  const deliverable = await made<{ id: string }>(org.admin.post(`/api/projects/${projectId}/deliverables`, { number: `PRJ-ARC-ZZ-00-DR-A-${Math.floor(Math.random() * 9000) + 1000}`, title: 'Fuzz' }))
+  const step = { name: 'Check', mode: 'serial', consolidate: 'strictest', dueDays: 2, onReject: { to: 'author' } }
+  const outcomes = [{ kind: 'approved', label: 'Approved', status: 'A1' }, { kind: 'revise', label: 'Revise', status: 'S3' }]
+  const template = await made<{ id: string }>(
+    org.admin.post('/api/workflow-templates', { name: `Fuzz ${randomUUID()}`, steps: [{ ...step, reviewers: [{ type: 'user', userId: org.writer.member.user.id }], outcomes }] }),
+  )
+  const workflow = await made<{ id: string; tasks: Array<{ id: string }> }>(org.admin.post(`/api/projects/${projectId}/workflows`, { templateId: template.id, revisionIds: [revision.id] }))
+  // Sets and transmittals of another revision (the one above is under review): a draft set, a sent transmittal with its package.
+  const doc2 = (await (await org.admin.post(`/api/projects/${projectId}/documents`, { number: 'PRJ-ARC-ZZ-00-DR-A-0002', title: 'Fuzz two', folderId: folder.id })).json()) as { id: string }
+  const revision2 = await uploadRevision(org.admin, doc2.id, pngImage(), { code: 'P01', status: 'S2' })
+  const set = await made<{ id: string }>(org.admin.post(`/api/projects/${projectId}/sets`, { name: `Fuzz ${randomUUID()}`, revisionIds: [revision2.id] }))
+  const transmittal = await made<{ id: string }>(org.admin.post(`/api/projects/${projectId}/transmittals`, { subject: 'Fuzz', revisionIds: [revision2.id] }))
+  {
+    await org.admin.request(`/api/transmittals/${transmittal.id}/recipients`, { method: 'PUT', json: { userIds: [org.writer.member.user.id], partyIds: [] } })
+    await org.admin.post(`/api/transmittals/${transmittal.id}/send`)
+  }
+  return [
+    ...[set.id, transmittal.id, doc2.id, revision2.id],
+    ...[projectId, reportId, ...items.map((item) => item.id), view.id, upload.id, org.writer.member.user.id, folder.id, doc.id, revision.id],
+    ...[party.id, deliverable.id, template.id, workflow.id, ...workflow.tasks.map((task) => task.id)],
+  ].filter((id): id is string => Boolean(id))
+}
+
+/** The row a call made: made anew on a fresh project, a refusal here is a bug in the set-up (or the API), not fuzzing. */
+async function made<T extends { id: string }>(response: Promise<Response>): Promise<T> {
+  const answer = await response
+  if (!answer.ok) throw new Error(`fuzz set-up refused: ${answer.status} ${await answer.text()}`)
+  return (await answer.json()) as T
 }
 
 afterAll(async () => {

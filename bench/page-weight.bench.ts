@@ -24,6 +24,10 @@ try {
   if (doc) {
     await report(`/documents?projectId=${doc.projectId}`, headers.cookie ?? '')
     await report(`/documents/${doc.id}`, headers.cookie ?? '')
+    // Document control (issue 12): the dashboard with its SVG chart, the wizard's first step, the inbox.
+    await report(`/doc-control/dashboard?projectId=${doc.projectId}`, headers.cookie ?? '')
+    await report(`/doc-control/wizard?projectId=${doc.projectId}`, headers.cookie ?? '')
+    await report('/doc-control/inbox', headers.cookie ?? '')
   }
   const item = (await api<{ items: Array<{ id: string }> }>('/api/items/outstanding?limit=1')).items[0]
   if (item) await report(`/items/${item.id}`, headers.cookie ?? '')

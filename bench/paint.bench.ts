@@ -62,6 +62,7 @@ try {
     { name: 'Items', path: '/items', signedIn: true },
     { name: 'Item', path: `/items/${itemId}`, signedIn: true },
     { name: 'Documents', path: await firstDocumentsPath(cookies), signedIn: true },
+    { name: 'Doc-control dashboard', path: (await firstDocumentsPath(cookies)).replace('/documents?', '/doc-control/dashboard?'), signedIn: true },
   ]
   const screens = ONLY ? allScreens.filter((s) => s.path.startsWith(ONLY)) : allScreens
 

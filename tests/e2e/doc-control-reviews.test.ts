@@ -6,7 +6,7 @@ import type { DocumentDetail } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { demoUserApi, expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -23,52 +23,19 @@ afterAll(async () => {
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex')
 
-/**
- * The demo user's API session on the running portal (it runs in its own process, so its database is
- * reached through its API), for what a journey starts from: a project and a document with P01.
- */
-async function userApi() {
-  const jar = new Map<string, string>()
-  let csrf: string | undefined
-  async function send(method: string, path: string, body?: BodyInit, contentType?: string): Promise<unknown> {
-    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (contentType) headers['content-type'] = contentType
-    if (csrf) headers['X-CSRF-Token'] = csrf
-    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const at = pair.indexOf('=')
-      jar.set(pair.slice(0, at), pair.slice(at + 1))
-    }
-    csrf = response.headers.get('x-csrf-token') ?? csrf
-    const text = await response.text()
-    if (!response.ok && path !== '/auth/session') throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return text ? JSON.parse(text) : null
-  }
-  const call = <T>(method: string, path: string, body?: unknown) =>
-    send(method, path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? undefined : 'application/json') as Promise<T>
-  await call('GET', '/auth/session')
-  await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
-  return {
-    call,
-    /** A revision as the document page's form sends it without JavaScript. */
-    upload(documentId: string, fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
-      const form = new FormData()
-      for (const [name, value] of Object.entries(fields)) form.append(name, value)
-      form.append('file', new File([new Uint8Array(file.bytes)], file.name, { type: 'image/png' }))
-      return send('POST', `/api/documents/${documentId}/revisions`, form)
-    },
-  }
-}
-
 /** A project of its own with one drawing at P01 (work in progress), made by the demo user. */
 async function documentAtP01() {
-  const api = await userApi()
+  const { call } = await demoUserApi(portal.baseUrl)
+  const form = new FormData()
+  form.append('code', 'P01')
+  form.append('status', 'S0')
+  form.append('file', new File([new Uint8Array(pngImage(16, 12, 11))], 'level-1.png', { type: 'image/png' }))
+  const api = { call, upload: (documentId: string) => call('POST', `/api/documents/${documentId}/revisions`, form) }
   const code = `W${hex(2).toUpperCase()}`
   const project = await api.call<Project>('POST', '/api/projects', { title: `Harbour ${hex(3)}`, code })
   const number = `${code}-ARC-ZZ-01-DR-A-0101`
   const doc = await api.call<DocumentDetail>('POST', `/api/projects/${project.id}/documents`, { number, title: 'Level 1 general arrangement' })
-  await api.upload(doc.id, { code: 'P01', status: 'S0' }, { name: 'level-1.png', bytes: pngImage(16, 12, 11) })
+  await api.upload(doc.id)
   return { project, doc, number }
 }
 

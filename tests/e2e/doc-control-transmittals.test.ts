@@ -6,7 +6,7 @@ import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { demoUserApi, expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -26,37 +26,9 @@ const JOURNEY_LIMIT_MS = 180_000
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex')
 
-/**
- * Sam (the demo user) on the running portal's API: JSON calls and the one-request revision upload
- * (multipart), with the cookie jar and the CSRF header the web app's client uses.
- */
-async function samApi() {
-  const jar = new Map<string, string>()
-  let csrf: string | undefined
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json'
-    if (csrf) headers['X-CSRF-Token'] = csrf
-    const payload = body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body)
-    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: payload })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const at = pair.indexOf('=')
-      jar.set(pair.slice(0, at), pair.slice(at + 1))
-    }
-    csrf = response.headers.get('x-csrf-token') ?? csrf
-    const text = await response.text()
-    if (!response.ok && path !== '/auth/session') throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return (text ? JSON.parse(text) : null) as T
-  }
-  await call('GET', '/auth/session')
-  await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
-  return call
-}
-
 /** A project of Sam's with a code, and documents in it, each with a P01 revision (suitability S2, so Shared). */
 async function projectWithDocuments(count: number) {
-  const call = await samApi()
+  const { call } = await demoUserApi(portal.baseUrl)
   const code = `T${hex(2).toUpperCase()}`
   const project = await call<Project>('POST', '/api/projects', { title: `Harbour ${hex(3)}`, code })
   const documents: Array<{ id: string; number: string }> = []

@@ -6,7 +6,7 @@ import type { DocumentDetail, ItemPin, Revision } from '~/lib/documents/types'
 import type { Item, Project, Report } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, pathOf, signIn, VARIANTS } from './steps'
+import { demoUserApi, expectScreen, nextAdminCode, pathOf, signIn, VARIANTS, type DemoCall } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -26,32 +26,7 @@ const hex = (bytes: number) => randomBytes(bytes).toString('hex')
 /** The sheet every journey draws on: a real PNG, twice as wide as high. */
 const SHEET = { width: 800, height: 400 }
 
-type Call = <T>(method: string, path: string, body?: unknown) => Promise<T>
-
-/** The demo user signed in to the running portal's API: JSON calls, and multipart for a revision's file. */
-async function demoUser(): Promise<Call> {
-  const jar = new Map<string, string>()
-  let csrf: string | undefined
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json'
-    if (csrf) headers['X-CSRF-Token'] = csrf
-    const payload = body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body)
-    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: payload })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const at = pair.indexOf('=')
-      jar.set(pair.slice(0, at), pair.slice(at + 1))
-    }
-    csrf = response.headers.get('x-csrf-token') ?? csrf
-    const text = await response.text()
-    if (!response.ok && path !== '/auth/session') throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return (text ? JSON.parse(text) : null) as T
-  }
-  await call('GET', '/auth/session')
-  await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
-  return call
-}
+type Call = DemoCall
 
 /** Issues a revision of a document through the one-request upload, a PNG sheet. */
 async function issueSheet(call: Call, documentId: string, code: string, seed: number): Promise<Revision> {
@@ -64,7 +39,7 @@ async function issueSheet(call: Call, documentId: string, code: string, seed: nu
 
 /** A project of its own with a drawing (P01 a sheet), a report and an item, made as the demo user. */
 async function siteWithDrawing() {
-  const call = await demoUser()
+  const { call } = await demoUserApi(portal.baseUrl)
   const code = `P${hex(2).toUpperCase()}`
   const project = await call<Project>('POST', '/api/projects', { title: `Harbour Quay ${hex(3)}`, code })
   const doc = await call<DocumentDetail>('POST', `/api/projects/${project.id}/documents`, { number: `${code}-ARC-Z1-02-DR-A-0001`, title: 'Level 2 plan' })

@@ -72,9 +72,11 @@ export async function demoUserApi(baseUrl: string): Promise<{ call: DemoCall; us
   let csrf: string | undefined
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (body !== undefined) headers['content-type'] = 'application/json'
+    // JSON, or a FormData as a form sends it without JavaScript (multipart: fetch sets its boundary).
+    if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json'
     if (csrf) headers['X-CSRF-Token'] = csrf
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const payload = body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body)
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: payload })
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';')
       const at = pair.indexOf('=')

@@ -5,6 +5,7 @@ import { actorEntries, decide, requireLevel } from '#server/domain/documents/acc
 import { notFound } from '#server/domain/documents/places'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { Problem } from '#server/http/problem'
+import { atLeast } from '~/lib/documents/rules'
 import type { PermissionLevel } from '~/lib/documents/types'
 import type { WorkflowRevision } from '~/lib/doc-control/types'
 
@@ -17,6 +18,37 @@ import type { WorkflowRevision } from '~/lib/doc-control/types'
  */
 export async function revisionsFor(ctx: DomainContext, projectId: string, revisionIds: readonly string[], wanted: PermissionLevel): Promise<WorkflowRevision[]> {
   if (revisionIds.length === 0) return []
+  const byId = await revisionViews(ctx, revisionIds)
+  const entries = await actorEntries(ctx, projectId)
+  const seenDocuments = new Set<string>()
+  const answer: WorkflowRevision[] = []
+  for (const id of revisionIds) {
+    const view = byId.get(id)
+    if (!view || view.projectId !== projectId) throw notFound()
+    const level = decide(ctx.actor, entries, { projectId, folderPath: view.folderPath, documentId: view.documentId })
+    requireLevel(level, 'view')
+    requireLevel(level, wanted)
+    if (seenDocuments.has(view.documentId)) {
+      throw new Problem({ status: 422, title: 'Invalid request', detail: `${view.number} is listed twice: choose one revision of each document.`, code: 'KR_VALIDATION' })
+    }
+    seenDocuments.add(view.documentId)
+    answer.push(shown(view))
+  }
+  return answer
+}
+
+/**
+ * Reading the revisions a set or transmittal already holds, to show them. Choosing revisions (and
+ * every change) goes through `revisionsFor` above, which applies the permission rule and refuses;
+ * reading does not refuse: a set shows the revisions the caller may view (`visibleRevisions`, the
+ * same rule), and a transmittal shows its recipients everything it sent them.
+ */
+export type RevisionView = WorkflowRevision & { projectId: string; folderPath: string[] }
+
+/** The revisions by id, whatever the caller's level (one query). */
+export async function revisionViews(ctx: DomainContext, revisionIds: readonly string[]): Promise<Map<string, RevisionView>> {
+  const wanted = [...new Set(revisionIds)]
+  if (wanted.length === 0) return new Map()
   const rows = await ctx.tx
     .select({
       revisionId: documentRevisions.id,
@@ -34,24 +66,36 @@ export async function revisionsFor(ctx: DomainContext, projectId: string, revisi
     .from(documentRevisions)
     .innerJoin(documents, and(eq(documents.tenantId, documentRevisions.tenantId), eq(documents.id, documentRevisions.documentId)))
     .leftJoin(documentFolders, and(eq(documentFolders.tenantId, documents.tenantId), eq(documentFolders.id, documents.folderId)))
-    .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), inArray(documentRevisions.id, [...revisionIds])))
-  const byId = new Map(rows.map((row) => [row.revisionId, row]))
+    .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), inArray(documentRevisions.id, wanted)))
+  return new Map(
+    rows.map((row) => [
+      row.revisionId,
+      {
+        revisionId: row.revisionId,
+        documentId: row.documentId,
+        number: row.number,
+        title: row.title,
+        code: row.code,
+        status: row.status,
+        state: stateOfRow(row),
+        projectId: row.projectId,
+        folderPath: row.folderPath ?? [],
+      },
+    ]),
+  )
+}
+
+/** Those of `views` (all of one project) the caller may view, by the one permission rule. */
+export async function visibleRevisions(ctx: DomainContext, projectId: string, views: readonly RevisionView[]): Promise<RevisionView[]> {
+  if (ctx.actor.roleKey === 'admin' || views.length === 0) return [...views]
   const entries = await actorEntries(ctx, projectId)
-  const seenDocuments = new Set<string>()
-  const answer: WorkflowRevision[] = []
-  for (const id of revisionIds) {
-    const row = byId.get(id)
-    if (!row || row.projectId !== projectId) throw notFound()
-    const level = decide(ctx.actor, entries, { projectId, folderPath: row.folderPath ?? [], documentId: row.documentId })
-    requireLevel(level, 'view')
-    requireLevel(level, wanted)
-    if (seenDocuments.has(row.documentId)) {
-      throw new Problem({ status: 422, title: 'Invalid request', detail: `${row.number} is listed twice: choose one revision of each document.`, code: 'KR_VALIDATION' })
-    }
-    seenDocuments.add(row.documentId)
-    answer.push({ revisionId: row.revisionId, documentId: row.documentId, number: row.number, title: row.title, code: row.code, status: row.status, state: stateOfRow(row) })
-  }
-  return answer
+  return views.filter((v) => v.projectId === projectId && atLeast(decide(ctx.actor, entries, { projectId, folderPath: v.folderPath, documentId: v.documentId }), 'view'))
+}
+
+/** A view without its placing, as the API answers it. */
+export function shown(view: RevisionView): WorkflowRevision {
+  const { projectId: _projectId, folderPath: _folderPath, ...revision } = view
+  return revision
 }
 
 /** A superseded revision reads Archived whatever its code; the current one reads its document's state. */

@@ -11,8 +11,7 @@ import { isUuid } from '#server/domain/reporting/projects'
 import { Problem } from '#server/http/problem'
 import { stateOfStatus } from '~/lib/documents/rules'
 import type { DocumentSet, IssuePurpose, SetStatus } from '~/lib/doc-control/types'
-import { peopleById, revisionsFor } from './revisions'
-import { revisionViews, shown, visibleRevisions } from './revision-views'
+import { peopleById, revisionsFor, revisionViews, shown, visibleRevisions } from './revisions'
 
 /**
  * Sets (docs/doc-control.md "Sets"): a named selection of revisions, one per document. A draft is

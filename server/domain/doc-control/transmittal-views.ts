@@ -9,8 +9,7 @@ import { isUuid } from '#server/domain/reporting/projects'
 import { Problem } from '#server/http/problem'
 import type { IssuePurpose, RecipientStatus, Transmittal, TransmittalRecipient, TransmittalStatus, WizardStep } from '~/lib/doc-control/types'
 import { packageView } from './packaging'
-import { revisionViews, shown } from './revision-views'
-import { peopleById, revisionsFor } from './revisions'
+import { peopleById, revisionsFor, revisionViews, shown } from './revisions'
 
 /**
  * Who reads a transmittal, and what they read (docs/doc-control.md "Transmittals"). Its owner (who

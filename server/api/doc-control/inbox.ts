@@ -4,18 +4,10 @@ import { inbox, INBOX_KINDS } from '#server/domain/doc-control/inbox'
 import { asMember } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { optional, wholeNumber } from '#server/http/query'
 import { requireSession } from '#server/http/session'
 
 /** docs/doc-control.md "API": the caller's inbox of review tasks and received transmittals. */
-
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional())
-
-const wholeNumber = (name: string, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number from 1 to ${max}.` })
-    .int(`${name} must be a whole number from 1 to ${max}.`)
-    .min(1, `${name} must be a whole number from 1 to ${max}.`)
-    .max(max, `${name} must be a whole number from 1 to ${max}.`)
 
 export const INBOX_PAGE_SIZE = 20
 

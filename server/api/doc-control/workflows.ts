@@ -6,6 +6,7 @@ import { documentWorkflows, getWorkflow, listWorkflows, proposeWorkflow, startWo
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { optional, wholeNumber } from '#server/http/query'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { WORKFLOW_STATUSES } from '~/lib/doc-control/types'
@@ -18,16 +19,6 @@ function run<T>(c: Context<BackendEnv>, work: (ctx: DomainContext, links: Links)
   const { db, now, config } = c.get('deps')
   return asMember(db, session, now(), (ctx) => work(ctx, { publicUrl: config.publicUrl }))
 }
-
-/** An HTML form sends an empty field for "nothing": read it as absent. */
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional())
-
-const wholeNumber = (name: string, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number from 1 to ${max}.` })
-    .int(`${name} must be a whole number from 1 to ${max}.`)
-    .min(1, `${name} must be a whole number from 1 to ${max}.`)
-    .max(max, `${name} must be a whole number from 1 to ${max}.`)
 
 export const WORKFLOW_PAGE_SIZE = 20
 const WORKFLOW_PAGE_SIZE_MAX = 100

@@ -4,21 +4,12 @@ import { asMember } from '#server/domain/reporting/context'
 import { searchDocuments, SEARCH_PAGE_MAX, SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE_MAX, SEARCH_TEXT_MAX } from '#server/domain/documents/search'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { optional, wholeNumber } from '#server/http/query'
 import { requireSession } from '#server/http/session'
 import { SUITABILITY_CODES } from '~/lib/documents/rules'
 import { CDE_STATES } from '~/lib/documents/types'
 
 /** docs/documents.md "Search". */
-
-/** An HTML form sends an empty field for "nothing": read it as absent. */
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional())
-
-const wholeNumber = (name: string, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number from 1 to ${max}.` })
-    .int(`${name} must be a whole number from 1 to ${max}.`)
-    .min(1, `${name} must be a whole number from 1 to ${max}.`)
-    .max(max, `${name} must be a whole number from 1 to ${max}.`)
 
 export const SearchQuerySchema = z.object({
   projectId: optional(z.uuid({ error: 'projectId must be a project id.' })),

@@ -1,14 +1,14 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm'
 import { memberships, users } from '#server/db/schema'
 import { matrixEntries, partyMembers } from '#server/db/schema-doc-control'
-import { documentFolders, documentPermissions, documents } from '#server/db/schema-documents'
+import { documentFolders, documents } from '#server/db/schema-documents'
 import type { RoleKey } from '#server/domain/auth/roles'
-import { actorEntries, decide, type Entry } from '#server/domain/documents/access'
+import { actorEntries, decide, entriesFor } from '#server/domain/documents/access'
 import type { Actor, DomainContext } from '#server/domain/reporting/context'
 import type { FieldErrors } from '#server/http/problem'
 import type { WorkflowStepDefinition } from '~/lib/doc-control/types'
 import { atLeast } from '~/lib/documents/rules'
-import type { PermissionLevel, PermissionTarget } from '~/lib/documents/types'
+import type { PermissionLevel } from '~/lib/documents/types'
 import { unprocessable } from './workflow-problems'
 
 /**
@@ -41,51 +41,6 @@ export async function callerLevels(ctx: DomainContext, projectId: string, docs: 
   return new Map(docs.map((doc) => [doc.documentId, decide(ctx.actor, entries, { projectId, folderPath: doc.folderPath, documentId: doc.documentId })]))
 }
 
-type SubjectEntry = Entry & { subject: string }
-
-/** Every permission entry of the project for these people or any role (what actorEntries reads for one person, for many at once). */
-async function entriesOf(ctx: DomainContext, projectId: string, userIds: readonly string[]): Promise<SubjectEntry[]> {
-  const rows = await ctx.tx
-    .select({
-      targetKind: documentPermissions.targetKind,
-      targetId: documentPermissions.targetId,
-      subjectKind: documentPermissions.subjectKind,
-      subject: documentPermissions.subject,
-      projectId: documentPermissions.projectId,
-      level: documentPermissions.level,
-      path: documentFolders.path,
-    })
-    .from(documentPermissions)
-    .leftJoin(documents, and(eq(documentPermissions.targetKind, 'document'), eq(documents.tenantId, documentPermissions.tenantId), eq(documents.id, documentPermissions.targetId)))
-    .leftJoin(
-      documentFolders,
-      and(
-        eq(documentFolders.tenantId, documentPermissions.tenantId),
-        or(
-          and(eq(documentPermissions.targetKind, 'folder'), eq(documentFolders.id, documentPermissions.targetId)),
-          and(eq(documentPermissions.targetKind, 'document'), eq(documentFolders.id, documents.folderId)),
-        ),
-      ),
-    )
-    .where(
-      and(
-        eq(documentPermissions.tenantId, ctx.actor.tenantId),
-        eq(documentPermissions.projectId, projectId),
-        or(and(eq(documentPermissions.subjectKind, 'user'), inArray(documentPermissions.subject, [...userIds])), eq(documentPermissions.subjectKind, 'role')),
-      ),
-    )
-  return rows.map((row) => ({
-    targetKind: row.targetKind as PermissionTarget,
-    targetId: row.targetId,
-    projectId: row.projectId,
-    subjectKind: row.subjectKind as 'user' | 'role',
-    subject: row.subject,
-    level: row.level as PermissionLevel,
-    depth: row.targetKind === 'folder' ? (row.path?.length ?? 0) : row.targetKind === 'document' ? Number.MAX_SAFE_INTEGER : 0,
-    path: row.path ?? [],
-  }))
-}
-
 /** Of these people, those who may review the documents: active, not read-only, and at view or more on every document. */
 export async function eligibleReviewers(ctx: DomainContext, projectId: string, userIds: readonly string[], docs: readonly ReviewDoc[]): Promise<Map<string, Person>> {
   const wanted = [...new Set(userIds)]
@@ -96,13 +51,7 @@ export async function eligibleReviewers(ctx: DomainContext, projectId: string, u
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.tenantId, ctx.actor.tenantId), inArray(memberships.userId, wanted)))
   const candidates = members.filter((m) => m.status === 'active' && m.roleKey !== 'read-only')
-  const entries = candidates.some((m) => m.roleKey !== 'admin')
-    ? await entriesOf(
-        ctx,
-        projectId,
-        candidates.map((m) => m.id),
-      )
-    : []
+  const entries = candidates.some((m) => m.roleKey !== 'admin') ? await entriesFor(ctx, { userIds: candidates.map((m) => m.id) }, projectId) : []
   const eligible = new Map<string, Person>()
   for (const member of candidates) {
     const actor: Actor = { tenantId: ctx.actor.tenantId, userId: member.id, roleKey: member.roleKey as RoleKey }

@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { documentFolders, documentPermissions, documents } from '#server/db/schema-documents'
 import { Problem, problems } from '#server/http/problem'
 import { atLeast, ROLE_DEFAULT_LEVEL } from '~/lib/documents/rules'
@@ -37,21 +37,29 @@ export type Place = { projectId: string; folderPath: readonly string[]; document
 
 /** The actor's entries (their own and their role's), with each folder entry's depth; optionally one project's. */
 export async function actorEntries(ctx: DomainContext, projectId?: string): Promise<Entry[]> {
-  const { actor } = ctx
+  return entriesFor(ctx, { userIds: [ctx.actor.userId], roleKeys: [ctx.actor.roleKey] }, projectId)
+}
+
+export type SubjectEntry = Entry & { subject: string }
+
+/**
+ * The entries of these people and of these roles (every role when none are named), each with its
+ * subject: the actor's own through `actorEntries`, or many people's at once (who may review).
+ */
+export async function entriesFor(ctx: DomainContext, who: { userIds: readonly string[]; roleKeys?: readonly string[] }, projectId?: string): Promise<SubjectEntry[]> {
+  const roles = who.roleKeys === undefined ? undefined : [...who.roleKeys]
   const rows = await ctx.tx
     .select({
       targetKind: documentPermissions.targetKind,
       targetId: documentPermissions.targetId,
       subjectKind: documentPermissions.subjectKind,
+      subject: documentPermissions.subject,
       projectId: documentPermissions.projectId,
       level: documentPermissions.level,
       path: documentFolders.path,
     })
     .from(documentPermissions)
-    .leftJoin(
-      documents,
-      and(eq(documentPermissions.targetKind, 'document'), eq(documents.tenantId, documentPermissions.tenantId), eq(documents.id, documentPermissions.targetId)),
-    )
+    .leftJoin(documents, and(eq(documentPermissions.targetKind, 'document'), eq(documents.tenantId, documentPermissions.tenantId), eq(documents.id, documentPermissions.targetId)))
     .leftJoin(
       documentFolders,
       and(
@@ -64,11 +72,15 @@ export async function actorEntries(ctx: DomainContext, projectId?: string): Prom
     )
     .where(
       and(
-        eq(documentPermissions.tenantId, actor.tenantId),
+        eq(documentPermissions.tenantId, ctx.actor.tenantId),
         projectId === undefined ? undefined : eq(documentPermissions.projectId, projectId),
         or(
-          and(eq(documentPermissions.subjectKind, 'user'), eq(documentPermissions.subject, actor.userId)),
-          and(eq(documentPermissions.subjectKind, 'role'), eq(documentPermissions.subject, actor.roleKey)),
+          who.userIds.length === 0 ? undefined : and(eq(documentPermissions.subjectKind, 'user'), inArray(documentPermissions.subject, [...who.userIds])),
+          roles === undefined
+            ? eq(documentPermissions.subjectKind, 'role')
+            : roles.length === 0
+              ? undefined
+              : and(eq(documentPermissions.subjectKind, 'role'), inArray(documentPermissions.subject, roles)),
         ),
       ),
     )
@@ -77,6 +89,7 @@ export async function actorEntries(ctx: DomainContext, projectId?: string): Prom
     targetId: row.targetId,
     projectId: row.projectId,
     subjectKind: row.subjectKind as 'user' | 'role',
+    subject: row.subject,
     level: row.level as PermissionLevel,
     depth: row.targetKind === 'folder' ? (row.path?.length ?? 0) : row.targetKind === 'document' ? Number.MAX_SAFE_INTEGER : 0,
     path: row.path ?? [],

@@ -8,13 +8,6 @@ import type { Route } from './+types/coming-later'
  * screen is not built yet: no sample data, nothing that looks like it works and does not.
  */
 const TITLES: Array<[RegExp, string]> = [
-  [/^\/documents/, 'Documents'],
-  [/^\/doc-control\/parties/, 'Parties'],
-  [/^\/doc-control\/matrix/, 'Responsibility matrix'],
-  [/^\/doc-control\/deliverables/, 'Deliverables'],
-  [/^\/doc-control\/wizard/, 'Document control set-up'],
-  [/^\/doc-control\/dashboard/, 'Document control dashboard'],
-  [/^\/doc-control\/inbox/, 'Document inbox'],
   [/^\/settings\/site/, 'Site settings'],
   [/^\/settings\/notifications/, 'Notification settings'],
   [/^\/settings\/admin/, 'Admin settings'],

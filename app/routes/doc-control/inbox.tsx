@@ -100,5 +100,5 @@ function emptyHeading(kind: InboxKind): string {
 }
 
 export function meta() {
-  return [{ title: 'Inbox · Site Portal' }]
+  return [{ title: 'Inbox · Document control · Site Portal' }]
 }

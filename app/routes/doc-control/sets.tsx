@@ -109,5 +109,5 @@ export default function Sets({ loaderData }: Route.ComponentProps) {
 }
 
 export function meta() {
-  return [{ title: 'Sets · Site Portal' }]
+  return [{ title: 'Sets · Document control · Site Portal' }]
 }

@@ -53,5 +53,5 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
 }
 
 export function meta() {
-  return [{ title: 'Transmittals · Site Portal' }]
+  return [{ title: 'Transmittals · Document control · Site Portal' }]
 }

@@ -77,5 +77,5 @@ export default function Workflows({ loaderData }: Route.ComponentProps) {
 }
 
 export function meta() {
-  return [{ title: 'Reviews · Site Portal' }]
+  return [{ title: 'Reviews · Document control · Site Portal' }]
 }

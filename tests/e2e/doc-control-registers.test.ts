@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, newDemoProject, nextAdminCode, signIn, VARIANTS } from './steps'
+import { expectScreen, newDemoProject, nextAdminCode, signIn, LONG_JOURNEY_VARIANTS } from './steps'
 
 /**
  * Document control's registers (docs/doc-control.md "Screens"): parties and their people, the
@@ -38,7 +38,7 @@ async function openTab(page: Page, name: string, heading: string) {
   await expectScreen(page, heading)
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a manager adds a party with a person, sets a matrix cell, plans a deliverable and sees it flagged, imports and exports CSV, and reads the dashboard', async () => {
     const code = `R${hex(2).toUpperCase()}`
     const project = await newDemoProject(portal.baseUrl, { title: `Registers ${hex(3)}`, code })

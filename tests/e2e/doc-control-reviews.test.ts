@@ -6,7 +6,7 @@ import type { DocumentDetail } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { demoUserApi, expectScreen, nextAdminCode, signIn, LONG_JOURNEY_VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -54,7 +54,7 @@ async function signInAdmin(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Continue' }).click()
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a two-step template is defined; a review of P01 is rejected with a reason, resubmitted with P02, approved at both steps from the inbox and the review, and the document is Published', async () => {
     const { project, doc, number } = await documentAtP01()
     const admin = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })

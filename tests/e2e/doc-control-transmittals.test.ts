@@ -6,7 +6,7 @@ import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { demoUserApi, expectScreen, nextAdminCode, signIn, LONG_JOURNEY_VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -57,7 +57,7 @@ async function errorsOf(control: Locator, page: Page): Promise<string> {
   return texts.join(' ')
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test(
     'a document controller makes a set of two revisions, publishes it with a message and sees its revisions Published',
     async () => {

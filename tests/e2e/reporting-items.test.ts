@@ -298,6 +298,8 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       await page.getByRole('button', { name: 'Yes, delete the item' }).click()
     }
     await page.getByText('1 item deleted.').waitFor()
+    // The notice comes early in the streamed page: wait for the list after it before counting.
+    await page.getByRole('checkbox', { name: `Select item #${items[0]!.number}: ${items[0]!.title}` }).waitFor()
     expect(await entryOf(page, doomed.title).count()).toBe(0)
     expect(await page.getByRole('checkbox', { name: /^Select item #/ }).count()).toBe(2)
     assertNoConsoleErrors()

@@ -13,6 +13,13 @@ export const VARIANTS = [
   { name: 'JS off, phone', javaScript: false, viewport: 'phone' },
 ] as const
 
+/**
+ * The long journeys' variants (document control's, minutes each): JavaScript on and off on a
+ * desktop, and the phone layout with JavaScript; the phone without JavaScript draws the same
+ * server-rendered forms as the desktop does, so it adds time, not coverage.
+ */
+export const LONG_JOURNEY_VARIANTS = [VARIANTS[0], VARIANTS[1], VARIANTS[2]] as const
+
 /** Waits for the screen whose h1 is `name`, and checks it with axe. */
 export async function expectScreen(page: Page, name: string | RegExp): Promise<void> {
   await page.getByRole('heading', { level: 1, name }).waitFor()

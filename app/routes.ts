@@ -44,6 +44,8 @@ export default [
       route('workflows', 'routes/doc-control/workflows.tsx'),
       route('workflows/:workflowId', 'routes/doc-control/workflow.tsx'),
     ]),
+    // Beyond spec §2: where a signed-in person types an invite code or asks to join an organisation (issue 13).
+    route('join', 'routes/join.tsx'),
     route('items', 'routes/items.tsx'),
     route('items/:itemId', 'routes/item.tsx'),
     route('items/:itemId/activity', 'routes/item-activity.tsx'),
@@ -61,6 +63,9 @@ export default [
       later('billing/success', 'settings-billing-success'),
       later('billing/cancel', 'settings-billing-cancel'),
       later('entitlements', 'settings-entitlements'),
+      // Beyond spec §2: support tickets a user opens (issue 13).
+      route('support', 'routes/settings/support.tsx'),
+      route('support/:ticketId', 'routes/settings/support-ticket.tsx'),
     ]),
 
     route('forbidden/admin', 'routes/forbidden-admin.tsx'),
@@ -72,6 +77,17 @@ export default [
       route('drawings-overlay', 'routes/admin/drawings-overlay.tsx'),
       route('projects/:projectId/drawings-overlay', 'routes/admin/project-drawings-overlay.tsx'),
       route('workflow-templates', 'routes/admin/workflow-templates.tsx'),
+      route('users', 'routes/admin/users.tsx'),
+      route('users/:userId', 'routes/admin/user.tsx'),
+      route('invites', 'routes/admin/invites.tsx'),
+      route('join-requests', 'routes/admin/join-requests.tsx'),
+      route('devices', 'routes/admin/devices.tsx'),
+      route('audit', 'routes/admin/audit.tsx'),
+      route('packages', 'routes/admin/packages.tsx'),
+      route('uploads', 'routes/admin/uploads.tsx'),
+      route('support', 'routes/admin/support.tsx'),
+      route('support/:ticketId', 'routes/admin/support-ticket.tsx'),
+      route('retention', 'routes/admin/retention.tsx'),
       route('*', 'routes/admin/coming-later.tsx', { id: 'admin-page' }),
     ]),
 

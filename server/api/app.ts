@@ -8,6 +8,15 @@ import { HEADERS } from '~/lib/constants'
 import { clientAddress } from '#server/http/client-address'
 import { csrfProtection } from '#server/http/csrf'
 import { resolveSession } from '#server/http/session'
+import { auditRoutes } from './admin/audit'
+import { adminDeviceRoutes } from './admin/devices'
+import { inviteRoutes } from './admin/invites'
+import { joinRequestRoutes } from './admin/join-requests'
+import { adminOverviewRoutes } from './admin/overview'
+import { adminPackageRoutes } from './admin/packages'
+import { supportRoutes } from './admin/support'
+import { adminUploadRoutes } from './admin/uploads'
+import { adminUserRoutes } from './admin/users'
 import { accountRoutes } from './auth/account-routes'
 import { deviceRoutes } from './auth/device-routes'
 import { sessionRoutes } from './auth/session-routes'
@@ -65,10 +74,7 @@ export function createBackend(deps: BackendDeps): Backend {
     // unless its route said how (photos: private, revalidated by ETag).
     c.header('x-content-type-options', 'nosniff')
     if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store')
-    log.info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
-      'request',
-    )
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request')
   })
 
   app.use(resolveSession)
@@ -101,7 +107,20 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', partyRoutes)
   app.route('/', deliverableRoutes)
   app.route('/', docControlSummaryRoutes)
-  app.route('/', contractRoutes(() => app.routes, deps.config.maxBodyBytes))
+  // The Administration area (issue 13, docs/admin.md).
+  app.route('/', adminOverviewRoutes)
+  app.route('/', adminUserRoutes)
+  app.route('/', inviteRoutes)
+  app.route('/', joinRequestRoutes)
+  app.route('/', adminDeviceRoutes)
+  app.route('/', auditRoutes)
+  app.route('/', adminPackageRoutes)
+  app.route('/', adminUploadRoutes)
+  app.route('/', supportRoutes)
+  app.route(
+    '/',
+    contractRoutes(() => app.routes, deps.config.maxBodyBytes),
+  )
 
   // Through the context, so cookies and headers set before the failure (a fresh CSRF token) survive.
   const respond = async (c: Context<BackendEnv>, init: ProblemInit) => {

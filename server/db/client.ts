@@ -9,13 +9,14 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import * as identitySchema from './schema'
+import * as adminSchema from './schema-admin'
 import * as docControlSchema from './schema-doc-control'
 import * as documentSchema from './schema-documents'
 import * as photoSchema from './schema-photos'
 import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, foreignKey } from 'drizzle-orm/pg-core'
+import { supportTickets } from './schema-admin'
 import { documents } from './schema-documents'
 import { tenantPolicy, tenantRef, timestamps, users } from './schema'
 import { reportItems } from './schema-reporting'
@@ -19,6 +20,8 @@ export const uploadSessions = pgTable(
     purpose: text('purpose').$type<'photo' | 'revision'>().notNull().default('photo'),
     itemId: uuid('item_id'),
     documentId: uuid('document_id'),
+    /** The support ticket an attachment is for (purpose `support`, issue 13). */
+    supportTicketId: uuid('support_ticket_id'),
     /** A revision's code, suitability and comment, given when its upload starts. */
     revisionInput: jsonb('revision_input').$type<{ code: string; status: string; comment: string | null }>(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -50,7 +53,11 @@ export const uploadSessions = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [reportItems.tenantId, reportItems.id] }).onDelete('cascade'),
     foreignKey({ columns: [t.tenantId, t.documentId], foreignColumns: [documents.tenantId, documents.id] }).onDelete('cascade'),
-    check('upload_sessions_target_check', sql`(purpose = 'photo' and item_id is not null) or (purpose = 'revision' and document_id is not null and revision_input is not null)`),
+    foreignKey({ columns: [t.tenantId, t.supportTicketId], foreignColumns: [supportTickets.tenantId, supportTickets.id] }).onDelete('cascade'),
+    check(
+      'upload_sessions_target_check',
+      sql`(purpose = 'photo' and item_id is not null) or (purpose = 'revision' and document_id is not null and revision_input is not null) or (purpose = 'support' and support_ticket_id is not null)`,
+    ),
     index('upload_sessions_state_expires_idx').on(t.state, t.expiresAt),
     index('upload_sessions_tenant_created_idx').on(t.tenantId, t.createdAt),
     tenantPolicy('upload_sessions'),

@@ -135,6 +135,8 @@ export const reportItems = pgTable(
     dueDate: date('due_date', { mode: 'string' }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** Set by the retention job once a closed item is past the organisation's archive age (issue 13). */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
     closedBy: uuid('closed_by').references(() => users.id, { onDelete: 'set null' }),
     /** Deleted items stay for their activity and for sync's Deleted entries, but are never served. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),

@@ -1,19 +1,5 @@
 import { sql } from 'drizzle-orm'
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgPolicy,
-  pgRole,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, pgPolicy, pgRole, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 
 /**
  * The role every tenant transaction runs as (SET LOCAL ROLE). It is created by the first, custom
@@ -54,7 +40,9 @@ export const tenants = pgTable('tenants', {
   slug: text('slug').notNull().unique(),
   mfaEnforced: boolean('mfa_enforced').notNull().default(false),
   /** Photo and document storage allowed to the tenant, in bytes (issue 4): 10 GiB by default. */
-  storageQuotaBytes: bigint('storage_quota_bytes', { mode: 'number' }).notNull().default(10 * 1024 ** 3),
+  storageQuotaBytes: bigint('storage_quota_bytes', { mode: 'number' })
+    .notNull()
+    .default(10 * 1024 ** 3),
   /** This tenant's feature flags (spec §3 session featureFlags), over the server's FEATURE_FLAGS. */
   featureFlags: jsonb('feature_flags').$type<Record<string, unknown>>().notNull().default({}),
   ...timestamps,
@@ -114,6 +102,8 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** The registered device (devices.device_id) this session signed in from; revoking the device ends it. */
+    deviceId: text('device_id'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 )
@@ -234,11 +224,7 @@ export const devices = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('devices_tenant_user_device_idx').on(t.tenantId, t.userId, t.deviceId),
-    tenantPolicy('devices'),
-  ],
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('devices_tenant_user_device_idx').on(t.tenantId, t.userId, t.deviceId), tenantPolicy('devices')],
 ).enableRLS()
 
 /**
@@ -258,14 +244,34 @@ export const auditEvents = pgTable(
     correlationId: text('correlation_id'),
     data: jsonb('data').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The hash chain (issue 13), set by the audit_events_chain trigger, never by the application:
+     * the entry's place in its tenant's chain, the previous entry's hash and this entry's
+     * SHA-256 over that hash and its own fields (docs/admin.md "Audit").
+     */
+    chainSeq: bigint('chain_seq', { mode: 'number' }),
+    prevHash: text('prev_hash'),
+    hash: text('hash'),
   },
   (t) => [
     index('audit_events_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('audit_events_tenant_chain_idx').on(t.tenantId, t.chainSeq),
     tenantPolicy('audit_events'),
     // Events without a tenant may be written, never read back through the application role.
     pgPolicy('audit_events_untenanted_insert', { as: 'permissive', for: 'insert', to: appUser, withCheck: sql`tenant_id is null` }),
   ],
 ).enableRLS()
+
+/**
+ * The head of each audit hash chain (one per tenant, `global` for events without one): the last
+ * link's number and hash, row-locked by the audit_events_chain trigger while it appends, so links
+ * are handed out one at a time. Written only by that trigger.
+ */
+export const auditChainHeads = pgTable('audit_chain_heads', {
+  chainKey: text('chain_key').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash'),
+})
 
 /** Tables whose rows belong to one tenant; start-up checks each has row-level security forced. */
 export const tenantTables = ['memberships', 'devices', 'audit_events'] as const

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Database, Tx } from './client'
 import { transactionAnnouncingChanges } from './committed-changes'
 import { tenantTables } from './schema'
+import { adminTenantTables } from './schema-admin'
 import { docControlTenantTables } from './schema-doc-control'
 import { documentTenantTables } from './schema-documents'
 import { photoTenantTables } from './schema-photos'
@@ -52,7 +53,7 @@ export async function assertRowLevelSecurity(db: Database): Promise<void> {
             from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
       ),
     )
-    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables, ...docControlTenantTables]) {
+    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables, ...docControlTenantTables, ...adminTenantTables]) {
       const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)

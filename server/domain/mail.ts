@@ -8,7 +8,19 @@ import { mailOutbox } from '#server/db/schema'
 export type OutgoingMail = {
   tenantId?: string | undefined
   to: string
-  template: 'verify-email' | 'reset-password' | 'account-exists' | 'workflow-review' | 'workflow-due' | 'transmittal-sent'
+  template:
+    | 'verify-email'
+    | 'reset-password'
+    | 'account-exists'
+    | 'workflow-review'
+    | 'workflow-due'
+    | 'transmittal-sent'
+    | 'invite'
+    | 'project-invite'
+    | 'join-request-received'
+    | 'join-request-decided'
+    | 'support-reply'
+    | 'admin-password-reset'
   subject: string
   text: string
 }

@@ -6,7 +6,23 @@ import type { DomainContext } from './context'
 
 export type SyncedEntity = 'Project' | 'Report' | 'ReportItem'
 /** Entities of the change log that mobile sync does not carry (realtime announces them). */
-export type LoggedEntity = SyncedEntity | 'Document' | 'DocumentFolder' | 'Workflow' | 'DocumentSet' | 'Transmittal'
+export type LoggedEntity =
+  | SyncedEntity
+  | 'Document'
+  | 'DocumentFolder'
+  | 'Workflow'
+  | 'DocumentSet'
+  | 'Transmittal'
+  // The Administration area (issue 13; spec §3 "Realtime event entity types").
+  | 'User'
+  | 'Organisation'
+  | 'Membership'
+  | 'Device'
+  | 'JoinRequest'
+  | 'Package'
+  | 'UploadSession'
+  | 'Invite'
+  | 'SupportTicket'
 /** What the sync feeds read of the change log. */
 export const SYNCED_ENTITIES: readonly SyncedEntity[] = ['Project', 'Report', 'ReportItem']
 export type ChangeType = 'Created' | 'Updated' | 'Deleted'

@@ -1,0 +1,5 @@
+import { Hono } from 'hono'
+import type { BackendEnv } from '#server/http/env'
+
+/** Issue 13 (docs/admin.md): not built yet. */
+export const adminUploadRoutes = new Hono<BackendEnv>()

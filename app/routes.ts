@@ -88,6 +88,8 @@ export default [
       route('support', 'routes/admin/support.tsx'),
       route('support/:ticketId', 'routes/admin/support-ticket.tsx'),
       route('retention', 'routes/admin/retention.tsx'),
+      // The sidebar's collapse toggle (a cookie; no screen).
+      route('sidebar', 'routes/admin/sidebar.ts'),
       route('*', 'routes/admin/coming-later.tsx', { id: 'admin-page' }),
     ]),
 

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '#server/http/logger'
 import { fileTransport, startMailDelivery } from '#server/jobs/mail-delivery'
 import { startChangeLogCompaction } from '#server/jobs/change-log-compaction'
 import { startPgliteVacuum } from '#server/jobs/pglite-vacuum'
+import { startRetention } from '#server/jobs/retention'
 import { startUploadPurge } from '#server/jobs/upload-purge'
 import { startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
 import { startWorkflowReminders } from '#server/jobs/workflow-reminders'
@@ -64,6 +65,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const vacuum = database.driver === 'pglite' ? startPgliteVacuum({ db: database.db, logger }) : undefined
   const compaction = startChangeLogCompaction({ db: database.db, logger })
   const workflowReminders = startWorkflowReminders({ db: database.db, logger, links: { publicUrl: config.publicUrl } })
+  const retention = startRetention({ db: database.db, logger })
   const realtime = startRealtime({ config, db: database.db, logger, now: () => new Date() })
   return {
     config,
@@ -81,6 +83,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
       await vacuum?.stop()
       await compaction.stop()
       await workflowReminders.stop()
+      await retention.stop()
       await database.close()
     },
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { OpenApiDocument, OpenApiOperation } from '#server/http/openapi'
-import { client, signedInClient, type TestClient } from '#tests/helpers/auth'
+import { client, createMember, signedInClient, type TestClient } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { createItem, createOrg, createProject, createReport, type Org } from '#tests/helpers/reporting-b'
 import { uploadRevision } from '#tests/helpers/documents'
@@ -33,6 +33,13 @@ beforeAll(async () => {
 /** The operations of document control (issue 12): only theirs get its rows, which take some twenty calls to make. */
 const DOC_CONTROL = /workflow|transmittal|\/sets|part(y|ies)|deliverable|matrix|inbox|doc-control/
 
+/**
+ * The Administration area's operations and the invite, join and support calls (issue 13): they may
+ * suspend, delete or re-password the people whose ids they are given, so they get a spare member
+ * of their own (and the organisation's id) instead of the writer the other operations' set-up needs.
+ */
+const ADMINISTRATION = /^\/api\/admin\/|invite|join-request|support/
+
 /** Rows for the generated requests to find: made anew for each operation, as earlier ones may delete them. */
 async function freshRows(path: string): Promise<string[]> {
   const projectId = await createProject(t, org.admin.member, { title: 'Fuzz' })
@@ -46,7 +53,9 @@ async function freshRows(path: string): Promise<string[]> {
     id: string
   }
   const revision = await uploadRevision(org.admin, doc.id, pngImage(), { code: 'P01', status: 'S2' })
-  const rows = [projectId, reportId, ...items.map((item) => item.id), view.id, upload.id, org.writer.member.user.id, folder.id, doc.id, revision.id].filter(Boolean)
+  const person = ADMINISTRATION.test(path) ? (await createMember(t.db, { tenant: org.tenant })).user.id : org.writer.member.user.id
+  const rows = [projectId, reportId, ...items.map((item) => item.id), view.id, upload.id, person, folder.id, doc.id, revision.id].filter(Boolean)
+  if (ADMINISTRATION.test(path)) rows.push(org.tenant.id)
   if (!DOC_CONTROL.test(path)) return rows
   // Document control: a party, a deliverable, a review template and a review running on that revision (with its task).
   const party = await made<{ id: string }>(org.admin.post(`/api/projects/${projectId}/parties`, { name: `Fuzz ${randomUUID()}`, role: 'lead-appointed', code: 'ARC' }))

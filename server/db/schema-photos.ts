@@ -17,7 +17,7 @@ export const uploadSessions = pgTable(
     tenantId: tenantRef(),
     id: uuid('id').notNull().defaultRandom(),
     /** What completing makes: a photo of `itemId`, or a revision of `documentId` (issue 11). */
-    purpose: text('purpose').$type<'photo' | 'revision'>().notNull().default('photo'),
+    purpose: text('purpose').$type<'photo' | 'revision' | 'support'>().notNull().default('photo'),
     itemId: uuid('item_id'),
     documentId: uuid('document_id'),
     /** The support ticket an attachment is for (purpose `support`, issue 13). */

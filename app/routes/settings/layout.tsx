@@ -11,6 +11,7 @@ const TABS = [
   { to: '/settings/link', label: 'Link subscription', adminOnly: false },
   { to: '/settings/billing', label: 'Billing', adminOnly: false },
   { to: '/settings/entitlements', label: 'Entitlements', adminOnly: false },
+  { to: '/settings/support', label: 'Support', adminOnly: false },
 ]
 
 /** Settings with tabs (spec §2): the admin tab and the control-panel button for admins only. */
@@ -21,7 +22,13 @@ export default function SettingsLayout() {
     <>
       <PageHeader
         title="Settings"
-        actions={isAdmin ? <ButtonLink to="/admin/control-panel" variant="secondary">Open Admin Control Panel</ButtonLink> : undefined}
+        actions={
+          isAdmin ? (
+            <ButtonLink to="/admin/control-panel" variant="secondary">
+              Open Admin Control Panel
+            </ButtonLink>
+          ) : undefined
+        }
       />
       <nav aria-label="Settings" className="mb-6 overflow-x-auto border-b border-border">
         <ul className="flex min-w-max gap-1">
@@ -29,7 +36,7 @@ export default function SettingsLayout() {
             <li key={tab.to}>
               <NavLink
                 to={tab.to}
-                end={tab.to !== '/settings/billing'}
+                end={tab.to !== '/settings/billing' && tab.to !== '/settings/support'}
                 className={({ isActive }) =>
                   `inline-block border-b-2 px-3 py-2 text-sm font-medium ${isActive ? 'border-primary text-text' : 'border-transparent text-muted hover:text-text'}`
                 }

@@ -132,16 +132,17 @@ export const uploadsRoutes = new Hono<BackendEnv>()
   .post(
     '/api/uploads/:sessionId/complete',
     operation({
-      summary: 'Finish an upload: check, store and make the photo or the document revision',
-      description: 'What is made depends on the session: a photo (item uploads) or a revision (document uploads, docs/documents.md "Revisions").',
+      summary: 'Finish an upload: check, store and make the photo, the document revision or the support attachment',
+      description:
+        'What is made depends on the session: a photo (item uploads), a revision (document uploads, docs/documents.md "Revisions") or a support ticket attachment (docs/admin/support.md).',
       tag: 'Photos',
       access: 'session',
       maxBodyBytes: JSON_BODY_LIMIT,
       responses: {
-        200: 'Completed before: the same photo or revision.',
-        201: 'The photo, or the revision.',
+        200: 'Completed before: the same photo, revision or attachment.',
+        201: 'The photo, the revision, or the support attachment.',
         409: 'Not all bytes have arrived (expectedOffset); or, for a revision, another revision was issued meanwhile (KR_REVISION_CONFLICT).',
-        415: 'A photo that is not a JPEG, PNG, WebP, HEIC or HEIF.',
+        415: 'A photo that is not a JPEG, PNG, WebP, HEIC or HEIF; an attachment that is not an image, PDF, plain text or ZIP.',
         422: 'The checksum does not match.',
         503: 'Too much image work queued: retry.',
       },
@@ -151,6 +152,10 @@ export const uploadsRoutes = new Hono<BackendEnv>()
       if (done.purpose === 'revision') {
         c.header('location', done.revision.downloadUrl)
         return c.json(done.revision, done.replayed ? 200 : 201)
+      }
+      if (done.purpose === 'support') {
+        c.header('location', done.attachment.downloadUrl)
+        return c.json(done.attachment, done.replayed ? 200 : 201)
       }
       c.header('location', `/api/photos/${done.photo.id}`)
       return c.json(done.photo, done.replayed ? 200 : 201)

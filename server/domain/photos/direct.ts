@@ -12,7 +12,7 @@ import { abortUpload, completeUpload, createUpload } from './uploads'
 export type DirectFile = { name: string; size: number; type: string; slice(start: number, end: number): Blob }
 
 /** The file's bytes, one read at a time, as the store's append expects them. */
-async function* bytesOf(blob: Blob): AsyncGenerator<Uint8Array> {
+export async function* bytesOf(blob: Blob): AsyncGenerator<Uint8Array> {
   const reader = blob.stream().getReader()
   try {
     for (;;) {

@@ -7,15 +7,16 @@ import { isUuid } from '../reporting/item-view'
 
 /**
  * An upload session row and what every upload call does with it (docs/photos.md "Upload protocol").
- * A session's `purpose` says what completing it makes: a photo of an item, or a revision of a
- * document (docs/documents.md "Revisions"). Chunks, status and abort are the same for both.
+ * A session's `purpose` says what completing it makes: a photo of an item, a revision of a
+ * document (docs/documents.md "Revisions"), or an attachment of a support ticket
+ * (docs/admin/support.md). Chunks, status and abort are the same for all.
  */
 
 export const CHUNK_BYTES = 8 * 1024 * 1024
 export const SESSION_TTL_MS = 24 * 60 * 60_000
 
 export type UploadState = 'open' | 'completing' | 'completed' | 'aborted' | 'expired' | 'failed'
-export type UploadPurpose = 'photo' | 'revision'
+export type UploadPurpose = 'photo' | 'revision' | 'support'
 
 /** What a revision session carries from its start to its complete. */
 export type RevisionInput = { code: string; status: string; comment: string | null }
@@ -27,6 +28,8 @@ export type UploadSession = {
   itemId: string | null
   /** The document of a revision upload (null for a photo). */
   documentId: string | null
+  /** The support ticket of an attachment upload (purpose `support`, docs/admin/support.md). */
+  supportTicketId: string | null
   fileName: string
   contentType: string
   size: number
@@ -36,6 +39,8 @@ export type UploadSession = {
   photoId: string | null
   /** The revision a completed revision upload issued. */
   revisionId: string | null
+  /** The support attachment a completed support upload stored (it takes the session's id). */
+  attachmentId: string | null
   failureReason: string | null
   createdAtUtc: string
   expiresAtUtc: string
@@ -49,6 +54,7 @@ export const sessionColumns = {
   purpose: uploadSessions.purpose,
   itemId: uploadSessions.itemId,
   documentId: uploadSessions.documentId,
+  supportTicketId: uploadSessions.supportTicketId,
   revisionInput: uploadSessions.revisionInput,
   userId: uploadSessions.userId,
   fileName: uploadSessions.fileName,
@@ -72,6 +78,7 @@ export type SessionRow = {
   purpose: UploadPurpose
   itemId: string | null
   documentId: string | null
+  supportTicketId: string | null
   revisionInput: RevisionInput | null
   userId: string | null
   fileName: string
@@ -101,6 +108,7 @@ export function toSession(row: SessionRow, now: Date): UploadSession {
     purpose: row.purpose,
     itemId: row.itemId,
     documentId: row.documentId,
+    supportTicketId: row.supportTicketId,
     fileName: row.fileName,
     contentType: row.declaredType,
     size: row.size,
@@ -110,6 +118,8 @@ export function toSession(row: SessionRow, now: Date): UploadSession {
     photoId: row.photoId,
     // A revision takes its session's id (server/domain/documents/revision-complete.ts).
     revisionId: row.purpose === 'revision' && row.state === 'completed' ? row.id : null,
+    // So does a support attachment (server/domain/admin/support-attachments.ts).
+    attachmentId: row.purpose === 'support' && row.state === 'completed' ? row.id : null,
     failureReason: row.failureReason,
     createdAtUtc: row.createdAt.toISOString(),
     expiresAtUtc: row.expiresAt.toISOString(),
@@ -141,8 +151,9 @@ export function checkNewUpload(input: NewUpload): { checksum: string | undefined
   return { checksum, errors }
 }
 
-/** What a session makes when completed: a photo of an item, or a revision of a document. */
-export type UploadTarget = { purpose: 'photo'; itemId: string } | { purpose: 'revision'; documentId: string; revisionInput: RevisionInput }
+/** What a session makes when completed: a photo of an item, a revision of a document, or an attachment of a support ticket. */
+export type UploadTarget =
+  { purpose: 'photo'; itemId: string } | { purpose: 'revision'; documentId: string; revisionInput: RevisionInput } | { purpose: 'support'; supportTicketId: string }
 
 /** Stores a new open session, its bytes to come in its own staging key; checks and quota are the caller's. */
 export async function insertSession(ctx: DomainContext, target: UploadTarget, input: NewUpload, checksum: string | undefined): Promise<UploadSession> {

@@ -3,6 +3,8 @@ import { uploadSessions } from '#server/db/schema-photos'
 import { Problem, problems } from '#server/http/problem'
 import type { Revision } from '~/lib/documents/types'
 import { finishRevision, replayRevision } from '../documents/revision-complete'
+import type { SupportAttachment } from '../admin/support'
+import { finishSupport, replaySupport } from '../admin/support-attachments'
 import type { DomainContext } from '../reporting/context'
 import { findItem } from '../reporting/item-view'
 import { ensure } from '../reporting/permissions'
@@ -53,12 +55,19 @@ export async function getUpload(rt: PhotoRuntime, id: string): Promise<UploadSes
 }
 
 /** What completing a session made: a photo, or a document revision; `replayed` when completed before. */
-export type Completed = { purpose: 'photo'; photo: Photo; replayed: boolean } | { purpose: 'revision'; revision: Revision; replayed: boolean }
+export type Completed =
+  | { purpose: 'photo'; photo: Photo; replayed: boolean }
+  | { purpose: 'revision'; revision: Revision; replayed: boolean }
+  | { purpose: 'support'; attachment: SupportAttachment; replayed: boolean }
 
 async function replayCompleted(ctx: DomainContext, row: SessionRow): Promise<Completed | undefined> {
   if (row.purpose === 'revision') {
     const revision = await replayRevision(ctx, row)
     return revision && { purpose: 'revision', revision, replayed: true }
+  }
+  if (row.purpose === 'support') {
+    const attachment = await replaySupport(ctx, row)
+    return attachment && { purpose: 'support', attachment, replayed: true }
   }
   const photo = await replayPhoto(ctx, row)
   return photo && { purpose: 'photo', photo, replayed: true }
@@ -66,8 +75,9 @@ async function replayCompleted(ctx: DomainContext, row: SessionRow): Promise<Com
 
 /**
  * POST /api/uploads/{id}/complete. Claims the session (open → completing) once every byte is in,
- * then the session's purpose decides what is made: a photo (complete-photo.ts) or a document
- * revision (server/domain/documents/revision-complete.ts). Completing a completed session again
+ * then the session's purpose decides what is made: a photo (complete-photo.ts), a document
+ * revision (server/domain/documents/revision-complete.ts) or a support ticket's attachment
+ * (server/domain/admin/support-attachments.ts). Completing a completed session again
  * answers what it made, so a retry after a lost response is safe (`replayed`).
  */
 export async function completeUpload(rt: PhotoRuntime, id: string): Promise<Completed> {
@@ -75,13 +85,28 @@ export async function completeUpload(rt: PhotoRuntime, id: string): Promise<Comp
   if (claimed.kind === 'replay') return claimed.made
   const { row, tenantId } = claimed
   if (row.purpose === 'revision') return { purpose: 'revision', revision: await finishRevision(rt, row, tenantId), replayed: false }
+  if (row.purpose === 'support') return { purpose: 'support', attachment: await finishSupport(rt, row, tenantId), replayed: false }
   return { purpose: 'photo', photo: await finishPhoto(rt, row, tenantId), replayed: false }
 }
 
 /** DELETE /api/uploads/{id}: aborts the upload and frees its staged bytes. */
 export async function abortUpload(rt: PhotoRuntime, id: string): Promise<void> {
+  await abortSession(rt, (ctx) => findSession(ctx, id, { lock: true }))
+}
+
+/**
+ * Aborts the session `find` answers (read FOR UPDATE): the owner's DELETE above, and an
+ * administrator's (server/domain/admin/uploads.ts). Refused once completing or completed; an open
+ * session becomes aborted; then its staged bytes go. `then` runs in the same transaction, with the
+ * session as it was, to record what the caller must (audit, change log). Answers that row.
+ */
+export async function abortSession(
+  rt: PhotoRuntime,
+  find: (ctx: DomainContext) => Promise<SessionRow>,
+  then?: (ctx: DomainContext, before: SessionRow) => Promise<void>,
+): Promise<SessionRow> {
   const row = await rt.run(async (ctx) => {
-    const found = await findSession(ctx, id, { lock: true })
+    const found = await find(ctx)
     if (found.state === 'completed' || found.state === 'completing') {
       throw uploadProblem(409, 'Conflict', `The upload session is ${found.state}: it can no longer be aborted.`, 'KR_UPLOAD_STATE', { state: found.state })
     }
@@ -89,9 +114,11 @@ export async function abortUpload(rt: PhotoRuntime, id: string): Promise<void> {
       .update(uploadSessions)
       .set({ state: found.state === 'open' ? 'aborted' : found.state, updatedAt: ctx.now })
       .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, found.id)))
+    await then?.(ctx, found)
     return found
   })
   await rt.store.delete(row.stagingKey)
+  return row
 }
 
 /** Expired sessions of the tenant that still may hold staged bytes: for the purge job. */
@@ -108,4 +135,3 @@ export async function expireSessions(ctx: DomainContext, limit: number): Promise
     .returning({ stagingKey: uploadSessions.stagingKey })
   return rows.map((r) => r.stagingKey)
 }
-

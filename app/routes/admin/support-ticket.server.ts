@@ -1,0 +1,31 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
+import { loadError } from '~/components/reporting/item-action'
+import { SUPPORT_ADMIN_STATUS_LABELS, TicketChangeFormSchema, type SupportAssignee, type SupportTicketDetail } from '~/lib/admin/support'
+import type { SupportActionData } from '~/lib/admin/support.server'
+import type { ApiClient } from '~/lib/api/types'
+import { setFlash } from '~/lib/flash.server'
+import { failureStatus, replyWithApiError } from '~/lib/forms'
+
+/** /admin/support/{id}: whom it may be assigned to, and the status and assignee form. */
+
+export async function loadAssignees(api: ApiClient): Promise<SupportAssignee[]> {
+  const result = await api.get<{ items: SupportAssignee[] }>('/api/admin/support/assignees')
+  return result.ok ? result.data.items : []
+}
+
+export async function changeAction(api: ApiClient, formData: FormData, ticketId: string, headers: Headers) {
+  const submission = parseWithZod(formData, { schema: TicketChangeFormSchema })
+  if (submission.status !== 'success') return data<SupportActionData>({ intent: 'change', result: submission.reply() }, { status: 400 })
+  const result = await api.patch<SupportTicketDetail>(`/api/admin/support/tickets/${encodeURIComponent(ticketId)}`, submission.value)
+  if (!result.ok) {
+    if (result.error.status === 404) throw loadError(result.error, headers)
+    return data<SupportActionData>({ intent: 'change', result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers })
+  }
+  const ticket = result.data
+  await setFlash(headers, {
+    tone: 'success',
+    message: `Ticket #${ticket.number} saved: ${SUPPORT_ADMIN_STATUS_LABELS[ticket.status].toLowerCase()}, ${ticket.assignee ? `assigned to ${ticket.assignee.displayName}` : 'unassigned'}.`,
+  })
+  throw redirect(`/admin/support/${ticket.id}`, { headers })
+}

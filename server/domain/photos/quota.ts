@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import { tenants } from '#server/db/schema'
+import { supportAttachments } from '#server/db/schema-admin'
 import { documentRevisions } from '#server/db/schema-documents'
 import { photoEdits, photos, uploadSessions } from '#server/db/schema-photos'
 import { Problem } from '#server/http/problem'
@@ -7,7 +8,8 @@ import type { DomainContext } from '../reporting/context'
 
 /**
  * The tenant's storage quota (tenants.storage_quota_bytes): the originals of its live photos, their
- * edited versions, its document revisions (never deleted: superseded ones stay downloadable), and
+ * edited versions, its document revisions (never deleted: superseded ones stay downloadable), the
+ * files attached to support tickets, and
  * the declared size of its open upload sessions of either purpose (space an upload may still
  * fill). Renditions and drawing sheet rasters are not counted. Checks take a per-tenant
  * transaction lock, so two uploads at once cannot both take the last free bytes.
@@ -31,6 +33,10 @@ export async function quotaUse(ctx: DomainContext, options: { exceptSessionId?: 
     .select({ bytes: sql<string | null>`sum(${documentRevisions.sizeBytes})` })
     .from(documentRevisions)
     .where(eq(documentRevisions.tenantId, tenantId))
+  const [attachmentSum] = await ctx.tx
+    .select({ bytes: sql<string | null>`sum(${supportAttachments.sizeBytes})` })
+    .from(supportAttachments)
+    .where(eq(supportAttachments.tenantId, tenantId))
   const [openSum] = await ctx.tx
     .select({ bytes: sql<string | null>`sum(${uploadSessions.size})` })
     .from(uploadSessions)
@@ -44,7 +50,7 @@ export async function quotaUse(ctx: DomainContext, options: { exceptSessionId?: 
     )
   return {
     quotaBytes: tenant?.quota ?? 0,
-    usedBytes: Number(photoSum?.bytes ?? 0) + Number(editSum?.bytes ?? 0) + Number(revisionSum?.bytes ?? 0),
+    usedBytes: Number(photoSum?.bytes ?? 0) + Number(editSum?.bytes ?? 0) + Number(revisionSum?.bytes ?? 0) + Number(attachmentSum?.bytes ?? 0),
     reservedBytes: Number(openSum?.bytes ?? 0),
   }
 }

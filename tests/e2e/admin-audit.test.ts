@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { DEMO } from '#server/db/seed'
+import { parseCsv } from '#server/domain/doc-control/deliverables-csv'
+import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+
+/**
+ * Administration › Audit (docs/admin/audit.md): an administrator opens the log, filters it by an
+ * action, downloads the filtered CSV and finds those entries in it, and verifies the hash chain;
+ * JavaScript on and off.
+ */
+
+let portal: Portal
+let browser: Browser
+
+beforeAll(async () => {
+  portal = await startPortal()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await portal?.stop()
+})
+
+describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) => {
+  test('an admin filters the audit log, exports it as CSV, and verifies the chain', async () => {
+    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page } = j
+
+    await page.goto('/admin/audit')
+    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
+    await expectScreen(page, 'Enter your authentication code')
+    await page.getByLabel('Authentication code').fill(await nextAdminCode())
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expectScreen(page, 'Audit')
+    // The sign-in just made is the newest entry.
+    const log = page.getByRole('table', { name: 'Audit log, newest first' })
+    await log.getByText('auth.signin').first().waitFor()
+
+    // Filter by one action: only its entries are listed, and the filter is in the address.
+    const filters = page.getByRole('form', { name: 'Filter the audit log' })
+    await filters.getByLabel('Action').selectOption('auth.mfa.verified')
+    await filters.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForURL(/action=auth\.mfa\.verified/)
+    await expectScreen(page, 'Audit')
+    await log.getByText('auth.mfa.verified').first().waitFor()
+    expect(await log.getByText('auth.signin').count()).toBe(0)
+    await log.getByText(DEMO.admin.email).first().waitFor()
+    expect(await filters.getByLabel('Action').inputValue()).toBe('auth.mfa.verified')
+
+    // The export of what is filtered: a CSV with those entries, each with the admin as actor.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()])
+    expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/)
+    const rows = parseCsv((await readFile((await download.path()) as string, 'utf8')).replace(/^\uFEFF/, '')).rows.map((row) => row.cells)
+    expect(rows[0]?.slice(0, 3)).toEqual(['chainSeq', 'createdAtUtc', 'action'])
+    const entries = rows.slice(1)
+    expect(entries.length).toBeGreaterThan(0)
+    expect(new Set(entries.map((row) => row[2]))).toEqual(new Set(['auth.mfa.verified']))
+    expect(entries.map((row) => row[5])).toContain(DEMO.admin.email)
+
+    // The chain check: intact, and the export and the check are themselves in the log.
+    await page.getByRole('button', { name: 'Verify chain' }).click()
+    await page.getByText(/^Chain intact: [\d,.\s]+ entries checked$/).waitFor()
+    await expectScreen(page, 'Audit')
+    await page.goto('/admin/audit?action=admin.audit.')
+    await log.getByText('admin.audit.verified').first().waitFor()
+    await log.getByText('admin.audit.exported').first().waitFor()
+  })
+})

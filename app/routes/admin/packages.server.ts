@@ -1,0 +1,125 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
+import { loadError } from '~/components/reporting/item-action'
+import { formFailure, invalidForm, noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
+import { AddPackageFormSchema, type AdminPackage, RenamePackageFormSchema, TogglePackageFormSchema, type ProjectPackageSetting } from '~/lib/admin/packages'
+import type { ApiClient } from '~/lib/api/types'
+import type { Session } from '~/lib/auth/session'
+import { setFlash } from '~/lib/flash.server'
+import type { Page, Project } from '~/lib/reporting/types'
+import { packagesHref, type PackagesQuery } from '~/lib/admin/packages-query'
+
+/** /admin/packages: what it loads, and its four forms (add, rename, activate/deactivate, a project's settings). */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** The project picker offers the newest this many projects. */
+const PICKER_PROJECTS = 100
+
+const organisationPath = (organisationId: string) => `/api/admin/organisations/${encodeURIComponent(organisationId)}/packages`
+
+/** The session's organisation: its id names the packages' path. */
+async function organisationOf(api: ApiClient, headers: Headers): Promise<{ id: string; name: string }> {
+  const session = await api.get<Session>('/auth/session')
+  if (!session.ok) throw loadError(session.error, headers)
+  return { id: session.data.tenantId, name: session.data.tenantName }
+}
+
+export async function loadPackagesPage(api: ApiClient, query: PackagesQuery, headers: Headers) {
+  const organisation = await organisationOf(api, headers)
+  const [list, projects, settings] = await Promise.all([
+    api.get<{ items: AdminPackage[] }>(organisationPath(organisation.id)),
+    api.get<Page<Project>>(`/api/projects?status=all&limit=${PICKER_PROJECTS}`),
+    query.projectId ? api.get<{ items: ProjectPackageSetting[] }>(`/api/admin/projects/${encodeURIComponent(query.projectId)}/packages`) : null,
+  ])
+  if (!list.ok) throw loadError(list.error, headers)
+  const packages = list.data.items
+  return {
+    organisationName: organisation.name,
+    packages,
+    renaming: query.rename ? (packages.find((p) => p.key === query.rename) ?? null) : null,
+    projects: projects.ok ? projects.data.items.map(({ id, title, status }) => ({ id, title, status })) : [],
+    project: query.projectId && projects.ok ? (projects.data.items.find((p) => p.id === query.projectId) ?? null) : null,
+    // A project that is gone (or another organisation's) just shows no settings.
+    projectSettings: settings?.ok ? settings.data.items : null,
+  }
+}
+
+/** "Add package": the whole list with the new one at the end (PUT), refused beside the key if it is taken. */
+export async function addPackage(api: ApiClient, formData: FormData, query: PackagesQuery, headers: Headers) {
+  const submission = parseWithZod(formData, { schema: AddPackageFormSchema })
+  if (submission.status !== 'success') return invalidForm('add', submission)
+  const organisation = await organisationOf(api, headers)
+  const current = await api.get<{ items: AdminPackage[] }>(organisationPath(organisation.id))
+  if (!current.ok) return formFailure('add', submission, current.error, headers)
+  const { key, name, sortOrder } = submission.value
+  if (current.data.items.some((p) => p.key === key)) {
+    return data<ReportingActionData>(
+      { intent: 'add', result: submission.reply({ fieldErrors: { key: [`There is already a package with the key “${key}”. Keys cannot be reused: pick another.`] } }) },
+      { status: 422, headers },
+    )
+  }
+  const order = sortOrder ?? Math.max(0, ...current.data.items.map((p) => p.sortOrder + 1))
+  const items = [...current.data.items.map((p) => ({ key: p.key, name: p.name, active: p.active, sortOrder: p.sortOrder })), { key, name, active: true, sortOrder: order }]
+  const saved = await api.put<{ items: AdminPackage[] }>(organisationPath(organisation.id), { items })
+  if (!saved.ok) {
+    // Row errors of the new package (the last row) belong next to the add form's fields.
+    const last = `items.${items.length - 1}.`
+    const errors = Object.fromEntries(
+      Object.entries(saved.error.problem?.errors ?? {}).map(([field, messages]) => [field.startsWith(last) ? field.slice(last.length) : field, messages]),
+    )
+    const error = saved.error.problem ? { ...saved.error, problem: { ...saved.error.problem, errors } } : saved.error
+    return formFailure('add', submission, error, headers)
+  }
+  await setFlash(headers, { tone: 'success', message: `Package “${name}” added. It is active: new items can use it.` })
+  throw redirect(packagesHref({ projectId: query.projectId }), { headers })
+}
+
+export async function renamePackage(api: ApiClient, formData: FormData, query: PackagesQuery, headers: Headers) {
+  const submission = parseWithZod(formData, { schema: RenamePackageFormSchema })
+  if (submission.status !== 'success') return invalidForm('rename', submission)
+  const organisation = await organisationOf(api, headers)
+  const { key, name } = submission.value
+  const saved = await api.patch<AdminPackage>(`${organisationPath(organisation.id)}/${encodeURIComponent(key)}`, { name })
+  if (!saved.ok) {
+    if (saved.error.status === 404) return noticeFailure('rename', saved.error, headers, key)
+    return formFailure('rename', submission, saved.error, headers, key)
+  }
+  await setFlash(headers, { tone: 'success', message: `Package renamed to “${saved.data.name}”. Its items show the new name.` })
+  throw redirect(packagesHref({ projectId: query.projectId }), { headers })
+}
+
+export async function togglePackage(api: ApiClient, formData: FormData, query: PackagesQuery, headers: Headers) {
+  const submission = parseWithZod(formData, { schema: TogglePackageFormSchema })
+  if (submission.status !== 'success') throw data('Choose a package.', { status: 400 })
+  const organisation = await organisationOf(api, headers)
+  const { key, active } = submission.value
+  const saved = await api.patch<AdminPackage>(`${organisationPath(organisation.id)}/${encodeURIComponent(key)}`, { active: active === 'true' })
+  if (!saved.ok) return noticeFailure('toggle', saved.error, headers, key)
+  await setFlash(headers, {
+    tone: 'success',
+    message: saved.data.active
+      ? `“${saved.data.name}” is active again: new items can use it.`
+      : `“${saved.data.name}” deactivated. Its ${saved.data.itemCount} item(s) keep it; new items cannot choose it.`,
+  })
+  throw redirect(packagesHref({ projectId: query.projectId, rename: query.rename }), { headers })
+}
+
+/** A project's settings: one select per package (`pkg:{key}` = inherit | on | off). */
+export async function saveProjectPackages(api: ApiClient, formData: FormData, headers: Headers) {
+  const projectId = String(formData.get('projectId') ?? '')
+  if (!UUID.test(projectId)) throw data('Choose a project.', { status: 400 })
+  const items: { packageKey: string; active: boolean | null }[] = []
+  for (const [name, value] of formData.entries()) {
+    if (!name.startsWith('pkg:')) continue
+    const choice = String(value)
+    if (choice !== 'inherit' && choice !== 'on' && choice !== 'off') throw data('Choose inherit, on or off.', { status: 400 })
+    items.push({ packageKey: name.slice(4), active: choice === 'inherit' ? null : choice === 'on' })
+  }
+  const saved = await api.put<{ items: ProjectPackageSetting[] }>(`/api/projects/${encodeURIComponent(projectId)}/packages`, { items })
+  if (!saved.ok) {
+    if (saved.error.status === 404) throw loadError(saved.error, headers)
+    return noticeFailure('project', saved.error, headers, projectId)
+  }
+  await setFlash(headers, { tone: 'success', message: 'The project’s packages are saved. New items on it follow these settings.' })
+  throw redirect(packagesHref({ projectId }), { headers })
+}

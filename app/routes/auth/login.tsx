@@ -86,6 +86,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
         <CsrfInput />
         <input type="hidden" name="mode" value={mode} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
+        {searchParams.get('tenantSlug') ? <input type="hidden" name="tenantSlug" value={searchParams.get('tenantSlug') ?? ''} /> : null}
         <FormError id={form.errorId} errors={form.errors} />
         {actionData?.correlationId ? <p className="text-xs text-muted">Correlation id: {actionData.correlationId}</p> : null}
         <Field

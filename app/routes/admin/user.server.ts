@@ -1,0 +1,91 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
+import { loadError } from '~/components/reporting/item-action'
+import { invalidForm, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import type { AdminUser, HardDeleteResult } from '~/lib/admin/users'
+import type { ApiClient, ApiError } from '~/lib/api/types'
+import { setFlash } from '~/lib/flash.server'
+import { failureStatus, replyWithApiError } from '~/lib/forms'
+import { RoleFormSchema, SetPasswordSchema, UserEditFormSchema, userEditBody } from '~/lib/schemas/admin-users'
+
+/** /admin/users/:userId: what the member's page loads and its actions (each form has its `intent`). */
+
+const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`
+
+export async function loadUserPage(api: ApiClient, userId: string, headers: Headers) {
+  const result = await api.get<AdminUser>(userPath(userId))
+  if (!result.ok) throw loadError(result.error, headers)
+  return { user: result.data }
+}
+
+type Replyable = Parameters<typeof invalidForm>[1]
+
+/** A form's call failed: refusals and conflicts (the last administrator, yourself) are the page's banner; field errors go next to their fields. */
+function failure(intent: string, error: ApiError, headers: Headers, submission?: Replyable, hideFields: string[] = []) {
+  if (error.status === 404) throw loadError(error, headers)
+  const init = { status: failureStatus(error), headers }
+  if (!submission) return data<ReportingActionData>({ intent, notice: noticeOf(error) }, init)
+  if (error.status === 403 || error.status === 409) return data<ReportingActionData>({ intent, result: submission.reply({ hideFields }), notice: noticeOf(error) }, init)
+  return data<ReportingActionData>({ intent, result: replyWithApiError(submission, error, hideFields) }, init)
+}
+
+async function done(headers: Headers, userId: string, message: string): Promise<never> {
+  await setFlash(headers, { tone: 'success', message })
+  throw redirect(`/admin/users/${encodeURIComponent(userId)}`, { headers })
+}
+
+export async function userAction(api: ApiClient, userId: string, formData: FormData, headers: Headers) {
+  const intent = String(formData.get('intent') ?? '')
+  switch (intent) {
+    case 'edit': {
+      const submission = parseWithZod(formData, { schema: UserEditFormSchema })
+      if (submission.status !== 'success') return invalidForm(intent, submission)
+      const result = await api.patch<AdminUser>(userPath(userId), userEditBody(submission.value))
+      if (!result.ok) return failure(intent, result.error, headers, submission)
+      return done(headers, userId, `${result.data.displayName}’s details saved.`)
+    }
+    case 'role': {
+      const submission = parseWithZod(formData, { schema: RoleFormSchema })
+      if (submission.status !== 'success') return invalidForm(intent, submission)
+      const result = await api.patch<AdminUser>(userPath(userId), { roleKey: submission.value.roleKey })
+      if (!result.ok) return failure(intent, result.error, headers, submission)
+      return done(headers, userId, `${result.data.displayName}’s role changed.`)
+    }
+    case 'suspend': {
+      const result = await api.del<AdminUser>(userPath(userId))
+      if (!result.ok) return failure(intent, result.error, headers)
+      return done(headers, userId, `${result.data.displayName} is suspended and signed out of this organisation.`)
+    }
+    case 'reactivate': {
+      const result = await api.patch<AdminUser>(userPath(userId), { status: 'Active' })
+      if (!result.ok) return failure(intent, result.error, headers)
+      return done(headers, userId, `${result.data.displayName} is active again.`)
+    }
+    case 'reset-password': {
+      const result = await api.post<AdminUser>(`${userPath(userId)}/password`, undefined, { idempotencyKey: true })
+      if (!result.ok) return failure(intent, result.error, headers)
+      return done(headers, userId, `A link to choose a new password was mailed to ${result.data.email}.`)
+    }
+    case 'set-password': {
+      const submission = parseWithZod(formData, { schema: SetPasswordSchema })
+      if (submission.status !== 'success') return data<ReportingActionData>({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+      const result = await api.post<AdminUser>(`${userPath(userId)}/password/set`, submission.value)
+      if (!result.ok) return failure(intent, result.error, headers, submission, ['password'])
+      return done(headers, userId, `${result.data.displayName}’s password is set. Their other sessions were signed out.`)
+    }
+    case 'hard-delete': {
+      const result = await api.del<HardDeleteResult>(`${userPath(userId)}/hard`)
+      if (!result.ok) return failure(intent, result.error, headers)
+      await setFlash(headers, {
+        tone: 'success',
+        message:
+          result.data.outcome === 'anonymised'
+            ? 'The person was removed and their account anonymised. What they made stays, shown as “Deleted user”.'
+            : 'The person was removed from this organisation. Their account stays for their other organisations.',
+      })
+      throw redirect('/admin/users', { headers })
+    }
+    default:
+      throw data('Unknown intent', { status: 400 })
+  }
+}

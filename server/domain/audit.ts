@@ -59,6 +59,7 @@ export type AuditAction =
   | 'admin.join-request.created'
   | 'admin.join-request.approved'
   | 'admin.join-request.declined'
+  | 'admin.join-request.withdrawn'
   | 'admin.device.revoked'
   | 'admin.package.changed'
   | 'admin.upload.aborted'

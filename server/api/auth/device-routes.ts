@@ -11,23 +11,52 @@ import { requestContext } from './context'
 const DeviceListQuery = z.object({ includeRevoked: z.string().max(10).optional() })
 
 export const deviceRoutes = new Hono<BackendEnv>()
-  .get('/auth/devices', operation({ summary: 'Your registered devices', tag: 'Auth', access: 'session', query: DeviceListQuery, responses: { 200: 'The devices; revoked ones with includeRevoked=true.' } }), async (c) => {
-    const session = requireSession(c)
-    const includeRevoked = ['true', '1'].includes(c.req.valid('query').includeRevoked ?? '')
-    const items = await listDevices(c.get('deps').db, session, includeRevoked)
-    return c.json({ items })
-  })
+  .get(
+    '/auth/devices',
+    operation({
+      summary: 'Your registered devices',
+      tag: 'Auth',
+      access: 'session',
+      query: DeviceListQuery,
+      responses: { 200: 'The devices; revoked ones with includeRevoked=true.' },
+    }),
+    async (c) => {
+      const session = requireSession(c)
+      const includeRevoked = ['true', '1'].includes(c.req.valid('query').includeRevoked ?? '')
+      const items = await listDevices(c.get('deps').db, session, includeRevoked)
+      return c.json({ items })
+    },
+  )
 
-  .post('/auth/devices/register', operation({ summary: 'Register this device (push token, platform)', tag: 'Auth', access: 'session', body: DeviceRegisterSchema, responses: { 201: 'The device.' } }), async (c) => {
-    const session = requireSession(c)
-    const input = c.req.valid('json')
-    const { db, now } = c.get('deps')
-    return c.json(await registerDevice(db, session, input, requestContext(c), now()), 201)
-  })
+  .post(
+    '/auth/devices/register',
+    operation({
+      summary: 'Register this device (push token, platform); ties this session to it',
+      tag: 'Auth',
+      access: 'session',
+      body: DeviceRegisterSchema,
+      responses: { 201: 'The device. This session now belongs to it: revoking the device ends the session.' },
+    }),
+    async (c) => {
+      const session = requireSession(c)
+      const input = c.req.valid('json')
+      const { db, now } = c.get('deps')
+      return c.json(await registerDevice(db, session, input, requestContext(c), now()), 201)
+    },
+  )
 
-  .delete('/auth/devices/:deviceId', operation({ summary: 'Revoke one of your devices', tag: 'Auth', access: 'session', responses: { 204: 'Revoked.', 404: 'No such device of yours.' } }), async (c) => {
-    const session = requireSession(c)
-    const { db, now } = c.get('deps')
-    await revokeDevice(db, session, c.req.param('deviceId'), requestContext(c), now())
-    return c.body(null, 204)
-  })
+  .delete(
+    '/auth/devices/:deviceId',
+    operation({
+      summary: 'Revoke one of your devices (its other sessions end)',
+      tag: 'Auth',
+      access: 'session',
+      responses: { 204: 'Revoked; the other sessions signed in from it end, this one is kept.', 404: 'No such device of yours.' },
+    }),
+    async (c) => {
+      const session = requireSession(c)
+      const { db, now } = c.get('deps')
+      await revokeDevice(db, session, c.req.param('deviceId'), requestContext(c), now())
+      return c.body(null, 204)
+    },
+  )

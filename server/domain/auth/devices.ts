@@ -1,12 +1,16 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
 import type { Database, Tx } from '#server/db/client'
-import { devices } from '#server/db/schema'
+import { devices, sessions } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
 import { Problem } from '#server/http/problem'
 import { ERROR_CODES } from '~/lib/constants'
+import { endDeviceSessions } from '../admin/devices'
 import { recordAudit } from '../audit'
+import { recordChange } from '../reporting/change-log'
 
 type Owner = { tenantId: string; userId: string }
+/** The caller's session, when the call comes with one: registering ties it to the device. */
+type Caller = Owner & { id?: string | undefined }
 type Ctx = { ip: string; correlationId: string }
 
 export type DeviceView = {
@@ -50,39 +54,85 @@ export async function listDevices(db: Database, owner: Owner, includeRevoked: bo
   return rows.map(view)
 }
 
-/** Registering the same device again updates it (and brings a revoked one back). */
+/**
+ * Registering the same device again updates it (and brings a revoked one back). The calling
+ * session is tied to the device (sessions.device_id), so that revoking the device ends it.
+ */
 export async function registerDevice(
   db: Database,
-  owner: Owner,
+  owner: Caller,
   input: { deviceId: string; platform: string; name?: string | undefined; pushToken?: string | undefined },
   ctx: Ctx,
   now: Date,
 ): Promise<DeviceView> {
-  const [row] = await withTenant(db, owner.tenantId, (tx) =>
-    tx
+  const [row] = await withTenant(db, owner.tenantId, async (tx) => {
+    const stored = await tx
       .insert(devices)
-      .values({ tenantId: owner.tenantId, userId: owner.userId, deviceId: input.deviceId, platform: input.platform, name: input.name, pushToken: input.pushToken, registeredAt: now, lastSeenAt: now })
+      .values({
+        tenantId: owner.tenantId,
+        userId: owner.userId,
+        deviceId: input.deviceId,
+        platform: input.platform,
+        name: input.name,
+        pushToken: input.pushToken,
+        registeredAt: now,
+        lastSeenAt: now,
+      })
       .onConflictDoUpdate({
         target: [devices.tenantId, devices.userId, devices.deviceId],
         set: { platform: input.platform, name: input.name ?? null, pushToken: input.pushToken ?? null, lastSeenAt: now, revokedAt: null },
       })
-      .returning(columns),
-  )
+      .returning({ ...columns, id: devices.id })
+    // The Administration area's device list updates live.
+    if (stored[0]) await recordChange({ tx, actor: { tenantId: owner.tenantId, userId: owner.userId, roleKey: 'read-only' }, now }, 'Device', stored[0].id, 'Updated')
+    if (owner.id) {
+      await tx
+        .update(sessions)
+        .set({ deviceId: input.deviceId })
+        .where(and(eq(sessions.id, owner.id), eq(sessions.userId, owner.userId), eq(sessions.tenantId, owner.tenantId)))
+    }
+    return stored
+  })
   if (!row) throw new Error('device not stored')
-  await recordAudit(db, { tenantId: owner.tenantId, actorUserId: owner.userId, action: 'auth.device.registered', targetType: 'Device', targetId: input.deviceId, ip: ctx.ip, correlationId: ctx.correlationId })
+  await recordAudit(db, {
+    tenantId: owner.tenantId,
+    actorUserId: owner.userId,
+    action: 'auth.device.registered',
+    targetType: 'Device',
+    targetId: input.deviceId,
+    ip: ctx.ip,
+    correlationId: ctx.correlationId,
+  })
   return view(row)
 }
 
-export async function revokeDevice(db: Database, owner: Owner, deviceId: string, ctx: Ctx, now: Date): Promise<void> {
-  const revoked = await withTenant(db, owner.tenantId, (tx) =>
-    tx
+/**
+ * The user revokes one of their devices: its sync is refused from now on, and the other sessions
+ * signed in from it end. The calling session is kept (the person is using it to do this).
+ */
+export async function revokeDevice(db: Database, owner: Caller, deviceId: string, ctx: Ctx, now: Date): Promise<void> {
+  const revoked = await withTenant(db, owner.tenantId, async (tx) => {
+    const rows = await tx
       .update(devices)
       .set({ revokedAt: now })
       .where(and(eq(devices.userId, owner.userId), eq(devices.deviceId, deviceId), isNull(devices.revokedAt)))
-      .returning({ deviceId: devices.deviceId }),
-  )
+      .returning({ deviceId: devices.deviceId, id: devices.id })
+    if (rows[0]) {
+      await endDeviceSessions({ tx, now, actor: owner }, owner.userId, deviceId, owner.id)
+      await recordChange({ tx, actor: { tenantId: owner.tenantId, userId: owner.userId, roleKey: 'read-only' }, now }, 'Device', rows[0].id, 'Updated')
+    }
+    return rows
+  })
   if (revoked.length === 0) throw new Problem({ status: 404, title: 'Not found', detail: 'The requested resource was not found.', code: 'KR_NOT_FOUND' })
-  await recordAudit(db, { tenantId: owner.tenantId, actorUserId: owner.userId, action: 'auth.device.revoked', targetType: 'Device', targetId: deviceId, ip: ctx.ip, correlationId: ctx.correlationId })
+  await recordAudit(db, {
+    tenantId: owner.tenantId,
+    actorUserId: owner.userId,
+    action: 'auth.device.revoked',
+    targetType: 'Device',
+    targetId: deviceId,
+    ip: ctx.ip,
+    correlationId: ctx.correlationId,
+  })
 }
 
 /** How stale a device's lastSeenAt may be before a sync call writes it again (one write a minute at most). */

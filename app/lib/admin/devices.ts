@@ -1,0 +1,58 @@
+/** /admin/devices (issue 13, docs/admin/join-requests-and-devices.md): shapes and the URL query. */
+
+/** GET /api/admin/devices, one row. */
+export type AdminDevice = {
+  deviceId: string
+  platform: string
+  name: string | null
+  user: { id: string; displayName: string; email: string }
+  registeredAtUtc: string
+  lastSeenAtUtc: string
+  revokedAtUtc: string | null
+  activeSessions: number
+}
+
+export type DevicePage = { items: AdminDevice[]; nextCursor: string | null; platforms: string[] }
+
+export type DevicesQuery = { includeRevoked: boolean; platform: string | null; userId: string | null; after: string | null }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function param(url: URL, name: string, max: number): string | null {
+  const value = url.searchParams.get(name)?.trim()
+  return value && value.length <= max ? value : null
+}
+
+export function devicesQuery(url: URL): DevicesQuery {
+  const userId = param(url, 'userId', 36)
+  return {
+    includeRevoked: ['true', 'on', '1'].includes(url.searchParams.get('includeRevoked') ?? ''),
+    platform: param(url, 'platform', 40),
+    userId: userId && UUID.test(userId) ? userId : null,
+    after: param(url, 'after', 200),
+  }
+}
+
+function searchOf(query: Partial<DevicesQuery>): URLSearchParams {
+  const params = new URLSearchParams()
+  if (query.includeRevoked) params.set('includeRevoked', 'true')
+  if (query.platform) params.set('platform', query.platform)
+  if (query.userId) params.set('userId', query.userId)
+  if (query.after) params.set('after', query.after)
+  return params
+}
+
+export function devicesHref(query: Partial<DevicesQuery>): string {
+  const search = searchOf(query).toString()
+  return `/admin/devices${search ? `?${search}` : ''}`
+}
+
+export function devicesApiPath(query: DevicesQuery, limit = 50): string {
+  const params = searchOf(query)
+  params.set('limit', String(limit))
+  return `/api/admin/devices?${params.toString()}`
+}
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value)
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { DEMO } from '#server/db/seed'
+import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+
+/**
+ * Administration › Join requests and Devices (docs/admin/join-requests-and-devices.md): a person
+ * of another organisation asks to join the demo organisation through the API; the administrator
+ * approves them with a role in the browser; then revokes a device the demo user registered through
+ * the API, whose session ends. JavaScript on and off.
+ */
+
+let portal: Portal
+let browser: Browser
+
+beforeAll(async () => {
+  portal = await startPortal()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await portal?.stop()
+})
+
+/** A caller of the running portal's API with its own cookies and CSRF token; `status` answers the status instead of throwing. */
+function apiClient(baseUrl: string) {
+  const jar = new Map<string, string>()
+  let csrf: string | undefined
+  async function send(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (csrf) headers['X-CSRF-Token'] = csrf
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const at = pair.indexOf('=')
+      jar.set(pair.slice(0, at), pair.slice(at + 1))
+    }
+    csrf = response.headers.get('x-csrf-token') ?? csrf
+    const text = await response.text()
+    return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null }
+  }
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const answer = await send(method, path, body)
+    if (answer.status >= 400) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.json)}`)
+    return answer.json as T
+  }
+  return { send, call }
+}
+
+/** A new person with an organisation of their own (registered, verified and signed in through the API). */
+async function newPerson(label: string) {
+  const suffix = randomBytes(4).toString('hex')
+  const person = { displayName: `${label} ${suffix}`, email: `${label.toLowerCase().replace(/\W+/g, '-')}-${suffix}@example.test`, password: 'a long enough password 123' }
+  const api = apiClient(portal.baseUrl)
+  await api.send('GET', '/auth/session')
+  await api.call('POST', '/auth/register-self', { ...person, organisationName: `${label} Ltd ${suffix}` })
+  const mail = await portal.mailTo(person.email)
+  const link = /https?:\/\/\S+verify-email\S*/.exec(mail.text)?.[0]
+  const token = link ? new URL(link).searchParams.get('token') : null
+  if (!token) throw new Error(`no verification link in: ${mail.text}`)
+  await api.call('POST', '/auth/email/verify', { token })
+  await api.call('POST', '/auth/login', { email: person.email, password: person.password })
+  return { ...person, api }
+}
+
+describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) => {
+  test('a person of another organisation asks to join; the admin approves with a role; the admin revokes a device and its session ends', async () => {
+    // Through the API: a stranger asks to join the demo organisation; the demo user registers a phone.
+    const requester = await newPerson(javaScript ? 'Jo Joiner' : 'Kim Nojs')
+    const asked = await requester.api.call<{ id: string; status: string }>('POST', '/api/join-requests', { slug: DEMO.tenant.slug, message: 'Site team, please.' })
+    expect(asked.status).toBe('pending')
+    const sam = apiClient(portal.baseUrl)
+    await sam.send('GET', '/auth/session')
+    await sam.call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
+    const deviceId = `phone-${randomBytes(4).toString('hex')}`
+    const deviceName = `Site phone ${deviceId.slice(6)}`
+    await sam.call('POST', '/auth/devices/register', { deviceId, platform: 'android', name: deviceName })
+
+    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page } = j
+    await page.goto('/admin/join-requests')
+    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
+    await expectScreen(page, 'Enter your authentication code')
+    await page.getByLabel('Authentication code').fill(await nextAdminCode())
+    await page.getByRole('button', { name: 'Continue' }).click()
+    // The second factor's answer leads into the Administration area (to the page asked for).
+    await page.waitForURL((url) => url.pathname.startsWith('/admin'))
+    if (!page.url().includes('/admin/join-requests')) await page.goto('/admin/join-requests')
+    await expectScreen(page, 'Join requests')
+
+    // Approve with a role (Read Only unless chosen otherwise).
+    const card = page.getByRole('article', { name: requester.displayName })
+    await card.getByText('Site team, please.').waitFor()
+    expect(await card.getByLabel('Role').inputValue()).toBe('read-only')
+    const beforeDecision = Date.now()
+    await card.getByLabel('Role').selectOption('read-write')
+    await card.getByRole('button', { name: `Approve ${requester.displayName}` }).click()
+    await page.getByText(`${requester.displayName} is now a member (Read & Write).`).waitFor()
+    await expectScreen(page, 'Join requests')
+    expect(await page.getByRole('article', { name: requester.displayName }).count()).toBe(0)
+    await page.getByRole('link', { name: 'Approved' }).click()
+    await page.waitForURL(/status=approved/)
+    await page.getByRole('table').getByText(requester.email).waitFor()
+    const mine = await requester.api.call<{ items: { id: string; status: string }[] }>('GET', '/api/join-requests/mine')
+    expect(mine.items.find((r) => r.id === asked.id)?.status).toBe('approved')
+    expect((await portal.mailTo(requester.email, { after: beforeDecision })).subject).toContain(DEMO.tenant.name)
+
+    // Devices: the phone is listed with its session; revoking asks first; Sam's session on it ends.
+    await page.goto(`/admin/devices?platform=android`)
+    await expectScreen(page, 'Devices')
+    const row = page.getByRole('row').filter({ hasText: deviceName })
+    await row
+      .getByRole('cell', { name: new RegExp(DEMO.user.displayName) })
+      .first()
+      .waitFor()
+    await row.getByText('Revoke…').click()
+    await row.getByRole('button', { name: 'Yes, revoke device' }).click()
+    await page.getByText(`${deviceName} is revoked`).waitFor()
+    await expectScreen(page, 'Devices')
+    expect(await page.getByRole('row').filter({ hasText: deviceName }).count()).toBe(0)
+    expect((await sam.send('GET', '/api/projects')).status).toBe(401)
+    await page.getByLabel('Include revoked devices').check()
+    await page.getByRole('button', { name: 'Show devices' }).click()
+    await page.waitForURL(/includeRevoked=true/)
+    await page.getByRole('row').filter({ hasText: deviceName }).getByText('Revoked').waitFor()
+    await expectScreen(page, 'Devices')
+  })
+})

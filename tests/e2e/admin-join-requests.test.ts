@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { expectScreen, newRegisteredPerson, nextAdminCode, portalApi, signIn, VARIANTS } from './steps'
 
 /**
  * Administration › Join requests and Devices (docs/admin/join-requests-and-devices.md): a person
@@ -25,55 +25,13 @@ afterAll(async () => {
   await portal?.stop()
 })
 
-/** A caller of the running portal's API with its own cookies and CSRF token; `status` answers the status instead of throwing. */
-function apiClient(baseUrl: string) {
-  const jar = new Map<string, string>()
-  let csrf: string | undefined
-  async function send(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-    const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    if (csrf) headers['X-CSRF-Token'] = csrf
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const at = pair.indexOf('=')
-      jar.set(pair.slice(0, at), pair.slice(at + 1))
-    }
-    csrf = response.headers.get('x-csrf-token') ?? csrf
-    const text = await response.text()
-    return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null }
-  }
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const answer = await send(method, path, body)
-    if (answer.status >= 400) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.json)}`)
-    return answer.json as T
-  }
-  return { send, call }
-}
-
-/** A new person with an organisation of their own (registered, verified and signed in through the API). */
-async function newPerson(label: string) {
-  const suffix = randomBytes(4).toString('hex')
-  const person = { displayName: `${label} ${suffix}`, email: `${label.toLowerCase().replace(/\W+/g, '-')}-${suffix}@example.test`, password: 'a long enough password 123' }
-  const api = apiClient(portal.baseUrl)
-  await api.send('GET', '/auth/session')
-  await api.call('POST', '/auth/register-self', { ...person, organisationName: `${label} Ltd ${suffix}` })
-  const mail = await portal.mailTo(person.email)
-  const link = /https?:\/\/\S+verify-email\S*/.exec(mail.text)?.[0]
-  const token = link ? new URL(link).searchParams.get('token') : null
-  if (!token) throw new Error(`no verification link in: ${mail.text}`)
-  await api.call('POST', '/auth/email/verify', { token })
-  await api.call('POST', '/auth/login', { email: person.email, password: person.password })
-  return { ...person, api }
-}
-
 describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) => {
   test('a person of another organisation asks to join; the admin approves with a role; the admin revokes a device and its session ends', async () => {
     // Through the API: a stranger asks to join the demo organisation; the demo user registers a phone.
-    const requester = await newPerson(javaScript ? 'Jo Joiner' : 'Kim Nojs')
+    const requester = await newRegisteredPerson(portal, javaScript ? 'Jo Joiner' : 'Kim Nojs')
     const asked = await requester.api.call<{ id: string; status: string }>('POST', '/api/join-requests', { slug: DEMO.tenant.slug, message: 'Site team, please.' })
     expect(asked.status).toBe('pending')
-    const sam = apiClient(portal.baseUrl)
+    const sam = portalApi(portal.baseUrl)
     await sam.send('GET', '/auth/session')
     await sam.call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
     const deviceId = `phone-${randomBytes(4).toString('hex')}`

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'
 import type { Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { currentTotp } from '#server/domain/auth/totp'
 import type { Item, Project, Report } from '~/lib/reporting/types'
-import { checkAccessibility } from './harness'
+import { checkAccessibility, type Portal } from './harness'
 
 /** The variants every journey runs in: JavaScript on and off, on a desktop and a phone screen. */
 export const VARIANTS = [
@@ -70,14 +71,18 @@ export function pathOf(page: Page): string {
 /** A call of the running portal's API as the signed-in demo user. */
 export type DemoCall = <T>(method: string, path: string, body?: unknown) => Promise<T>
 
-/**
- * The demo user signed in to the running portal's API (a cookie jar and the CSRF header, as the
- * web app's client does), and their user id.
- */
-export async function demoUserApi(baseUrl: string): Promise<{ call: DemoCall; userId: string }> {
+/** A caller of the running portal's API with its own cookies and the CSRF header, as the web app's client does. */
+export type PortalApi = {
+  /** The answer's status and JSON, whatever the status. */
+  send(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>
+  /** The answer's JSON; a refusal throws with the answer. */
+  call: DemoCall
+}
+
+export function portalApi(baseUrl: string): PortalApi {
   const jar = new Map<string, string>()
   let csrf: string | undefined
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function send(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
     const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
     // JSON, or a FormData as a form sends it without JavaScript (multipart: fetch sets its boundary).
     if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json'
@@ -91,13 +96,47 @@ export async function demoUserApi(baseUrl: string): Promise<{ call: DemoCall; us
     }
     csrf = response.headers.get('x-csrf-token') ?? csrf
     const text = await response.text()
-    if (!response.ok && path !== '/auth/session') throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return (text ? JSON.parse(text) : null) as T
+    return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null }
   }
-  await call('GET', '/auth/session')
-  await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
-  const session = await call<{ userId: string }>('GET', '/auth/session')
-  return { call, userId: session.userId }
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const answer = await send(method, path, body)
+    if (answer.status >= 400 && path !== '/auth/session') throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.json)}`)
+    return answer.json as T
+  }
+  return { send, call }
+}
+
+/** Someone signed in to the running portal's API with an e-mail and password, and their user id. */
+export async function signedInApi(baseUrl: string, person: { email: string; password: string }): Promise<PortalApi & { userId: string }> {
+  const api = portalApi(baseUrl)
+  await api.call('GET', '/auth/session')
+  await api.call('POST', '/auth/login', { email: person.email, password: person.password })
+  const session = await api.call<{ userId: string }>('GET', '/auth/session')
+  return { ...api, userId: session.userId }
+}
+
+/** The demo user signed in to the running portal's API, and their user id. */
+export async function demoUserApi(baseUrl: string): Promise<{ call: DemoCall; userId: string }> {
+  return signedInApi(baseUrl, DEMO.user)
+}
+
+/**
+ * A new person with an organisation of their own (registered, verified through the mailed link and
+ * signed in through the API), as someone from another company is.
+ */
+export async function newRegisteredPerson(portal: Portal, label: string) {
+  const suffix = randomBytes(4).toString('hex')
+  const person = { displayName: `${label} ${suffix}`, email: `${label.toLowerCase().replace(/\W+/g, '-')}-${suffix}@example.test`, password: 'a long enough password 123' }
+  const api = portalApi(portal.baseUrl)
+  await api.send('GET', '/auth/session')
+  await api.call('POST', '/auth/register-self', { ...person, organisationName: `${label} Ltd ${suffix}` })
+  const mail = await portal.mailTo(person.email)
+  const link = /https?:\/\/\S+verify-email\S*/.exec(mail.text)?.[0]
+  const token = link ? new URL(link).searchParams.get('token') : null
+  if (!token) throw new Error(`no verification link in: ${mail.text}`)
+  await api.call('POST', '/auth/email/verify', { token })
+  await api.call('POST', '/auth/login', { email: person.email, password: person.password })
+  return { ...person, api }
 }
 
 /** An item of the demo user's in a new project and report, made through the running portal's API; assigned to them when asked. */

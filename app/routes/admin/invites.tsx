@@ -1,6 +1,100 @@
+import { data, useActionData } from 'react-router'
+import { InviteCreateForm } from '~/components/admin/invites-create-form'
+import { ProjectInviteCreated, ProjectInviteForm, ProjectInvitesTable } from '~/components/admin/invites-project'
+import { InvitesTable, InviteStatusFilter } from '~/components/admin/invites-table'
+import { ProjectPicker } from '~/components/documents/project-picker'
+import { resultFor } from '~/components/reporting/report-action'
+import { Banner } from '~/components/ui/banner'
 import { PageHeader } from '~/components/ui/page-header'
+import { Section } from '~/components/ui/section'
+import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
+import { createServerApi } from '~/lib/api.server'
+import { invitesHref } from '~/lib/admin/invites'
+import { projectTitle } from '~/lib/reporting/types'
+import { useLocale } from '~/root'
+import type { Route } from './+types/invites'
+import { cancelInvite, cancelProjectInvite, createInvite, createProjectInvite, invitesQuery, loadInvitesPage, resendInvite } from './invites.server'
+import type { InvitesActionData } from './invites.server'
 
-/** Issue 13: being built. */
-export default function Screen() {
-  return <PageHeader title="Invites" />
+/**
+ * Administration › Invites (docs/admin/invites.md): invite an address to the organisation with a
+ * role, see every invitation with its status (filter and pages in the URL), resend or cancel one;
+ * and project invitations: a link and a short code per project, shown once when made.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const query = invitesQuery(new URL(request.url))
+  const { api, responseHeaders } = createServerApi(request, context)
+  const page = await loadInvitesPage(api, query, responseHeaders)
+  // One idempotency key per rendered form: submitting the same form twice invites once.
+  return data({ query, ...page, idempotencyKey: crypto.randomUUID() }, { headers: responseHeaders })
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  const query = invitesQuery(new URL(request.url))
+  switch (String(formData.get('intent') ?? '')) {
+    case 'invite':
+      return createInvite(api, formData, query, responseHeaders)
+    case 'resend':
+      return resendInvite(api, formData, query, responseHeaders)
+    case 'cancel':
+      return cancelInvite(api, formData, query, responseHeaders)
+    case 'project-create':
+      return createProjectInvite(api, formData, query, responseHeaders)
+    case 'project-cancel':
+      return cancelProjectInvite(api, formData, query, responseHeaders)
+    default:
+      throw data('Unknown intent', { status: 400 })
+  }
+}
+
+export default function Invites({ loaderData }: Route.ComponentProps) {
+  const { query, invites, nextCursor, projects, projectInvites, projectNextCursor, notice: loadNotice, idempotencyKey } = loaderData
+  const actionData = useActionData<typeof action>() as InvitesActionData | undefined
+  const locale = useLocale()
+  useLiveRevalidation((change) => change.entityType === 'Invite' || change.entityType === 'Membership')
+  const notice = actionData?.notice ?? loadNotice
+  const project = projects.find((p) => p.id === query.projectId)
+  return (
+    <>
+      <PageHeader title="Invites" description="Invite people to the organisation, and make invitations to a project that people can open as a link or type as a code." />
+      {notice ? (
+        <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
+          {notice.message}
+        </Banner>
+      ) : null}
+      <div className="flex flex-col gap-10">
+        <Section title="Invite someone" description="They get an e-mail with a link to join. The link works for 7 days; resending makes a new one.">
+          <InviteCreateForm lastResult={resultFor(actionData, 'invite')} idempotencyKey={idempotencyKey} />
+        </Section>
+        <Section title="Invitations" description="Newest first.">
+          <InviteStatusFilter status={query.status} hrefFor={(status) => invitesHref({ status, projectId: query.projectId })} />
+          <InvitesTable invites={invites} locale={locale} nextCursor={nextCursor} isFirstPage={!query.after} filtered={query.status !== null} />
+        </Section>
+        <Section
+          title="Project invites"
+          description="A link and a short code for one project. Whoever accepts joins the organisation (unless a member already) and gets the project."
+        >
+          <ProjectPicker projects={projects} projectId={query.projectId} action="/admin/invites" selectId="invites-project" className="mb-6" />
+          {actionData?.created ? <ProjectInviteCreated created={actionData.created} /> : null}
+          {query.projectId ? (
+            <div className="flex flex-col gap-8">
+              <div>
+                <h3 className="mb-3 text-lg font-semibold">New invitation to {project ? projectTitle(project.title) : 'this project'}</h3>
+                <ProjectInviteForm lastResult={resultFor(actionData, 'project-create')} idempotencyKey={idempotencyKey} />
+              </div>
+              <ProjectInvitesTable invites={projectInvites} locale={locale} nextCursor={projectNextCursor} isFirstPage={!query.projectAfter} />
+            </div>
+          ) : (
+            <p className="text-sm text-muted">Choose a project to make an invitation to it or to see its invitations.</p>
+          )}
+        </Section>
+      </div>
+    </>
+  )
+}
+
+export function meta() {
+  return [{ title: 'Invites · Site Portal' }]
 }

@@ -171,3 +171,13 @@ export async function sessionView(db: Database, session: AuthSession, correlatio
     mfaEnrollment: session.mfaEnrollment,
   }
 }
+
+/**
+ * Moves a session into another organisation of its user (issue 13: the one an invite just joined),
+ * so the next page opens there. The caller has checked the membership is active. The session keeps
+ * its id (its CSRF binding and device tie stay), kind and lifetimes.
+ */
+export async function switchSessionTenant(db: Database, session: AuthSession, tenantId: string): Promise<void> {
+  await db.update(sessions).set({ tenantId }).where(eq(sessions.id, session.id))
+  session.tenantId = tenantId
+}

@@ -184,7 +184,7 @@ export const retentionPolicies = pgTable(
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },
-  (t) => [tenantPolicy('retention_policies')],
+  () => [tenantPolicy('retention_policies')],
 ).enableRLS()
 
 export const adminTenantTables = ['invites', 'project_invites', 'join_requests', 'support_tickets', 'support_messages', 'support_attachments', 'retention_policies'] as const

@@ -13,16 +13,17 @@ const call = (area: string, built: boolean) => (method: SpecCall['method'], path
 const auth = call('Auth', true)
 const authLater = call('Auth', false)
 const invites = call('Invites and tenants', false)
+const invitesBuilt = call('Invites and tenants', true)
 const billing = call('Billing', false)
 const sync = call('Sync and projects', true)
 const items = call('Items and photos', true)
 const views = call('Saved views', true)
 const settings = call('Settings', false)
-const adminUsers = call('Admin users and devices', false)
+const adminUsers = call('Admin users and devices', true)
 const adminConfig = call('Admin configuration', false)
+const adminConfigBuilt = call('Admin configuration', true)
 const observability = call('Observability and admin data', false)
 const packages = call('Packages', true)
-const packagesLater = call('Packages', false)
 const telemetry = call('Telemetry', false)
 
 export const SPEC_CALLS: SpecCall[] = [
@@ -40,15 +41,15 @@ export const SPEC_CALLS: SpecCall[] = [
   auth('POST', '/auth/devices/register'),
   auth('DELETE', '/auth/devices/{deviceId}'),
 
-  invites('GET', '/invite/{token}'),
-  invites('GET', '/invite/project/{token}'),
-  invites('POST', '/api/project-invites/claim'),
-  invites('POST', '/api/project-invites/codes/claim'),
-  invites('POST', '/api/projects/{projectId}/invites/create'),
-  invites('POST', '/api/invites/resend'),
-  invites('POST', '/api/invites/cancel'),
-  invites('POST', '/api/invites/claim'),
-  invites('POST', '/api/invites/register'),
+  invitesBuilt('GET', '/invite/{token}'),
+  invitesBuilt('GET', '/invite/project/{token}'),
+  invitesBuilt('POST', '/api/project-invites/claim'),
+  invitesBuilt('POST', '/api/project-invites/codes/claim'),
+  invitesBuilt('POST', '/api/projects/{projectId}/invites/create'),
+  invitesBuilt('POST', '/api/invites/resend'),
+  invitesBuilt('POST', '/api/invites/cancel'),
+  invitesBuilt('POST', '/api/invites/claim'),
+  invitesBuilt('POST', '/api/invites/register'),
   invites('POST', '/api/tenants'),
   invites('GET', '/api/tenants/{tenantId}/license'),
   invites('PATCH', '/api/tenants/{tenantId}/license'),
@@ -120,7 +121,7 @@ export const SPEC_CALLS: SpecCall[] = [
   adminConfig('GET', '/api/admin/config/{category}'),
   adminConfig('PUT', '/api/admin/config/{category}'),
   adminConfig('POST', '/api/admin/config/tests/{kind}'),
-  adminConfig('GET', '/api/admin/retention/health'),
+  adminConfigBuilt('GET', '/api/admin/retention/health'),
 
   observability('GET', '/api/diagnostics'),
   observability('GET', '/api/diagnostics/{id}'),
@@ -129,7 +130,7 @@ export const SPEC_CALLS: SpecCall[] = [
 
   packages('GET', '/api/packages'),
   packages('GET', '/api/projects/{id}/packages'),
-  packagesLater('GET', '/api/admin/organisations/{id}/packages'),
+  packages('GET', '/api/admin/organisations/{id}/packages'),
 
   telemetry('POST', '/telemetry/events'),
   telemetry('POST', '/telemetry/public-events'),

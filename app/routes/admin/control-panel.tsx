@@ -5,6 +5,7 @@ import { Section } from '~/components/ui/section'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { formatDateTime, formatNumber } from '~/lib/format'
+import type { AuditEntry, AuditPage } from '~/lib/admin/audit'
 import type { AdminOverview } from '~/lib/schemas/admin-retention'
 import { useLocale, useShellSession } from '~/root'
 import type { Route } from './+types/control-panel'
@@ -15,23 +16,19 @@ import type { Route } from './+types/control-panel'
  * failure is ignored (spec §2).
  */
 
-/** What the page shows of the audit sample; the entry's shape belongs to the audit page (part D). */
-type AuditSample = { action: string; at: string | null; actor: string | null }
+/** What the page shows of the audit sample (docs/admin/audit.md). */
+type AuditSample = { action: string; at: string; actor: string | null }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const [overview, audit] = await Promise.all([api.get<AdminOverview>('/api/admin/overview'), api.get<{ items?: unknown[] }>('/api/admin/audit?limit=1')])
+  const [overview, audit] = await Promise.all([api.get<AdminOverview>('/api/admin/overview'), api.get<AuditPage>('/api/admin/audit?limit=1')])
   if (!overview.ok) throw loadError(overview.error, responseHeaders)
-  return data({ overview: overview.data, latestAudit: audit.ok ? auditSampleOf(audit.data.items?.[0]) : null }, { headers: responseHeaders })
+  return data({ overview: overview.data, latestAudit: audit.ok ? auditSampleOf(audit.data.items[0]) : null }, { headers: responseHeaders })
 }
 
-function auditSampleOf(entry: unknown): AuditSample | null {
-  if (typeof entry !== 'object' || entry === null) return null
-  const row = entry as Record<string, unknown>
-  if (typeof row.action !== 'string') return null
-  const at = [row.createdAtUtc, row.atUtc, row.createdAt, row.at].find((v): v is string => typeof v === 'string') ?? null
-  const actor = [row.actorDisplayName, row.actorName, row.actorEmail].find((v): v is string => typeof v === 'string') ?? null
-  return { action: row.action, at, actor }
+function auditSampleOf(entry: AuditEntry | undefined): AuditSample | null {
+  if (!entry) return null
+  return { action: entry.action, at: entry.createdAtUtc, actor: entry.actor?.displayName ?? entry.actor?.email ?? null }
 }
 
 const LIVE_ENTITIES = new Set(['User', 'Membership', 'Invite', 'JoinRequest', 'UploadSession', 'ReportItem', 'Report'])

@@ -5,6 +5,7 @@ import { recordAuditIn } from '#server/domain/audit'
 import { escapeLike } from '#server/domain/documents/search'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { Problem, problems } from '#server/http/problem'
+import type { AuditActionCount, AuditEntry } from '~/lib/admin/audit'
 
 /**
  * Administration › Audit (issue 13, docs/admin/audit.md): the organisation's audit log, newest
@@ -30,24 +31,8 @@ export type AuditFilters = {
   q?: string | undefined
 }
 
-export type AuditActor = { id: string; displayName: string | null; email: string | null }
-
-export type AuditEntry = {
-  id: string
-  chainSeq: number
-  action: string
-  actor: AuditActor | null
-  targetType: string | null
-  targetId: string | null
-  ip: string | null
-  correlationId: string | null
-  data: Record<string, unknown> | null
-  createdAtUtc: string
-  hash: string | null
-  prevHash: string | null
-}
-
-export type AuditActionCount = { action: string; count: number; lastAtUtc: string }
+/** The JSON shapes are shared with the screen (app/lib/admin/audit.ts). */
+export type { AuditActionCount, AuditActor, AuditEntry } from '~/lib/admin/audit'
 
 /** Where a request came from, for the audit entry the export and the check write. */
 export type RequestOrigin = { ip?: string | undefined; correlationId?: string | undefined }

@@ -7,7 +7,7 @@ import { Problem, problems } from '#server/http/problem'
 import type { DomainContext } from '../reporting/context'
 import { recordChange } from '../reporting/change-log'
 import { isUuid } from '../reporting/item-view'
-import type { SupportStatus } from '~/lib/admin/support'
+import type { SupportAttachment, SupportStatus, SupportTicket, SupportTicketDetail } from '~/lib/admin/support'
 import { refOf, userRefs, type UserRef } from '../reporting/user-refs'
 
 /**
@@ -19,45 +19,8 @@ import { refOf, userRefs, type UserRef } from '../reporting/user-refs'
  * `SupportTicket` change. Attachments: support-attachments.ts.
  */
 
-export type { SupportStatus } from '~/lib/admin/support'
-
-export type SupportAttachment = {
-  id: string
-  ticketId: string
-  fileName: string
-  contentType: string
-  sizeBytes: number
-  sha256: string
-  uploadedBy: UserRef | null
-  createdAtUtc: string
-  downloadUrl: string
-}
-
-export type SupportMessage = {
-  id: string
-  author: UserRef | null
-  /** Written by someone other than the opener (an administrator). */
-  fromSupport: boolean
-  body: string
-  createdAtUtc: string
-}
-
-export type SupportTicket = {
-  id: string
-  number: number
-  subject: string
-  body: string
-  status: SupportStatus
-  openedBy: UserRef | null
-  assignee: UserRef | null
-  messageCount: number
-  attachmentCount: number
-  createdAtUtc: string
-  updatedAtUtc: string
-  closedAtUtc: string | null
-}
-
-export type SupportTicketDetail = SupportTicket & { messages: SupportMessage[]; attachments: SupportAttachment[] }
+/** The JSON shapes are shared with the screens (app/lib/admin/support.ts). */
+export type { SupportAttachment, SupportMessage, SupportStatus, SupportTicket, SupportTicketDetail } from '~/lib/admin/support'
 
 /** What an audited change carries from the HTTP side: where it came from, and the portal's address for links in mail. */
 export type SupportMeta = { ip?: string | undefined; correlationId?: string | undefined; publicUrl: string }

@@ -4,7 +4,6 @@ import { recordAuditIn } from '#server/domain/audit'
 import type { PhotoRuntime } from '#server/domain/photos/photos'
 import { sessionColumns, type SessionRow } from '#server/domain/photos/upload-session'
 import { abortSession } from '#server/domain/photos/uploads'
-import { recordChange } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { pageOf, type Cursor } from '#server/domain/reporting/paging'
 import { isUuid, olderThan } from '#server/domain/reporting/projects'
@@ -147,7 +146,6 @@ export async function abortUploadAsAdmin(rt: PhotoRuntime, id: string, meta: Aud
     (ctx) => findAnySession(ctx, id),
     async (ctx, before) => {
       if (before.state !== 'open') return
-      await recordChange(ctx, 'UploadSession', before.id, 'Updated')
       await recordAuditIn(ctx.tx, {
         tenantId: ctx.actor.tenantId,
         actorUserId: ctx.actor.userId,

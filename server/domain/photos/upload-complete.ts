@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { uploadSessions } from '#server/db/schema-photos'
 import { hashBlob } from '#server/storage/blob-store'
+import { recordChange } from '../reporting/change-log'
 import type { DomainContext } from '../reporting/context'
 import type { PhotoRuntime } from './photos'
 import { busy, ensureOpen, findSession, leaseHeld, recordOffset, uploadProblem, type SessionRow } from './upload-session'
@@ -73,16 +74,18 @@ export async function markCompleted(ctx: DomainContext, id: string, made: { phot
     .update(uploadSessions)
     .set({ state: 'completed', ...made, completedAt: ctx.now, updatedAt: ctx.now })
     .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, id)))
+  await recordChange(ctx, 'UploadSession', id, 'Updated')
 }
 
 /** A refusal: the session fails with `reason` and its staged bytes go (upload again). */
 export async function markFailed(rt: PhotoRuntime, row: SessionRow, reason: string): Promise<void> {
-  await rt.run((ctx) =>
-    ctx.tx
+  await rt.run(async (ctx) => {
+    await ctx.tx
       .update(uploadSessions)
       .set({ state: 'failed', failureReason: reason, updatedAt: ctx.now })
-      .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, row.id))),
-  )
+      .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, row.id)))
+    await recordChange(ctx, 'UploadSession', row.id, 'Updated')
+  })
   await rt.store.delete(row.stagingKey)
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { and, eq, lt } from 'drizzle-orm'
 import { uploadSessions } from '#server/db/schema-photos'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
+import { recordChange } from '../reporting/change-log'
 import type { DomainContext } from '../reporting/context'
 import { isUuid } from '../reporting/item-view'
 
@@ -177,6 +178,8 @@ export async function insertSession(ctx: DomainContext, target: UploadTarget, in
     })
     .returning(sessionColumns)
   if (!row) throw new Error('upload session not stored')
+  // Announced, so the admin uploads page follows live (issue 13); sync steps over it.
+  await recordChange(ctx, 'UploadSession', id, 'Created')
   return toSession(row, ctx.now)
 }
 

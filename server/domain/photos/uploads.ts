@@ -5,6 +5,7 @@ import type { Revision } from '~/lib/documents/types'
 import { finishRevision, replayRevision } from '../documents/revision-complete'
 import type { SupportAttachment } from '../admin/support'
 import { finishSupport, replaySupport } from '../admin/support-attachments'
+import { recordChange } from '../reporting/change-log'
 import type { DomainContext } from '../reporting/context'
 import { findItem } from '../reporting/item-view'
 import { ensure } from '../reporting/permissions'
@@ -114,6 +115,7 @@ export async function abortSession(
       .update(uploadSessions)
       .set({ state: found.state === 'open' ? 'aborted' : found.state, updatedAt: ctx.now })
       .where(and(eq(uploadSessions.tenantId, ctx.actor.tenantId), eq(uploadSessions.id, found.id)))
+    if (found.state === 'open') await recordChange(ctx, 'UploadSession', found.id, 'Updated')
     await then?.(ctx, found)
     return found
   })

@@ -115,6 +115,9 @@ describe.each([VARIANTS[0], VARIANTS[3]])('$name', ({ javaScript, viewport }) =>
     expect(pathOf(page)).toBe('/admin')
     const tabs = page.getByRole('navigation', { name: 'Main' })
     expect(await tabs.getByRole('link', { name: 'Admin' }).getAttribute('aria-current')).toBe('page')
+    // On a phone the Administration sidebar is a disclosure above the page: open it first.
+    const menu = page.getByText('Administration menu')
+    if (await menu.isVisible()) await menu.click()
     await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Users' }).click()
     await expectScreen(page, 'Users')
     await signOut(page, DEMO.admin.displayName)

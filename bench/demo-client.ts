@@ -1,4 +1,5 @@
 import { DEMO } from '#server/db/seed'
+import { currentTotp } from '#server/domain/auth/totp'
 
 /**
  * What the benches that start the built server share: wait until it answers, then sign in as the
@@ -24,6 +25,15 @@ export type DemoSession = {
 }
 
 export async function signInDemo(base: string): Promise<DemoSession> {
+  return signIn(base, 'user')
+}
+
+/** The demo administrator through the admin sign-in and its second factor, as the Administration area needs. */
+export async function signInDemoAdmin(base: string): Promise<DemoSession> {
+  return signIn(base, 'admin')
+}
+
+async function signIn(base: string, kind: 'user' | 'admin'): Promise<DemoSession> {
   const cookies = new Map<string, string>()
   const remember = (res: Response) => {
     for (const line of res.headers.getSetCookie()) {
@@ -37,13 +47,24 @@ export async function signInDemo(base: string): Promise<DemoSession> {
   remember(session)
   await session.body?.cancel()
   const csrf = () => cookies.get([...cookies.keys()].find((k) => k.endsWith('csrf')) ?? 'sp_csrf') ?? ''
-  const login = await fetch(`${base}/auth/login`, {
+  const who = kind === 'admin' ? DEMO.admin : DEMO.user
+  const login = await fetch(`${base}/auth/${kind === 'admin' ? 'admin/login' : 'login'}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: cookieHeader(), 'x-csrf-token': csrf(), origin: base },
-    body: JSON.stringify({ email: DEMO.user.email, password: DEMO.user.password }),
+    body: JSON.stringify({ email: who.email, password: who.password }),
   })
   remember(login)
   if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`)
   await login.body?.cancel()
+  if (kind === 'admin') {
+    const verify = await fetch(`${base}/auth/mfa/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: cookieHeader(), 'x-csrf-token': csrf(), origin: base },
+      body: JSON.stringify({ code: await currentTotp(DEMO.adminTotpSecret) }),
+    })
+    remember(verify)
+    if (!verify.ok) throw new Error(`second factor failed: ${verify.status} ${await verify.text()}`)
+    await verify.body?.cancel()
+  }
   return { cookies, headers: { cookie: cookieHeader(), 'x-csrf-token': csrf(), origin: base } }
 }

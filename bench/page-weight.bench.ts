@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { signInDemo, waitForHealth } from './demo-client'
+import { signInDemo, signInDemoAdmin, waitForHealth } from './demo-client'
 
 const port = 3900 + Math.floor(Math.random() * 90)
 const base = `http://127.0.0.1:${port}`
@@ -31,6 +31,9 @@ try {
   }
   const item = (await api<{ items: Array<{ id: string }> }>('/api/items/outstanding?limit=1')).items[0]
   if (item) await report(`/items/${item.id}`, headers.cookie ?? '')
+  // The Administration area (issue 13), as the demo administrator: the control panel and the longest lists.
+  const admin = (await signInDemoAdmin(base)).headers.cookie ?? ''
+  for (const adminPath of ['/admin/control-panel', '/admin/users', '/admin/invites', '/admin/audit', '/admin/join-requests', '/admin/devices']) await report(adminPath, admin)
 } finally {
   server.kill('SIGTERM')
   await new Promise((resolve) => server.once('exit', resolve))

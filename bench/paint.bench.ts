@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { launch as launchChrome } from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { chromium, type Browser, type CDPSession } from 'playwright-core'
-import { signInDemo, waitForHealth } from './demo-client'
+import { signInDemo, signInDemoAdmin, waitForHealth } from './demo-client'
 
 const CHROMIUM = '/usr/bin/chromium'
 const RUNS = Number(process.env.PAINT_RUNS ?? 5)
@@ -38,7 +38,7 @@ if (!existsSync(serverFile)) {
   process.exit(0)
 }
 
-type Screen = { name: string; path: string; signedIn: boolean }
+type Screen = { name: string; path: string; signedIn: boolean; admin?: boolean }
 type Load = { fcpMs: number; jsBytes: number; scripts: number; deferredBytes: number; deferredScripts: number; cls: number }
 type Row = Screen & { on: Load[]; off: Load[]; performance: number; accessibility: number; lhFcpMs: number; lhTbtMs: number }
 
@@ -54,6 +54,9 @@ const server = spawn('node', [serverFile], {
 try {
   await waitForHealth(base)
   const cookies = [...(await signInDemo(base)).cookies].map(([name, value]) => ({ name, value }))
+  // The Administration area's screens take the demo administrator's session (admin sign-in and its second factor).
+  const adminCookies = [...(await signInDemoAdmin(base)).cookies].map(([name, value]) => ({ name, value }))
+  const cookiesOf = (screen: Screen) => (screen.admin ? adminCookies : cookies)
   const itemId = await firstItemId(cookies)
   const allScreens: Screen[] = [
     { name: 'Sign-in', path: '/auth/login', signedIn: false },
@@ -63,6 +66,8 @@ try {
     { name: 'Item', path: `/items/${itemId}`, signedIn: true },
     { name: 'Documents', path: await firstDocumentsPath(cookies), signedIn: true },
     { name: 'Doc-control dashboard', path: (await firstDocumentsPath(cookies)).replace('/documents?', '/doc-control/dashboard?'), signedIn: true },
+    { name: 'Admin control panel', path: '/admin/control-panel', signedIn: true, admin: true },
+    { name: 'Admin users', path: '/admin/users', signedIn: true, admin: true },
   ]
   const screens = ONLY ? allScreens.filter((s) => s.path.startsWith(ONLY)) : allScreens
 
@@ -71,12 +76,12 @@ try {
   try {
     for (const screen of screens) {
       // A warm-up load so the server's first render of a route is not in the figures.
-      await loadOnce(browser, screen, cookies, true)
+      await loadOnce(browser, screen, cookiesOf(screen), true)
       const on: Load[] = []
       const off: Load[] = []
       for (let i = 0; i < RUNS; i++) {
-        on.push(await loadOnce(browser, screen, cookies, true))
-        off.push(await loadOnce(browser, screen, cookies, false))
+        on.push(await loadOnce(browser, screen, cookiesOf(screen), true))
+        off.push(await loadOnce(browser, screen, cookiesOf(screen), false))
       }
       rows.push({ ...screen, on, off, performance: Number.NaN, accessibility: Number.NaN, lhFcpMs: Number.NaN, lhTbtMs: Number.NaN })
       const each = (loads: Load[]) => loads.map((l) => Math.round(l.fcpMs)).join(', ')
@@ -86,7 +91,7 @@ try {
     await browser.close()
   }
 
-  if (!ONLY) for (const row of rows) Object.assign(row, await runLighthouse(row, cookies))
+  if (!ONLY) for (const row of rows) Object.assign(row, await runLighthouse(row, cookiesOf(row)))
 
   const table = renderTable(rows)
   console.log(`\n${table}`)

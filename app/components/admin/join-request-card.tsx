@@ -7,7 +7,8 @@ import { FormError } from '~/components/ui/form-error'
 import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { TextareaField } from '~/components/ui/textarea-field'
-import { ApproveFormSchema, DeclineFormSchema, ROLE_CHOICES, type AdminJoinRequest } from '~/lib/admin/join-requests'
+import { ROLE_CHOICES, type AdminJoinRequest } from '~/lib/admin/join-requests'
+import { ApproveFormSchema, DeclineFormSchema } from '~/lib/schemas/admin-join-requests'
 import { formatDateTime } from '~/lib/format'
 
 type Props = {

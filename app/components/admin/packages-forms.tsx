@@ -6,7 +6,8 @@ import { CsrfInput } from '~/components/ui/csrf-input'
 import { Field } from '~/components/ui/field'
 import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
-import { AddPackageFormSchema, type AdminPackage, PACKAGE_NAME_MAX, RenamePackageFormSchema } from '~/lib/admin/packages'
+import { type AdminPackage, PACKAGE_NAME_MAX } from '~/lib/admin/packages'
+import { AddPackageFormSchema, RenamePackageFormSchema } from '~/lib/schemas/admin-packages'
 
 /** The add and rename forms of /admin/packages: plain POSTs (intents `add` and `rename`), validated natively without JavaScript. */
 

@@ -8,18 +8,16 @@ import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { TextareaField } from '~/components/ui/textarea-field'
 import {
-  NewTicketSchema,
   SUPPORT_ADMIN_STATUS_LABELS,
   SUPPORT_ATTACHMENT_ACCEPT,
   SUPPORT_ATTACHMENT_MAX_MB,
   SUPPORT_BODY_MAX,
   SUPPORT_STATUSES,
   SUPPORT_SUBJECT_MAX,
-  SupportReplySchema,
-  TicketChangeFormSchema,
   type SupportAssignee,
   type SupportStatus,
 } from '~/lib/admin/support'
+import { NewTicketSchema, SupportReplySchema, TicketChangeFormSchema } from '~/lib/schemas/admin-support'
 
 /**
  * The support screens' forms (docs/admin/support.md "Screens"). Each posts to its route's action

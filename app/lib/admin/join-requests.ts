@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 /** /admin/join-requests (issue 13, docs/admin/join-requests-and-devices.md): shapes, the URL query and the forms. */
 
 export const JOIN_REQUEST_FILTERS = ['pending', 'approved', 'declined', 'withdrawn', 'all'] as const
@@ -75,13 +73,3 @@ export function joinRequestsApiPath(query: JoinRequestsQuery, limit = 50): strin
   if (query.after) params.set('after', query.after)
   return `/api/admin/join-requests?${params.toString()}`
 }
-
-export const ApproveFormSchema = z.object({
-  requestId: z.uuid({ error: 'Choose a request.' }),
-  roleKey: z.enum(['read-only', 'read-write', 'admin'], { error: 'Choose a role.' }),
-})
-
-export const DeclineFormSchema = z.object({
-  requestId: z.uuid({ error: 'Choose a request.' }),
-  reason: z.string({ error: 'Give a reason: the person reads it.' }).trim().min(1, 'Give a reason: the person reads it.').max(500, 'The reason is at most 500 characters.'),
-})

@@ -6,7 +6,8 @@ import { fileRefusal, postFiles } from '~/lib/documents/revision-upload.server'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
-import { SupportReplySchema, type SupportAttachment, type SupportTicketDetail } from './support'
+import { SupportReplySchema } from '~/lib/schemas/admin-support'
+import type { SupportAttachment, SupportTicketDetail } from './support'
 
 /**
  * What the support screens' actions share (docs/admin/support.md "Screens"): files of a form go to

@@ -2,16 +2,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
-import {
-  ApproveFormSchema,
-  DeclineFormSchema,
-  joinRequestsApiPath,
-  joinRequestsHref,
-  type AdminJoinRequest,
-  type JoinRequestPage,
-  type JoinRequestsQuery,
-  roleLabel,
-} from '~/lib/admin/join-requests'
+import { joinRequestsApiPath, joinRequestsHref, type AdminJoinRequest, type JoinRequestPage, type JoinRequestsQuery, roleLabel } from '~/lib/admin/join-requests'
+import { ApproveFormSchema, DeclineFormSchema } from '~/lib/schemas/admin-join-requests'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 

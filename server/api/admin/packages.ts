@@ -4,7 +4,7 @@ import { runAdmin } from '#server/api/admin/run'
 import { getProjectPackageSettings, listAdminPackages, patchPackage, replacePackages, setProjectPackages, type AuditMeta } from '#server/domain/admin/packages'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
-import { PackageListBodySchema, PackagePatchSchema, ProjectPackagesBodySchema } from '~/lib/admin/packages'
+import { PackageListBodySchema, PackagePatchSchema, ProjectPackagesBodySchema } from '~/lib/schemas/admin-packages'
 
 /** docs/admin/packages-and-uploads.md "Packages": the organisation's packages and a project's own settings; administrators only. */
 

@@ -8,7 +8,8 @@ import type { DomainContext } from '#server/domain/reporting/context'
 import { projectPackageList } from '#server/domain/reporting/packages'
 import { isUuid, requireProjectRow } from '#server/domain/reporting/projects'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
-import type { AdminPackage, PackageListBody, PackagePatch, ProjectPackagesBody, ProjectPackageSetting } from '~/lib/admin/packages'
+import type { AdminPackage, ProjectPackageSetting } from '~/lib/admin/packages'
+import type { PackageListBody, PackagePatch, ProjectPackagesBody } from '~/lib/schemas/admin-packages'
 
 /**
  * Administration › Packages (docs/admin/packages-and-uploads.md): the organisation's packages

@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { changeTicket, getTicket, listAllTickets, listMyTickets, openTicket, replyToTicket, supportAssignees, type SupportMeta } from '#server/domain/admin/support'
 import { attachmentBlob, createSupportUpload, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_AT_ONCE } from '#server/domain/admin/support-attachments'
@@ -9,8 +8,7 @@ import { cursorParam } from '#server/domain/reporting/paging'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
-import { bodyTooLarge } from '#server/http/limits'
-import { Problem, problems } from '#server/http/problem'
+import { fileParts, multipartForm, multipartLimit } from '#server/http/multipart'
 import { optional } from '#server/http/query'
 import { requireSession } from '#server/http/session'
 import { SUPPORT_STATUSES } from '~/lib/admin/support'
@@ -166,27 +164,11 @@ export const supportRoutes = new Hono<BackendEnv>()
         415: 'A file that is not an image, PDF, plain text or ZIP.',
       },
     }),
-    bodyLimit({
-      maxSize: DIRECT_BODY_LIMIT,
-      onError: () => {
-        throw new Problem(bodyTooLarge(DIRECT_BODY_LIMIT))
-      },
-    }),
+    multipartLimit(DIRECT_BODY_LIMIT),
     async (c) => {
       const rt = photoRuntime(c)
-      let form: FormData
-      try {
-        form = await c.req.raw.formData()
-      } catch (error) {
-        if (error instanceof Problem) throw error
-        throw new Problem(problems.badRequest('Send the attachments as multipart/form-data, each as a file part.'))
-      }
-      const files = [...form.getAll('file'), ...form.getAll('files')].filter((v): v is File => v instanceof File && v.size > 0)
-      if (files.length === 0) throw new Problem(problems.badRequest('Attach at least one file.', { file: ['Attach at least one file.'] }))
-      if (files.length > MAX_ATTACHMENTS_AT_ONCE) {
-        const message = `Attach at most ${MAX_ATTACHMENTS_AT_ONCE} files at once.`
-        throw new Problem(problems.badRequest(message, { file: [message] }))
-      }
+      const form = await multipartForm(c, 'the attachments, each as a file part,')
+      const files = fileParts(form, ['file', 'files'], { max: MAX_ATTACHMENTS_AT_ONCE, noun: 'file' })
       const items = await storeDirectAttachments(rt, c.req.param('id'), files)
       return c.json({ items }, 201)
     },

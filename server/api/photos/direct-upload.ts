@@ -1,11 +1,9 @@
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import type { BackendEnv } from '#server/http/env'
 import { storeDirectPhotos } from '#server/domain/photos/direct'
 import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
 import { operation } from '#server/http/contract'
-import { bodyTooLarge } from '#server/http/limits'
-import { Problem, problems } from '#server/http/problem'
+import { fileParts, multipartForm, multipartLimit } from '#server/http/multipart'
 import { photoRuntime } from './uploads'
 
 /**
@@ -26,25 +24,11 @@ export const directUploadRoutes = new Hono<BackendEnv>().post(
     rawBody: { contentType: 'multipart/form-data', maxBytes: DIRECT_BODY_LIMIT, description: 'One or more file (or photos) parts' },
     responses: { 201: 'The photos; all or nothing.', 403: 'A read-only member.', 404: 'No such item.', 415: 'A file is not a photo.' },
   }),
-  bodyLimit({
-    maxSize: DIRECT_BODY_LIMIT,
-    onError: () => {
-      throw new Problem(bodyTooLarge(DIRECT_BODY_LIMIT))
-    },
-  }),
+  multipartLimit(DIRECT_BODY_LIMIT),
   async (c) => {
     const rt = photoRuntime(c)
-    let form: FormData
-    try {
-      form = await c.req.raw.formData()
-    } catch (error) {
-      if (error instanceof Problem) throw error
-      throw new Problem(problems.badRequest('Send the photos as multipart/form-data, each as a file part.'))
-    }
-    const files = [...form.getAll('file'), ...form.getAll('photos')].filter((v): v is File => v instanceof File && v.size > 0)
-    if (files.length === 0) throw new Problem(problems.badRequest('Attach at least one photo.', { file: ['Attach at least one photo.'] }))
-    if (files.length > MAX_FILES)
-      throw new Problem(problems.badRequest(`Send at most ${MAX_FILES} photos at once.`, { file: [`Send at most ${MAX_FILES} photos at once.`] }))
+    const form = await multipartForm(c, 'the photos, each as a file part,')
+    const files = fileParts(form, ['file', 'photos'], { max: MAX_FILES, noun: 'photo' })
     const items = await storeDirectPhotos(rt, c.req.param('itemId'), files)
     return c.json({ items }, 201)
   },

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
 import { fieldErrors } from '#server/http/problem'
@@ -10,7 +9,7 @@ import { updatePhoto } from '#server/domain/photos/patch'
 import { createEdit, deletePhoto, listPhotos, MAX_FILE_BYTES } from '#server/domain/photos/photos'
 import { editBlob, photoBlob, type EditVariant, type PhotoVariant } from '#server/domain/photos/serving'
 import { operation } from '#server/http/contract'
-import { bodyTooLarge } from '#server/http/limits'
+import { multipartForm, multipartLimit } from '#server/http/multipart'
 import { Problem, problems } from '#server/http/problem'
 import { serveBlob } from './serve-blob'
 import { JSON_BODY_LIMIT, photoRuntime } from './uploads'
@@ -108,21 +107,10 @@ export const photosRoutes = new Hono<BackendEnv>()
       rawBody: { contentType: 'multipart/form-data', maxBytes: EDIT_BODY_LIMIT, description: 'photoId, file and overlayJson parts' },
       responses: { 201: 'The photo with its new edit.', 403: 'Not allowed.', 404: 'No such photo.' },
     }),
-    bodyLimit({
-      maxSize: EDIT_BODY_LIMIT,
-      onError: () => {
-        throw new Problem(bodyTooLarge(EDIT_BODY_LIMIT))
-      },
-    }),
+    multipartLimit(EDIT_BODY_LIMIT),
     async (c) => {
       const rt = photoRuntime(c)
-      let form: FormData
-      try {
-        form = await c.req.raw.formData()
-      } catch (error) {
-        if (error instanceof Problem) throw error
-        throw new Problem(problems.badRequest('Send the edit as multipart/form-data with photoId, file and overlayJson.'))
-      }
+      const form = await multipartForm(c, 'the edit with photoId, file and overlayJson')
       const file = form.get('file')
       const parsed = EditFieldsSchema.safeParse({ photoId: form.get('photoId') ?? undefined, overlayJson: form.get('overlayJson') ?? undefined })
       const errors = parsed.success ? {} : fieldErrors(parsed.error)

@@ -12,6 +12,7 @@ import type { DomainContext } from '#server/domain/reporting/context'
 import { recordChange } from '#server/domain/reporting/change-log'
 import { decodeCursor, pageOf } from '#server/domain/reporting/paging'
 import { Problem, problems } from '#server/http/problem'
+import type { AdminJoinRequest, JoinRequestStatus, OwnJoinRequest } from '~/lib/admin/join-requests'
 
 /**
  * Join requests (issue 13, docs/admin/join-requests-and-devices.md): a signed-in person asks to
@@ -21,32 +22,10 @@ import { Problem, problems } from '#server/http/problem'
  * transaction; the requester's own list is read by user id across organisations.
  */
 
-export type JoinRequestStatus = 'pending' | 'approved' | 'declined' | 'withdrawn'
 export const JOIN_REQUEST_STATUSES = ['pending', 'approved', 'declined', 'withdrawn'] as const
 
-/** What the requester sees of a request (never who decided, nor anything else of the organisation). */
-export type OwnJoinRequest = {
-  id: string
-  organisationName: string
-  organisationSlug: string
-  status: JoinRequestStatus
-  declineReason: string | null
-  createdAt: string
-  decidedAt: string | null
-}
-
-/** What an administrator sees. */
-export type AdminJoinRequest = {
-  id: string
-  requester: { id: string; displayName: string; email: string }
-  message: string | null
-  status: JoinRequestStatus
-  roleKey: RoleKey | null
-  declineReason: string | null
-  decidedBy: { id: string; displayName: string } | null
-  createdAtUtc: string
-  decidedAtUtc: string | null
-}
+/** The JSON shapes are shared with the screens (app/lib/admin/join-requests.ts). */
+export type { AdminJoinRequest, JoinRequestStatus, OwnJoinRequest } from '~/lib/admin/join-requests'
 
 /** Where the request came from: audit and mail links. */
 export type RequestMeta = { ip: string; correlationId: string; publicUrl: string }

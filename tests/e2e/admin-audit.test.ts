@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { parseCsv } from '#server/domain/doc-control/deliverables-csv'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { expectScreen, signInDemoAdmin, VARIANTS } from './steps'
 
 /**
  * Administration › Audit (docs/admin/audit.md): an administrator opens the log, filters it by an
@@ -32,10 +32,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     const { page } = j
 
     await page.goto('/admin/audit')
-    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await signInDemoAdmin(page)
     await expectScreen(page, 'Audit')
     // The sign-in just made is the newest entry.
     const log = page.getByRole('table', { name: 'Audit log, newest first' })

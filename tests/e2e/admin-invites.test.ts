@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { expectScreen, signInDemoAdmin, VARIANTS } from './steps'
 
 /**
  * Invites (docs/admin/invites.md): an administrator invites an address; the invitee opens the
@@ -31,10 +31,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     onTestFinished(() => admin.close())
 
     await admin.page.goto('/admin/invites')
-    await signIn(admin.page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(admin.page, 'Enter your authentication code')
-    await admin.page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await admin.page.getByRole('button', { name: 'Continue' }).click()
+    await signInDemoAdmin(admin.page)
     await expectScreen(admin.page, 'Invites')
 
     // A wrong address is refused beside its field and what was typed stays.

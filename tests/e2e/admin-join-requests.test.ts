@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, newRegisteredPerson, nextAdminCode, portalApi, signIn, VARIANTS } from './steps'
+import { expectScreen, newRegisteredPerson, portalApi, signInDemoAdmin, VARIANTS } from './steps'
 
 /**
  * Administration › Join requests and Devices (docs/admin/join-requests-and-devices.md): a person
@@ -42,10 +42,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     onTestFinished(() => j.close())
     const { page } = j
     await page.goto('/admin/join-requests')
-    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await signInDemoAdmin(page)
     // The second factor's answer leads into the Administration area (to the page asked for).
     await page.waitForURL((url) => url.pathname.startsWith('/admin'))
     if (!page.url().includes('/admin/join-requests')) await page.goto('/admin/join-requests')

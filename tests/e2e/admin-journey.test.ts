@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { parseCsv } from '#server/domain/doc-control/deliverables-csv'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, newRegisteredPerson, nextAdminCode, signIn, signedInApi, VARIANTS } from './steps'
+import { expectScreen, newRegisteredPerson, signedInApi, signInDemoAdmin, VARIANTS } from './steps'
 
 /**
  * Issue 13 "Done when", as one administrator's afternoon, JavaScript on and off: invite a person,
@@ -36,10 +36,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     const page = admin.page
 
     await page.goto('/admin/invites')
-    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await signInDemoAdmin(page)
     await page.waitForURL((url) => url.pathname.startsWith('/admin'))
     if (!page.url().includes('/admin/invites')) await page.goto('/admin/invites')
     await expectScreen(page, 'Invites')

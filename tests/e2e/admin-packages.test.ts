@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, onTestFinished, test } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { DEMO } from '#server/db/seed'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { expectScreen, signInDemoAdmin, VARIANTS } from './steps'
 
 /**
  * Administration › Packages and Uploads (docs/admin/packages-and-uploads.md): an administrator adds
@@ -33,10 +32,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     const { page } = j
 
     await page.goto('/admin/packages')
-    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await signInDemoAdmin(page)
     await expectScreen(page, 'Packages')
 
     const add = page.getByRole('form', { name: 'Add a package' })
@@ -62,7 +58,11 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await settings.getByLabel(name).selectOption('on')
     await settings.getByRole('button', { name: 'Save project packages' }).click()
     await page.getByText('The project’s packages are saved.').waitFor()
-    await page.getByRole('row', { name: new RegExp(name) }).filter({ hasText: 'On for this project' }).getByText('Usable', { exact: true }).waitFor()
+    await page
+      .getByRole('row', { name: new RegExp(name) })
+      .filter({ hasText: 'On for this project' })
+      .getByText('Usable', { exact: true })
+      .waitFor()
 
     await page.goto('/admin/uploads')
     await expectScreen(page, 'Uploads')

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { DEMO } from '#server/db/seed'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { expectScreen, signInDemoAdmin, VARIANTS } from './steps'
 
 /**
  * The Administration area's shell (docs/admin/shell-and-retention.md): the control panel's figures,
@@ -36,10 +35,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     const { page } = j
 
     await page.goto('/admin')
-    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await signInDemoAdmin(page)
     await expectScreen(page, 'Admin control panel')
 
     // The figures, each a link to its page.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { expectScreen, signIn, signInDemoAdmin, VARIANTS } from './steps'
 
 /**
  * Support tickets (docs/admin/support.md "Screens"), JavaScript on and off: a member opens a
@@ -52,10 +52,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     onTestFinished(() => admin.close())
     const page = admin.page
     await page.goto('/admin/support')
-    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await signInDemoAdmin(page)
     await expectScreen(page, 'Support tickets')
     // Filters live in the URL.
     const filters = page.getByRole('search', { name: 'Filter tickets' })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, signIn, VARIANTS } from './steps'
+import { expectScreen, signInDemoAdmin, VARIANTS } from './steps'
 
 /**
  * Administration › Users (docs/admin/users.md): an administrator finds a member by search, changes
@@ -33,10 +33,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ name, javaScript, viewport
     const member = DEMO.user.displayName
 
     await page.goto('/admin/users')
-    await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await signInDemoAdmin(page)
     await expectScreen(page, 'Users')
 
     // Search: the filter lands in the URL and only the match is listed.

@@ -12,6 +12,8 @@ export default [
   route('auth/mfa', 'routes/auth/mfa.tsx'),
   route('auth/register', 'routes/auth/register.tsx'),
   route('auth/verify-email', 'routes/auth/verify-email.tsx'),
+  // Beyond spec §2: the link mailed to a new address confirms an e-mail change (issue 14).
+  route('auth/confirm-email', 'routes/auth/confirm-email.tsx'),
   route('auth/forgot-password', 'routes/auth/forgot-password.tsx'),
   route('auth/logout', 'routes/auth/logout.tsx'),
   route('invite/:token', 'routes/invite.tsx', { id: 'invite' }),
@@ -55,9 +57,11 @@ export default [
     route('settings', 'routes/settings/layout.tsx', [
       index('routes/settings/user.tsx', { id: 'settings-index' }),
       route('user', 'routes/settings/user.tsx', { id: 'settings-user' }),
-      later('site', 'settings-site'),
-      later('notifications', 'settings-notifications'),
-      later('admin', 'settings-admin'),
+      route('site', 'routes/settings/site.tsx'),
+      route('notifications', 'routes/settings/notifications.tsx'),
+      route('admin', 'routes/settings/admin.tsx'),
+      // Beyond spec §2: the appearance form's action (a cookie for this device, and the account's default); the form is on the user tab.
+      route('appearance', 'routes/settings/appearance.tsx'),
       later('link', 'settings-link'),
       later('billing', 'settings-billing'),
       later('billing/success', 'settings-billing-success'),
@@ -88,6 +92,12 @@ export default [
       route('support', 'routes/admin/support.tsx'),
       route('support/:ticketId', 'routes/admin/support-ticket.tsx'),
       route('retention', 'routes/admin/retention.tsx'),
+      route('configuration', 'routes/admin/configuration.tsx'),
+      route('configuration/:category', 'routes/admin/configuration-category.tsx'),
+      route('email-templates', 'routes/admin/email-templates.tsx'),
+      route('email-templates/:key', 'routes/admin/email-template.tsx'),
+      route('mail-outbox', 'routes/admin/mail-outbox.tsx'),
+      route('mail-outbox/:messageId', 'routes/admin/mail-message.tsx'),
       // The sidebar's collapse toggle (a cookie; no screen).
       route('sidebar', 'routes/admin/sidebar.ts'),
       route('*', 'routes/admin/coming-later.tsx', { id: 'admin-page' }),

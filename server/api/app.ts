@@ -9,6 +9,9 @@ import { clientAddress } from '#server/http/client-address'
 import { csrfProtection } from '#server/http/csrf'
 import { resolveSession } from '#server/http/session'
 import { auditRoutes } from './admin/audit'
+import { adminConfigRoutes } from './admin/config'
+import { emailTemplateRoutes } from './admin/email-templates'
+import { mailOutboxRoutes } from './admin/mail-outbox'
 import { adminDeviceRoutes } from './admin/devices'
 import { inviteRoutes } from './admin/invites'
 import { joinRequestRoutes } from './admin/join-requests'
@@ -43,6 +46,8 @@ import { itemsRoutes } from './reporting/items'
 import { projectsRoutes } from './reporting/projects'
 import { reportsRoutes } from './reporting/reports'
 import { syncRoutes } from './reporting/sync'
+import { preferenceRoutes } from './settings/preferences'
+import { settingsRoutes } from './settings/settings'
 import { viewsRoutes } from './reporting/views'
 
 /** The detail of a 404 for a path no route answers (as opposed to a missing record). */
@@ -117,6 +122,12 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', adminPackageRoutes)
   app.route('/', adminUploadRoutes)
   app.route('/', supportRoutes)
+  // Administration part 2 and Settings (issue 14, docs/admin/configuration.md, docs/settings.md).
+  app.route('/', adminConfigRoutes)
+  app.route('/', emailTemplateRoutes)
+  app.route('/', mailOutboxRoutes)
+  app.route('/', settingsRoutes)
+  app.route('/', preferenceRoutes)
   app.route(
     '/',
     contractRoutes(() => app.routes, deps.config.maxBodyBytes),

@@ -15,8 +15,9 @@ import * as documentSchema from './schema-documents'
 import * as photoSchema from './schema-photos'
 import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
+import * as settingsSchema from './schema-settings'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]

@@ -45,6 +45,13 @@ export const tenants = pgTable('tenants', {
     .default(10 * 1024 ** 3),
   /** This tenant's feature flags (spec §3 session featureFlags), over the server's FEATURE_FLAGS. */
   featureFlags: jsonb('feature_flags').$type<Record<string, unknown>>().notNull().default({}),
+  /** Site settings (issue 14): the days work happens on, ISO numbers (1 Monday … 7 Sunday), for due dates. */
+  workingDays: jsonb('working_days').$type<number[]>().notNull().default([1, 2, 3, 4, 5]),
+  /** The organisation's logo in the blob store, and its content type. */
+  logoBlobKey: text('logo_blob_key'),
+  logoContentType: text('logo_content_type'),
+  /** Organisation-wide defaults of /settings/admin: { licensing: {...}, diagnostics: {...} }. */
+  orgSettings: jsonb('org_settings').$type<Record<string, unknown>>().notNull().default({}),
   ...timestamps,
 })
 
@@ -117,8 +124,10 @@ export const authTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** verify-email | reset-password */
+    /** verify-email | reset-password | change-email */
     purpose: text('purpose').notNull(),
+    /** change-email: the new address, which becomes the account's once the link is followed. */
+    newEmail: text('new_email'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -167,14 +176,24 @@ export const mailOutbox = pgTable(
     template: text('template').notNull(),
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
-    /** queued | sent | failed */
+    /** The HTML part (issue 14); the plain-text part is always sent too. Null for mail queued before it. */
+    htmlBody: text('html_body'),
+    /** queued | sending | sent | dead (gave up after the last attempt) | cancelled */
     status: text('status').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Not tried again before this (back-off after a failure). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When a worker claimed it (status sending): a claim older than the lease is taken over. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
+    /** The transport that took (or last tried) it: instance, file or tenant:{id}. */
+    transport: text('transport'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
   },
-  (t) => [index('mail_outbox_to_idx').on(t.toAddress, t.createdAt)],
+  (t) => [index('mail_outbox_to_idx').on(t.toAddress, t.createdAt), index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_tenant_idx').on(t.tenantId, t.createdAt)],
 )
 
 // ---- Tenant-owned (row-level security on app.tenant_id) ----

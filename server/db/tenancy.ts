@@ -8,6 +8,7 @@ import { documentTenantTables } from './schema-documents'
 import { photoTenantTables } from './schema-photos'
 import { realtimeTenantTables } from './schema-realtime'
 import { reportingTenantTables } from './schema-reporting'
+import { settingsTenantTables } from './schema-settings'
 
 /**
  * Every tenant-owned query runs inside one of these transactions: as the plain application role,
@@ -53,7 +54,7 @@ export async function assertRowLevelSecurity(db: Database): Promise<void> {
             from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
       ),
     )
-    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables, ...docControlTenantTables, ...adminTenantTables]) {
+    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables, ...docControlTenantTables, ...adminTenantTables, ...settingsTenantTables]) {
       const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)

@@ -70,6 +70,23 @@ export type AuditAction =
   | 'admin.retention.ran'
   | 'admin.audit.exported'
   | 'admin.audit.verified'
+  | 'admin.config.changed'
+  | 'admin.config.rolled-back'
+  | 'admin.config.tested'
+  | 'admin.email-template.changed'
+  | 'admin.email-template.reset'
+  | 'admin.email-template.tested'
+  | 'admin.mail.retried'
+  | 'admin.mail.cancelled'
+  | 'settings.user.changed'
+  | 'settings.site.changed'
+  | 'settings.admin.changed'
+  | 'settings.notifications.changed'
+  | 'settings.appearance.changed'
+  | 'auth.email.change.requested'
+  | 'auth.email.changed'
+  | 'auth.mfa.removed'
+  | 'auth.sessions.revoked'
 
 export type AuditInput = {
   tenantId?: string | undefined

@@ -35,7 +35,7 @@ export async function adminOverview(ctx: DomainContext): Promise<AdminOverview> 
   const [failingMail] = await ctx.tx
     .select({ n: count })
     .from(mailOutbox)
-    .where(and(eq(mailOutbox.tenantId, tenantId), eq(mailOutbox.status, 'failed')))
+    .where(and(eq(mailOutbox.tenantId, tenantId), eq(mailOutbox.status, 'dead')))
   const storage = await quotaUse(ctx)
   return {
     activeUsers: people?.active ?? 0,

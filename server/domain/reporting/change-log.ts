@@ -23,6 +23,11 @@ export type LoggedEntity =
   | 'UploadSession'
   | 'Invite'
   | 'SupportTicket'
+  // Administration part 2 and settings (issue 14).
+  | 'MailOutbox'
+  | 'EmailTemplate'
+  | 'AdminConfig'
+  | 'UserSettings'
 /** What the sync feeds read of the change log. */
 export const SYNCED_ENTITIES: readonly SyncedEntity[] = ['Project', 'Report', 'ReportItem']
 export type ChangeType = 'Created' | 'Updated' | 'Deleted'

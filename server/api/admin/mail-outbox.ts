@@ -1,0 +1,4 @@
+import { Hono } from 'hono'
+import type { BackendEnv } from '#server/http/env'
+
+export const mailOutboxRoutes = new Hono<BackendEnv>()

@@ -1,0 +1,4 @@
+/** The appearance settings on the user tab (issue 14). STUB: the appearance work builds it. */
+export function AppearanceCard() {
+  return null
+}

@@ -29,6 +29,15 @@ const envSchema = z.object({
   TRUST_PROXY: booleanish.default(false),
   DEMO_AUTO_SESSION: booleanish.default(false),
   MAIL_FILE_DIR: z.string().min(1).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/?#]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@smtp.example.com:587')
+    .refine((url) => URL.canParse(url), 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@smtp.example.com:587 (encode special characters of the password)')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(/^(?:[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address, e.g. no-reply@example.com or "Site Portal <no-reply@example.com>"')
+    .optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   REDIS_URL: z
     .string()
@@ -64,8 +73,12 @@ export type Config = {
   trustProxy: boolean
   /** Allows POST /auth/demo-session (spec §4 demo admin session); the web build must ask for it too. */
   demoAutoSession: boolean
-  /** Deliver queued mail as .eml files into this folder (development and tests); unset: mail stays queued. */
+  /** Deliver queued mail as .eml files into this folder (development and tests), when no SMTP_URL is set. */
   mailFileDir: string | undefined
+  /** The instance's SMTP server (docs/admin/mail.md); an organisation's own SMTP settings take precedence for its mail. */
+  smtpUrl: string | undefined
+  /** The From of mail sent through the instance's transport (SMTP_URL or MAIL_FILE_DIR). */
+  mailFrom: string
   /** The largest JSON or form body any call accepts (uploads declare their own, larger limits). */
   maxBodyBytes: number
   /** Redis for the realtime hub's backplane and shared presence (several instances); unset: in memory. */
@@ -84,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   const e = parsed.data
+  if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError('Invalid configuration:\n  MAIL_FROM: is required with SMTP_URL, e.g. "Site Portal <no-reply@example.com>"')
   const dataDir = path.resolve(e.DATA_DIR)
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')
   return {
@@ -102,6 +116,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     demoAutoSession: e.DEMO_AUTO_SESSION,
     mailFileDir: e.MAIL_FILE_DIR ? path.resolve(e.MAIL_FILE_DIR) : undefined,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? 'Site Portal <no-reply@localhost>',
     maxBodyBytes: e.MAX_BODY_BYTES,
     redisUrl: e.REDIS_URL,
     featureFlags: e.FEATURE_FLAGS ?? {},

@@ -41,6 +41,7 @@ async function remindBatch(ctx: DomainContext, links: Links): Promise<number> {
       dueAt: workflowTasks.dueAt,
       email: users.email,
       displayName: users.displayName,
+      assigneeId: workflowTasks.assigneeId,
       projectId: workflows.projectId,
       templateVersionId: workflows.templateVersionId,
     })

@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AxeResults } from 'axe-core'
+import { simpleParser } from 'mailparser'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 
 export const CHROMIUM_PATH = '/usr/bin/chromium'
@@ -115,22 +116,29 @@ function spawnServer(env: Record<string, string | undefined>, keep: (chunk: stri
   return { child, exited, release: () => process.off('exit', killOnExit) }
 }
 
+/** Parsed mail files by path: a file is complete once renamed into place (server/mail/transports.ts) and never changes. */
+const parsedMail = new Map<string, { to: string[]; subject: string; text: string; deliveredAt: number }>()
+
+async function readMail(full: string) {
+  const known = parsedMail.get(full)
+  if (known) return known
+  const [raw, info] = await Promise.all([readFile(full), stat(full)])
+  const parsed = await simpleParser(raw)
+  const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((list) => list.value.map((a) => (a.address ?? '').toLowerCase()))
+  const mail = { to, subject: parsed.subject ?? '', text: parsed.text ?? '', deliveredAt: info.mtimeMs }
+  parsedMail.set(full, mail)
+  return mail
+}
+
+/** The newest mail to the address in the MIME files the server wrote (MAIL_FILE_DIR), read with mailparser. */
 async function waitForMail(dir: string, address: string, after: number) {
   const deadline = Date.now() + 15_000
+  const wanted = address.toLowerCase()
   while (Date.now() < deadline) {
     const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.eml')) : []
-    const mails = await Promise.all(
-      files.map(async (file) => {
-        const full = path.join(dir, file)
-        const [raw, info] = await Promise.all([readFile(full, 'utf8'), stat(full)])
-        const [head = '', ...body] = raw.split('\n\n')
-        return { head, text: body.join('\n\n'), deliveredAt: info.mtimeMs }
-      }),
-    )
-    const newest = mails
-      .filter((m) => m.head.split('\n').includes(`To: ${address}`) && m.deliveredAt > after)
-      .sort((a, b) => b.deliveredAt - a.deliveredAt)[0]
-    if (newest) return { subject: /^Subject: (.*)$/m.exec(newest.head)?.[1] ?? '', text: newest.text, deliveredAt: newest.deliveredAt }
+    const mails = await Promise.all(files.map((file) => readMail(path.join(dir, file))))
+    const newest = mails.filter((m) => m.to.includes(wanted) && m.deliveredAt > after).sort((a, b) => b.deliveredAt - a.deliveredAt)[0]
+    if (newest) return { subject: newest.subject, text: newest.text, deliveredAt: newest.deliveredAt }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   throw new Error(`No mail to ${address} arrived in ${dir}`)

@@ -5,6 +5,7 @@ import { invites } from '#server/db/schema-admin'
 import { withTenant } from '#server/db/tenancy'
 import type { RoleKey } from '#server/domain/auth/roles'
 import { hashPassword } from '#server/domain/auth/passwords'
+import { ensurePasswordPolicyIn } from '#server/domain/config/password-policy'
 import { hashToken, newToken } from '#server/domain/auth/tokens'
 import { enqueueMail } from '#server/domain/mail'
 import { recordChange } from '#server/domain/reporting/change-log'
@@ -90,16 +91,19 @@ async function sendInviteMail(ctx: DomainContext, meta: RequestMeta, row: Pick<I
   const [organisation] = await ctx.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, ctx.actor.tenantId))
   const [inviter] = await ctx.tx.select({ displayName: users.displayName }).from(users).where(eq(users.id, ctx.actor.userId))
   const orgName = organisation?.name ?? 'an organisation'
-  const message = row.message ? `\n\n${inviter?.displayName ?? 'They'} wrote:\n${row.message}` : ''
   await enqueueMail(ctx.tx, {
     tenantId: ctx.actor.tenantId,
     to: row.email,
     template: 'invite',
-    subject: `${inviter?.displayName ?? 'Someone'} invited you to ${orgName} on Site Portal`,
-    text:
-      `${inviter?.displayName ?? 'Someone'} invited you to join ${orgName} on Site Portal as ${roleName(row.roleKey)}.${message}\n\n` +
-      `Accept the invitation:\n${meta.publicUrl}/invite/${token}\n\n` +
-      `The link works until ${row.expiresAt.toUTCString()}. If you did not expect this, ignore this e-mail.\n`,
+    variables: {
+      publicUrl: meta.publicUrl,
+      organisationName: orgName,
+      inviterName: inviter?.displayName ?? 'Someone',
+      roleName: roleName(row.roleKey),
+      message: row.message,
+      acceptUrl: `${meta.publicUrl}/invite/${token}`,
+      expiresAt: row.expiresAt.toUTCString(),
+    },
   })
 }
 
@@ -374,6 +378,7 @@ export async function registerWithInvite(
       remediation: 'Sign in, then accept the invitation. Forgot the password? Reset it from the sign-in page.',
     })
   if (await userByEmail(db, found.email)) throw accountExists()
+  await withTenant(db, found.tenantId, (tx) => ensurePasswordPolicyIn(tx, found.tenantId, input.password, 'password'))
   const passwordHash = await hashPassword(input.password)
   const [user] = await db
     .insert(users)

@@ -150,17 +150,19 @@ export async function createJoinRequest(
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(and(eq(memberships.tenantId, tenant.id), eq(memberships.roleKey, 'admin'), eq(memberships.status, 'active'), eq(users.status, 'active')))
-    const who = person ? `${person.displayName} (${person.email})` : 'Someone'
     for (const admin of admins) {
       await enqueueMail(tx, {
         tenantId: tenant.id,
         to: admin.email,
         template: 'join-request-received',
-        subject: `${person?.displayName ?? 'Someone'} asks to join ${tenant.name}`,
-        text:
-          `${who} asks to join ${tenant.name} on Site Portal.\n\n` +
-          (message ? `Their message:\n${message}\n\n` : '') +
-          `Approve with a role, or decline with a reason:\n${meta.publicUrl}/admin/join-requests\n`,
+        variables: {
+          publicUrl: meta.publicUrl,
+          organisationName: tenant.name,
+          requesterName: person?.displayName ?? 'Someone',
+          requesterEmail: person?.email ?? '',
+          message,
+          reviewUrl: `${meta.publicUrl}/admin/join-requests`,
+        },
       })
     }
     return {
@@ -399,8 +401,15 @@ export async function approveJoinRequest(ctx: DomainContext, id: string, input: 
     tenantId,
     to: view.requester.email,
     template: 'join-request-decided',
-    subject: `You have joined ${name}`,
-    text: `Your request to join ${name} on Site Portal was approved. Your role: ${ROLE_LABELS[roleKey]}.\n\nSign in and switch to ${name}:\n${meta.publicUrl}/auth/login\n`,
+    variables: {
+      publicUrl: meta.publicUrl,
+      organisationName: name,
+      approved: true,
+      roleName: ROLE_LABELS[roleKey],
+      reason: null,
+      loginUrl: `${meta.publicUrl}/auth/login`,
+      requestsUrl: `${meta.publicUrl}/join`,
+    },
   })
   return view
 }
@@ -432,8 +441,15 @@ export async function declineJoinRequest(ctx: DomainContext, id: string, input: 
     tenantId,
     to: view.requester.email,
     template: 'join-request-decided',
-    subject: `Your request to join ${name} was declined`,
-    text: `Your request to join ${name} on Site Portal was declined.\n\nThe reason given:\n${reason}\n\nYour requests: ${meta.publicUrl}/join\n`,
+    variables: {
+      publicUrl: meta.publicUrl,
+      organisationName: name,
+      approved: false,
+      roleName: null,
+      reason,
+      loginUrl: `${meta.publicUrl}/auth/login`,
+      requestsUrl: `${meta.publicUrl}/join`,
+    },
   })
   return view
 }

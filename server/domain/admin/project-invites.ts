@@ -131,11 +131,17 @@ export async function createProjectInvite(ctx: DomainContext, projectId: string,
       tenantId: ctx.actor.tenantId,
       to: input.email,
       template: 'project-invite',
-      subject: `${who} invited you to the project ${title} on Site Portal`,
-      text:
-        `${who} invited you to the project “${title}” of ${organisation?.name ?? 'an organisation'} on Site Portal as ${roleName(input.roleKey)}.` +
-        (input.message ? `\n\n${who} wrote:\n${input.message}` : '') +
-        `\n\nAccept the invitation:\n${link}\n\nOr, signed in, type the code ${formatInviteCode(code)} on the Join page.\n\nThe invitation works until ${expiresAt.toUTCString()}.\n`,
+      variables: {
+        publicUrl: meta.publicUrl,
+        organisationName: organisation?.name ?? 'an organisation',
+        inviterName: who,
+        projectTitle: title,
+        roleName: roleName(input.roleKey),
+        message: input.message ?? null,
+        acceptUrl: link,
+        code: formatInviteCode(code),
+        expiresAt: expiresAt.toUTCString(),
+      },
     })
   }
   await auditInvite(ctx, meta, 'admin.project-invite.created', 'ProjectInvite', row.id, {

@@ -236,10 +236,16 @@ async function mailSupport(ctx: DomainContext, meta: SupportMeta, row: TicketRow
       tenantId: ctx.actor.tenantId,
       to: person.email,
       template: 'support-reply',
-      subject: what === 'opened' ? `New support ticket ${ticketLabel(row)}` : `Reply on support ticket ${ticketLabel(row)}`,
-      text:
-        `${person.displayName},\n\n${from} ${what === 'opened' ? 'opened a support ticket' : 'replied on a support ticket'}: ${ticketLabel(row)}.\n\n${text}\n\n` +
-        `Open the ticket: ${meta.publicUrl}/admin/support/${row.id}\n`,
+      variables: {
+        publicUrl: meta.publicUrl,
+        recipientName: person.displayName,
+        toSupport: true,
+        opened: what === 'opened',
+        writerName: from,
+        ticketLabel: ticketLabel(row),
+        message: text,
+        ticketUrl: `${meta.publicUrl}/admin/support/${row.id}`,
+      },
     })
   }
 }
@@ -253,8 +259,16 @@ async function mailOpener(ctx: DomainContext, meta: SupportMeta, row: TicketRow,
     tenantId: ctx.actor.tenantId,
     to: opener.email,
     template: 'support-reply',
-    subject: `Support replied: ${ticketLabel(row)}`,
-    text: `${opener.displayName},\n\nSupport replied on your ticket ${ticketLabel(row)}:\n\n${text}\n\nRead and answer it: ${meta.publicUrl}/settings/support/${row.id}\n`,
+    variables: {
+      publicUrl: meta.publicUrl,
+      recipientName: opener.displayName,
+      toSupport: false,
+      opened: false,
+      writerName: 'Support',
+      ticketLabel: ticketLabel(row),
+      message: text,
+      ticketUrl: `${meta.publicUrl}/settings/support/${row.id}`,
+    },
   })
 }
 

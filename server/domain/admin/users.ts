@@ -3,6 +3,7 @@ import type { Database } from '#server/db/client'
 import { authTokens, devices, memberships, mfaSecrets, sessions, tenants, users } from '#server/db/schema'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { hashPassword } from '#server/domain/auth/passwords'
+import { ensurePasswordPolicyIn } from '#server/domain/config/password-policy'
 import { newToken } from '#server/domain/auth/tokens'
 import { enqueueMail } from '#server/domain/mail'
 import type { DomainContext } from '#server/domain/reporting/context'
@@ -464,8 +465,7 @@ export async function sendPasswordReset(ctx: DomainContext, userId: string, meta
     tenantId: ctx.actor.tenantId,
     to: row.email,
     template: 'admin-password-reset',
-    subject: 'Reset your Site Portal password',
-    text: `An administrator of ${org.name} asked Site Portal to send you a link to choose a new password.\n\nChoose a new password:\n${publicUrl}/auth/forgot-password?token=${token}\n\nThe link works for 1 hour. Your current password keeps working until you choose a new one.\n`,
+    variables: { publicUrl, organisationName: org.name, recipientName: row.displayName, resetUrl: `${publicUrl}/auth/forgot-password?token=${token}` },
   })
   await audit(ctx, meta, 'admin.user.password.reset', userId)
   return detail(ctx, userId)
@@ -478,6 +478,7 @@ export async function sendPasswordReset(ctx: DomainContext, userId: string, meta
 export async function setPassword(ctx: DomainContext, userId: string, password: string, meta: RequestMeta & { sessionId: string }): Promise<AdminUser> {
   const row = await findMember(ctx, userId, { lock: true })
   if (row.userStatus !== 'active') throw accountNotActive()
+  await ensurePasswordPolicyIn(ctx.tx, ctx.actor.tenantId, password, 'password')
   const passwordHash = await hashPassword(password)
   await ctx.tx.update(users).set({ passwordHash, updatedAt: ctx.now }).where(eq(users.id, userId))
   await ctx.tx

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
 import { authTokens, memberships, tenants, users } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
+import { ensurePasswordPolicyIn } from '#server/domain/config/password-policy'
 import { Problem } from '#server/http/problem'
 import { recordAudit } from '../audit'
 import { enqueueMail } from '../mail'
@@ -48,8 +49,7 @@ export async function registerSelf(db: Database, input: Registration, ctx: Ctx, 
     await enqueueMail(db, {
       to: email,
       template: 'account-exists',
-      subject: 'You already have a Site Portal account',
-      text: `Someone (hopefully you) tried to register with this address, which already has an account.\n\nSign in: ${ctx.publicUrl}/auth/login\nForgot your password? ${ctx.publicUrl}/auth/forgot-password\n`,
+      variables: { publicUrl: ctx.publicUrl, loginUrl: `${ctx.publicUrl}/auth/login`, forgotPasswordUrl: `${ctx.publicUrl}/auth/forgot-password` },
     })
     return
   }
@@ -60,8 +60,7 @@ export async function registerSelf(db: Database, input: Registration, ctx: Ctx, 
     tenantId: created.tenant,
     to: email,
     template: 'verify-email',
-    subject: 'Verify your e-mail address for Site Portal',
-    text: `Welcome to Site Portal, ${input.displayName.trim()}.\n\nVerify your e-mail address to finish registering:\n${ctx.publicUrl}/auth/verify-email?token=${token}\n\nThe link works for 24 hours.\n`,
+    variables: { publicUrl: ctx.publicUrl, recipientName: input.displayName.trim(), verifyUrl: `${ctx.publicUrl}/auth/verify-email?token=${token}` },
   })
   await recordAudit(db, { tenantId: created.tenant, actorUserId: created.user, action: 'auth.registered', ip: ctx.ip, correlationId: ctx.correlationId })
 }
@@ -116,8 +115,7 @@ export async function requestPasswordReset(db: Database, email: string, ctx: Ctx
   await enqueueMail(db, {
     to: user.email,
     template: 'reset-password',
-    subject: 'Reset your Site Portal password',
-    text: `Someone asked to reset the password of your Site Portal account.\n\nChoose a new password:\n${ctx.publicUrl}/auth/forgot-password?token=${token}\n\nThe link works for 1 hour. If you did not ask for this, ignore this e-mail.\n`,
+    variables: { publicUrl: ctx.publicUrl, resetUrl: `${ctx.publicUrl}/auth/forgot-password?token=${token}` },
   })
   await recordAudit(db, { actorUserId: user.id, action: 'auth.password.reset.requested', ip: ctx.ip, correlationId: ctx.correlationId })
 }
@@ -166,6 +164,7 @@ export async function changePassword(
     })
   }
   await clearWrongGuesses(db, 'passwordSet', session.userId)
+  await withTenant(db, session.tenantId, (tx) => ensurePasswordPolicyIn(tx, session.tenantId, input.newPassword, 'newPassword'))
   await db.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: now }).where(eq(users.id, session.userId))
   await revokeAllSessions(db, session.userId, now, session.id)
   await recordAudit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'auth.password.changed', ip: ctx.ip, correlationId: ctx.correlationId })

@@ -7,6 +7,7 @@ import { documentFolders, documents } from '#server/db/schema-documents'
 import { actorEntries, forbidden, visibleCondition } from '#server/domain/documents/access'
 import { ensureProjectActive, findProject } from '#server/domain/documents/places'
 import { enqueueMail } from '#server/domain/mail'
+import { wantsMail } from '#server/domain/settings/notification-preferences'
 import { recordChange } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { Problem, type FieldErrors } from '#server/http/problem'
@@ -286,19 +287,26 @@ export async function sendTransmittal(ctx: DomainContext, transmittalId: string,
   const [sender] = await ctx.tx.select({ displayName: users.displayName }).from(users).where(eq(users.id, ctx.actor.userId)).limit(1)
   const link = `${options.publicUrl}/doc-control/transmittals/${row.id}?projectId=${row.projectId}`
   const purpose = PURPOSE_LABELS[updated.purpose as IssuePurpose] ?? updated.purpose
-  const listed = revisions.map((r) => `- ${r.number} ${r.code} (${r.status}) ${r.title}`).join('\n')
-  for (const [, person] of people) {
+  const documents = revisions.map((r) => ({ number: r.number, code: r.code, status: r.status, title: r.title }))
+  for (const [userId, person] of people) {
+    if (!(await wantsMail(ctx.tx, ctx.actor.tenantId, userId, 'transmittal'))) continue
     await enqueueMail(ctx.tx, {
       tenantId: ctx.actor.tenantId,
       to: person.email,
       template: 'transmittal-sent',
-      subject: `Transmittal ${updated.number}: ${updated.subject}`,
-      text:
-        `${sender?.displayName ?? 'Someone'} sent you transmittal ${updated.number}, ${purpose.toLowerCase()}.\n\n` +
-        `Subject: ${updated.subject}\n` +
-        (updated.responseDueDate ? `Response due: ${updated.responseDueDate}\n` : '') +
-        (updated.message ? `\n${updated.message}\n` : '') +
-        `\nDocuments (${revisions.length}):\n${listed}\n\nOpen it, download the documents and acknowledge receipt:\n${link}\n`,
+      variables: {
+        publicUrl: options.publicUrl,
+        recipientName: person.displayName,
+        senderName: sender?.displayName ?? 'Someone',
+        transmittalNumber: updated.number,
+        transmittalSubject: updated.subject,
+        purpose: purpose.toLowerCase(),
+        responseDue: updated.responseDueDate ?? null,
+        message: updated.message,
+        documentCount: revisions.length,
+        documents,
+        transmittalUrl: link,
+      },
     })
   }
   return transmittalView(ctx, await touch(ctx, updated, {}, { number: updated.number, recipients: people.size, revisions: revisions.length }, 'doc-control.transmittal.sent'))

@@ -23,7 +23,7 @@ import {
 } from './workflow-store'
 import { STATE_ACTIONS } from './workflow-views'
 import { actionsOf, getWorkflow, loadWorkflow, lockDocuments, reviewableProblems, SHARED_FOR_REVIEW, type Loaded } from './workflows'
-import { addWorkingDays } from './working-days'
+import { dueAfterWorkingDays } from './working-days'
 
 /**
  * The actions on a running workflow (docs/doc-control.md "Workflow (review) states"): approve,
@@ -116,7 +116,7 @@ async function answer(ctx: DomainContext, loaded: Loaded, action: 'approve' | 'r
     }
     const reviewers = await beginStep(ctx, row.id, row.round, index + 1, next)
     await saveWorkflow(ctx, row.id, { currentStep: index + 1 })
-    return mailReviewers(ctx, links, reviewOf(loaded, next.name), reviewers, addWorkingDays(ctx.now, next.dueDays))
+    return mailReviewers(ctx, links, reviewOf(loaded, next.name), reviewers, await dueAfterWorkingDays(ctx, next.dueDays))
   }
 
   await closeOpenTasks(ctx, row.id)
@@ -132,7 +132,7 @@ async function answer(ctx: DomainContext, loaded: Loaded, action: 'approve' | 'r
   await insertRound(ctx, row.id, round, target, planOf(now, template.steps.length), template.steps)
   const reviewers = await beginStep(ctx, row.id, round, target, back)
   await saveWorkflow(ctx, row.id, { round, currentStep: target })
-  return mailReviewers(ctx, links, reviewOf(loaded, back.name), reviewers, addWorkingDays(ctx.now, back.dueDays))
+  return mailReviewers(ctx, links, reviewOf(loaded, back.name), reviewers, await dueAfterWorkingDays(ctx, back.dueDays))
 }
 
 /** POST /api/workflows/{workflowId}/approve: one of the step's approval outcomes (its first when none is named). */
@@ -209,7 +209,7 @@ export async function reassignTask(ctx: DomainContext, workflowId: string, input
     .update(workflowTasks)
     .set({ status: 'reassigned', actedAt: ctx.now })
     .where(and(eq(workflowTasks.tenantId, ctx.actor.tenantId), eq(workflowTasks.id, task.id)))
-  const dueAt = task.status === 'pending' ? addWorkingDays(ctx.now, step.dueDays) : task.dueAt
+  const dueAt = task.status === 'pending' ? await dueAfterWorkingDays(ctx, step.dueDays) : task.dueAt
   await ctx.tx
     .insert(workflowTasks)
     .values({ tenantId: ctx.actor.tenantId, workflowId: row.id, step: task.step, round: task.round, assigneeId: input.userId, status: task.status, dueAt, createdAt: ctx.now })
@@ -274,14 +274,14 @@ export async function resubmitWorkflow(ctx: DomainContext, workflowId: string, i
   if (!first) throw new Error('a template version without steps')
   await insertRound(ctx, row.id, round, 0, planOf(loaded.tasks, template.steps.length), template.steps)
   const reviewers = await beginStep(ctx, row.id, round, 0, first)
-  const dueAt = addWorkingDays(
-    ctx.now,
+  const dueAt = await dueAfterWorkingDays(
+    ctx,
     template.steps.reduce((sum, s) => sum + s.dueDays, 0),
   )
   await addEvent(ctx, row.id, { action: 'resubmit', step: 0, comment: input.message ?? null })
   await audit(ctx, loaded, 'resubmit', { revisionIds: revisions.map((r) => r.revisionId), round })
   await saveWorkflow(ctx, row.id, { status: 'active', round, currentStep: 0, outcome: null, dueAt })
   const fresh = await loadWorkflow(ctx, workflowId)
-  await mailReviewers(ctx, links, { ...reviewOf(fresh, first.name), message: input.message ?? row.message }, reviewers, addWorkingDays(ctx.now, first.dueDays))
+  await mailReviewers(ctx, links, { ...reviewOf(fresh, first.name), message: input.message ?? row.message }, reviewers, await dueAfterWorkingDays(ctx, first.dueDays))
   return getWorkflow(ctx, workflowId)
 }

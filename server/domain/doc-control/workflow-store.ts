@@ -4,13 +4,14 @@ import { documentRevisions, documents } from '#server/db/schema-documents'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { notFound, recordDocumentChange } from '#server/domain/documents/places'
 import { enqueueMail } from '#server/domain/mail'
+import { wantsMail } from '#server/domain/settings/notification-preferences'
 import { recordChange, type ChangeType } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { isUuid } from '#server/domain/reporting/projects'
 import type { OutcomeKind, WorkflowAction, WorkflowRevision, WorkflowStatus, WorkflowStepDefinition } from '~/lib/doc-control/types'
 import { stateOfStatus } from '~/lib/documents/rules'
 import { peopleById } from './revisions'
-import { addWorkingDays } from './working-days'
+import { dueAfterWorkingDays } from './working-days'
 
 /**
  * The rows of running workflows (docs/doc-control.md "Workflow"): the workflow, the revisions under
@@ -184,7 +185,7 @@ export async function insertRound(
   let days = 0
   for (let step = fromStep; step < steps.length; step++) {
     days += steps[step]?.dueDays ?? 0
-    const dueAt = addWorkingDays(ctx.now, days)
+    const dueAt = await dueAfterWorkingDays(ctx, days)
     for (const assigneeId of plan[step] ?? []) values.push({ tenantId: ctx.actor.tenantId, workflowId, step, round, assigneeId, status: 'waiting', dueAt, createdAt: ctx.now })
   }
   if (values.length > 0) await ctx.tx.insert(workflowTasks).values(values)
@@ -194,7 +195,7 @@ export async function insertRound(
 export async function beginStep(ctx: DomainContext, workflowId: string, round: number, step: number, definition: WorkflowStepDefinition): Promise<string[]> {
   const rows = await ctx.tx
     .update(workflowTasks)
-    .set({ status: 'pending', dueAt: addWorkingDays(ctx.now, definition.dueDays), createdAt: ctx.now })
+    .set({ status: 'pending', dueAt: await dueAfterWorkingDays(ctx, definition.dueDays), createdAt: ctx.now })
     .where(
       and(
         eq(workflowTasks.tenantId, ctx.actor.tenantId),
@@ -306,20 +307,27 @@ export async function mailReviewers(
   const people = await peopleById(ctx, [...assigneeIds, ctx.actor.userId])
   const from = people.get(ctx.actor.userId)?.displayName ?? 'Someone'
   const label = reviewLabel(review.revisions)
-  const listing = review.revisions.map((r) => `- ${r.number} ${r.code} (${r.status}): ${r.title}`).join('\n')
+  const revisions = review.revisions.map((r) => ({ number: r.number, code: r.code, status: r.status, title: r.title }))
   for (const id of assigneeIds) {
     const person = people.get(id)
     if (!person) continue
+    if (!(await wantsMail(ctx.tx, ctx.actor.tenantId, id, 'reviewTask'))) continue
     await enqueueMail(ctx.tx, {
       tenantId: ctx.actor.tenantId,
       to: person.email,
       template: 'workflow-review',
-      subject: `Review requested: ${label}`,
-      text:
-        `${person.displayName},\n\n${from} asks you to review ${label} at the step “${review.stepName}” (${review.templateName}).\n` +
-        `Due: ${when(dueAt)}.\n\n${listing}\n` +
-        (review.message ? `\nMessage:\n${review.message}\n` : '') +
-        `\nOpen the review: ${reviewUrl(links, review)}\n`,
+      variables: {
+        publicUrl: links.publicUrl,
+        recipientName: person.displayName,
+        requesterName: from,
+        reviewLabel: label,
+        stepName: review.stepName,
+        workflowName: review.templateName,
+        dueAt: when(dueAt),
+        revisions,
+        message: review.message,
+        reviewUrl: reviewUrl(links, review),
+      },
     })
   }
 }
@@ -329,15 +337,21 @@ export async function mailReminder(
   ctx: DomainContext,
   links: Links,
   review: { id: string; projectId: string; stepName: string; revisions: WorkflowRevision[] },
-  person: { email: string; displayName: string },
+  person: { email: string; displayName: string; assigneeId?: string | null | undefined },
   dueAt: Date,
 ): Promise<void> {
-  const label = reviewLabel(review.revisions)
+  if (person.assigneeId && !(await wantsMail(ctx.tx, ctx.actor.tenantId, person.assigneeId, 'reviewTask'))) return
   await enqueueMail(ctx.tx, {
     tenantId: ctx.actor.tenantId,
     to: person.email,
     template: 'workflow-due',
-    subject: `Review due ${when(dueAt)}: ${label}`,
-    text: `${person.displayName},\n\nYour review of ${label} at the step “${review.stepName}” is due ${when(dueAt)}.\n\nOpen the review: ${reviewUrl(links, review)}\n`,
+    variables: {
+      publicUrl: links.publicUrl,
+      recipientName: person.displayName,
+      reviewLabel: reviewLabel(review.revisions),
+      stepName: review.stepName,
+      dueAt: when(dueAt),
+      reviewUrl: reviewUrl(links, review),
+    },
   })
 }

@@ -32,7 +32,7 @@ import {
   type WorkflowRow,
 } from './workflow-store'
 import { byNumber, callerActions, editsAll, everyDocumentVisible, revisionShapes, summaryViews, workflowView } from './workflow-views'
-import { addWorkingDays, dayOf, endOfDay } from './working-days'
+import { dayOf, dueAfterWorkingDays, endOfDay } from './working-days'
 
 /**
  * Review workflows (docs/doc-control.md "Workflow"): starting one on revisions of a project, reading
@@ -141,8 +141,8 @@ export async function startWorkflow(ctx: DomainContext, projectId: string, input
   const dueAt =
     input.dueDate !== undefined
       ? endOfDay(input.dueDate)
-      : addWorkingDays(
-          ctx.now,
+      : await dueAfterWorkingDays(
+          ctx,
           steps.reduce((sum, s) => sum + s.dueDays, 0),
         )
   const id = randomUUID()
@@ -189,7 +189,7 @@ export async function startWorkflow(ctx: DomainContext, projectId: string, input
     links,
     { id, projectId, message: input.message ?? null, templateName: version.template.name, stepName: first.name, revisions: revisions.map((r) => shapes.get(r.revisionId) ?? r) },
     reviewers,
-    addWorkingDays(ctx.now, first.dueDays),
+    await dueAfterWorkingDays(ctx, first.dueDays),
   )
   return getWorkflow(ctx, id)
 }

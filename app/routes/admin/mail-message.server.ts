@@ -1,0 +1,28 @@
+import { redirect } from 'react-router'
+import { loadError } from '~/components/reporting/item-action'
+import { noticeFailure } from '~/components/reporting/report-action'
+import type { MailMessageDetail } from '~/lib/admin/mail-outbox'
+import type { ApiClient } from '~/lib/api/types'
+import { setFlash } from '~/lib/flash.server'
+
+/** /admin/mail-outbox/{id}: one message, and its two actions (send again now, cancel). */
+
+export async function loadMailMessage(api: ApiClient, id: string, headers: Headers): Promise<MailMessageDetail> {
+  const result = await api.get<MailMessageDetail>(`/api/admin/mail-outbox/${encodeURIComponent(id)}`)
+  if (!result.ok) throw loadError(result.error, headers)
+  return result.data
+}
+
+export async function changeMailMessage(api: ApiClient, id: string, intent: 'retry' | 'cancel', headers: Headers) {
+  const result = await api.post<MailMessageDetail>(`/api/admin/mail-outbox/${encodeURIComponent(id)}/${intent}`, {})
+  if (!result.ok) {
+    if (result.error.status === 404) throw loadError(result.error, headers)
+    return noticeFailure(intent, result.error, headers, id)
+  }
+  const to = result.data.to
+  await setFlash(headers, {
+    tone: 'success',
+    message: intent === 'retry' ? `The message to ${to} is queued and goes out at the next delivery pass.` : `The message to ${to} is cancelled: it will not be sent.`,
+  })
+  throw redirect(`/admin/mail-outbox/${id}`, { headers })
+}

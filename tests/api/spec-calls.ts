@@ -18,9 +18,8 @@ const billing = call('Billing', false)
 const sync = call('Sync and projects', true)
 const items = call('Items and photos', true)
 const views = call('Saved views', true)
-const settings = call('Settings', false)
+const settings = call('Settings', true)
 const adminUsers = call('Admin users and devices', true)
-const adminConfig = call('Admin configuration', false)
 const adminConfigBuilt = call('Admin configuration', true)
 const observability = call('Observability and admin data', false)
 const packages = call('Packages', true)
@@ -116,11 +115,11 @@ export const SPEC_CALLS: SpecCall[] = [
   adminUsers('GET', '/api/admin/devices'),
   adminUsers('DELETE', '/api/admin/devices/{userId}/{deviceId}'),
 
-  adminConfig('GET', '/api/admin/config/schema'),
-  adminConfig('GET', '/api/admin/config/status'),
-  adminConfig('GET', '/api/admin/config/{category}'),
-  adminConfig('PUT', '/api/admin/config/{category}'),
-  adminConfig('POST', '/api/admin/config/tests/{kind}'),
+  adminConfigBuilt('GET', '/api/admin/config/schema'),
+  adminConfigBuilt('GET', '/api/admin/config/status'),
+  adminConfigBuilt('GET', '/api/admin/config/{category}'),
+  adminConfigBuilt('PUT', '/api/admin/config/{category}'),
+  adminConfigBuilt('POST', '/api/admin/config/tests/{kind}'),
   adminConfigBuilt('GET', '/api/admin/retention/health'),
 
   observability('GET', '/api/diagnostics'),

@@ -33,6 +33,8 @@ export type ConfigFieldSchema = {
   minLength?: number
   maxLength?: number
   pattern?: string
+  /** Set by the server's environment: shown, never edited (JSON Schema's own keyword). */
+  readOnly?: boolean
   /** Write-only: never sent back; shown as "set" when it has a value. */
   'x-secret'?: boolean
   /** When a change of this field takes effect. */
@@ -111,3 +113,6 @@ export type ConfigVersion = {
  * named (the problem's `currentVersion` and `yourVersion`) and the current values, so nothing is lost.
  */
 export type ConfigConflict = { currentVersion: number; yourVersion: number; current: ConfigCategoryValues }
+
+/** `GET /api/admin/config/{category}/versions`: newest first. */
+export type ConfigVersionsResponse = { items: ConfigVersion[] }

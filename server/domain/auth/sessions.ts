@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
 import { memberships, sessions, tenants, users } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
+import { sessionLifetimeMsIn } from '#server/domain/config/effective'
 import type { Session, SessionKind } from '~/lib/auth/session'
 import { SESSION_EXPIRY_FALLBACK_MS } from '~/lib/constants'
 import { rolesFor } from './roles'
@@ -46,7 +47,9 @@ export async function createSession(
   now: Date,
 ): Promise<{ token: string; session: AuthSession }> {
   const { token, hash } = newToken()
-  const maxLifetime = input.requiresMfa ? MFA_PENDING_MS : (input.maxLifetimeMs ?? SESSION_ABSOLUTE_MS[input.kind])
+  // The organisation's Security › session lifetime (admin configuration) may shorten it further.
+  const orgLifetime = input.requiresMfa ? MFA_PENDING_MS : await withTenant(db, input.tenantId, (tx) => sessionLifetimeMsIn(tx, input.tenantId))
+  const maxLifetime = input.requiresMfa ? MFA_PENDING_MS : Math.min(input.maxLifetimeMs ?? SESSION_ABSOLUTE_MS[input.kind], orgLifetime)
   const lifetime = Math.min(input.requiresMfa ? MFA_PENDING_MS : SESSION_IDLE_MS, maxLifetime)
   const [row] = await db
     .insert(sessions)

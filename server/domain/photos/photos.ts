@@ -426,13 +426,14 @@ export async function createEdit(rt: PhotoRuntime, input: NewEdit): Promise<Phot
   }
 }
 
-export function tooLarge(size: number): Problem {
+/** `maxBytes`: the organisation's own, lower limit (Storage › largest photo), when it has one. */
+export function tooLarge(size: number, maxBytes = MAX_FILE_BYTES): Problem {
   return new Problem({
     status: 413,
     title: 'File too large',
-    detail: `A photo may be at most ${MAX_FILE_BYTES / (1024 * 1024)} MB.`,
+    detail: `A photo may be at most ${maxBytes / (1024 * 1024)} MB.`,
     code: 'KR_UPLOAD_TOO_LARGE',
     remediation: 'Downscale the photo and send it again.',
-    extensions: { maxBytes: MAX_FILE_BYTES, sizeBytes: size },
+    extensions: { maxBytes, sizeBytes: size },
   })
 }

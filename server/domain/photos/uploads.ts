@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { uploadSessions } from '#server/db/schema-photos'
+import { maxPhotoBytesIn } from '#server/domain/config/effective'
 import { Problem, problems } from '#server/http/problem'
 import type { Revision } from '~/lib/documents/types'
 import { finishRevision, replayRevision } from '../documents/revision-complete'
@@ -35,6 +36,8 @@ export async function createUpload(ctx: DomainContext, itemId: string, input: Ne
   const { checksum, errors } = checkNewUpload(input)
   if (Object.keys(errors).length > 0) throw new Problem(problems.badRequest('Some fields are not valid.', errors))
   if (input.size > MAX_FILE_BYTES) throw tooLarge(input.size)
+  const orgMaxBytes = await maxPhotoBytesIn(ctx.tx, ctx.actor.tenantId)
+  if (input.size > orgMaxBytes) throw tooLarge(input.size, orgMaxBytes)
   if (!(ALLOWED_TYPES as readonly string[]).includes(input.contentType)) throw typeProblem(`${input.contentType} is not a photo type this portal takes.`)
   await ensureQuota(ctx, input.size)
   return insertSession(ctx, { purpose: 'photo', itemId: item.id }, input, checksum)

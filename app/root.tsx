@@ -10,6 +10,9 @@ import { guardModeFor } from '~/lib/auth/guard-mode'
 import { deriveRole } from '~/lib/auth/role'
 import type { Session } from '~/lib/auth/session'
 import { takeFlash } from '~/lib/flash.server'
+import { accountAppearanceForDevice } from '~/lib/appearance.server'
+import { appearanceFromCookieHeader, documentAppearance } from '~/lib/appearance'
+import { documentNonce } from '~/lib/appearance-nonce'
 import { preferredLocale } from '~/lib/format'
 import { FORGET_KEY } from '~/islands/sync/forget-key'
 import type { Route } from './+types/root'
@@ -51,8 +54,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 
   const flash = await takeFlash(request, responseHeaders)
+  // This device's appearance (spec §9), applied by Layout on the first paint; on a settings page a device without one takes the account's.
+  const appearance =
+    appearanceFromCookieHeader(request.headers.get('cookie')) ??
+    (session && url.pathname.startsWith('/settings') ? await accountAppearanceForDevice(api, request, responseHeaders) : null)
   return data(
     {
+      appearance,
       cspNonce: context.cspNonce,
       csrfToken: csrfToken() ?? null,
       flash,
@@ -107,8 +115,9 @@ export function useLocale(): string {
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root')
   const nonce = root?.cspNonce
+  const appearance = documentAppearance(root?.appearance ?? null)
   return (
-    <html lang={root?.locale ?? 'en'}>
+    <html lang={root?.locale ?? 'en'} data-theme={appearance.theme} data-contrast={appearance.contrast} data-palette={appearance.palette}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -118,6 +127,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             precedence, React writes the link ahead of the modulepreload links it hoists into <head>. */}
         {import.meta.env.DEV && <link rel="stylesheet" href={stylesheetHref} precedence="default" />}
         <Links />
+        <AppearanceStyle css={appearance.css} nonce={nonce} />
       </head>
       <body className="min-h-screen">
         {children}
@@ -125,6 +135,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Scripts nonce={nonce} />
       </body>
     </html>
+  )
+}
+
+/** A custom palette's colours: inline style attributes are refused by the CSP, a <style> with the document's nonce is not. */
+function AppearanceStyle({ css, nonce }: { css: string | undefined; nonce: string | undefined }) {
+  if (!css) return null
+  return (
+    <style nonce={documentNonce(nonce)} suppressHydrationWarning>
+      {css}
+    </style>
   )
 }
 

@@ -7,13 +7,15 @@ import { initialiseInChildProcess } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
-import { fileTransport, startMailDelivery } from '#server/jobs/mail-delivery'
+import { startMailDelivery } from '#server/jobs/mail-delivery'
+import { createMailRouter, instanceMailRoute } from '#server/mail/routing'
 import { startChangeLogCompaction } from '#server/jobs/change-log-compaction'
 import { startPgliteVacuum } from '#server/jobs/pglite-vacuum'
 import { startRetention } from '#server/jobs/retention'
 import { startUploadPurge } from '#server/jobs/upload-purge'
 import { startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
 import { startWorkflowReminders } from '#server/jobs/workflow-reminders'
+import { startNotificationDigest } from '#server/jobs/notification-digest'
 import { startRealtime, type Realtime } from '#server/realtime/start'
 import { blobStoreFor } from '#server/storage/blob-store'
 
@@ -34,6 +36,23 @@ export type StartOptions = {
    * Without it (development) the server runs initdb itself and keeps the memory it took.
    */
   initialiseEntry?: string | undefined
+}
+
+/**
+ * The outbox worker always runs (an organisation may have its own SMTP server); start-up says
+ * plainly where the instance's mail goes (docs/admin/mail.md).
+ */
+function startMail(config: Config, database: DatabaseHandle, logger: Logger) {
+  const instance = { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, mailFileDir: config.mailFileDir }
+  const route = instanceMailRoute(instance)
+  if (route?.key === 'instance') logger.info({ transport: route.description, from: config.mailFrom }, `mail: sent through ${route.description} (SMTP_URL)`)
+  else if (route) logger.info({ transport: route.description }, `mail: written as .eml files to ${config.mailFileDir} (MAIL_FILE_DIR, for development), not sent`)
+  else {
+    logger.warn(
+      'mail: no transport configured, so mail stays queued in the outbox (Administration › Mail outbox) unless an organisation saved its own SMTP settings. Set SMTP_URL (smtp://user:password@host:587) and MAIL_FROM to send it, or MAIL_FILE_DIR to write it to files in development.',
+    )
+  }
+  return startMailDelivery({ db: database.db, logger, router: () => createMailRouter({ db: database.db, sessionSecret: config.sessionSecret, instance }) })
 }
 
 /** Everything both entries (production and development) share: configuration, database, backend. */
@@ -59,12 +78,13 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   }
   const backend = createBackend({ config, db: database.db, logger, now: () => new Date() })
   logger.info({ driver: database.driver, dataDir: config.dataDir }, 'database ready')
-  const mail = config.mailFileDir ? startMailDelivery({ db: database.db, transport: fileTransport(config.mailFileDir), logger }) : undefined
+  const mail = startMail(config, database, logger)
   const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger })
   const packaging = startTransmittalPackaging({ db: database.db, store: blobStoreFor(config), logger })
   const vacuum = database.driver === 'pglite' ? startPgliteVacuum({ db: database.db, logger }) : undefined
   const compaction = startChangeLogCompaction({ db: database.db, logger })
   const workflowReminders = startWorkflowReminders({ db: database.db, logger, links: { publicUrl: config.publicUrl } })
+  const digest = startNotificationDigest({ db: database.db, logger, links: { publicUrl: config.publicUrl } })
   const retention = startRetention({ db: database.db, logger })
   const realtime = startRealtime({ config, db: database.db, logger, now: () => new Date() })
   return {
@@ -77,12 +97,13 @@ export async function startCore(rootDir: string, env: Record<string, string | un
       await realtime.close()
       // Registration and reset work that answered before it ran (server/api/auth/after-response.ts).
       await settleAfterResponse(database.db)
-      await mail?.stop()
+      await mail.stop()
       await uploadPurge.stop()
       await packaging.stop()
       await vacuum?.stop()
       await compaction.stop()
       await workflowReminders.stop()
+      await digest.stop()
       await retention.stop()
       await database.close()
     },

@@ -1,4 +1,47 @@
-/** Being built (issue 14). */
-export default function Placeholder() {
-  return <p>Not available yet.</p>
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
+import { loadError } from '~/components/reporting/item-action'
+import { AdminSettingsForm } from '~/components/settings/admin-settings-form'
+import { createServerApi } from '~/lib/api.server'
+import { setFlash } from '~/lib/flash.server'
+import { failureStatus, replyWithApiError } from '~/lib/forms'
+import { AdminSettingsFormSchema } from '~/lib/schemas/settings'
+import type { AdminSettings } from '~/lib/settings/settings'
+import type { Route } from './+types/admin'
+
+/**
+ * /settings/admin (issue 14, docs/settings.md "Admin"): organisation-wide defaults, the licensing
+ * and diagnostics switches. Administrators only: the root loader's admin guard sends anyone else
+ * to the forbidden page, and the backend refuses them too (403).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { api, responseHeaders } = createServerApi(request, context)
+  const settings = await api.get<AdminSettings>('/api/settings/admin')
+  if (!settings.ok) throw loadError(settings.error, responseHeaders)
+  return data({ settings: settings.data }, { headers: responseHeaders })
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  if (formData.get('intent') !== 'admin') return data({ result: undefined }, { status: 400 })
+  const submission = parseWithZod(formData, { schema: AdminSettingsFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  const result = await api.patch('/api/settings/admin', submission.value)
+  if (!result.ok) return data({ result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers: responseHeaders })
+  await setFlash(responseHeaders, { tone: 'success', message: 'The organisation defaults are saved.' })
+  throw redirect('/settings/admin', { headers: responseHeaders })
+}
+
+export default function AdminSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-sm text-muted">Defaults for the whole organisation. Only administrators see this tab.</p>
+      <AdminSettingsForm settings={loaderData.settings} lastResult={actionData?.result} />
+    </div>
+  )
+}
+
+export function meta() {
+  return [{ title: 'Admin settings · Site Portal' }]
 }

@@ -1,4 +1,101 @@
-/** Being built (issue 14). */
-export default function Placeholder() {
-  return <p>Not available yet.</p>
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form } from 'react-router'
+import { Card } from '~/components/ui/card'
+import { CheckboxField } from '~/components/ui/checkbox-field'
+import { CsrfInput } from '~/components/ui/csrf-input'
+import { ErrorList } from '~/components/ui/error-list'
+import { FormError } from '~/components/ui/form-error'
+import { SubmitButton } from '~/components/ui/submit-button'
+import { createServerApi } from '~/lib/api.server'
+import { NotificationPreferencesFormSchema } from '~/lib/schemas/notification-preferences'
+import { NOTIFICATION_EVENTS, NOTIFICATION_LABELS } from '~/lib/settings/notifications'
+import type { Route } from './+types/notifications'
+import { loadPreferences, savePreferences } from './notifications.server'
+
+/**
+ * /settings/notifications (spec §2): which events mail me, in this organisation, and the daily
+ * digest (docs/settings-appearance-notifications.md). One form; works without JavaScript.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { api, responseHeaders } = createServerApi(request, context)
+  return data(await loadPreferences(api, responseHeaders), { headers: responseHeaders })
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  switch (formData.get('intent')) {
+    case 'save':
+      return savePreferences(api, formData, responseHeaders)
+    default:
+      throw data('Unknown form.', { status: 400 })
+  }
+}
+
+const DIGEST_OPTIONS = [
+  { value: 'daily', label: 'Daily', help: 'Once a day, a list of the open items assigned to you, overdue first. Nothing is sent on a day you have none.' },
+  { value: 'off', label: 'Off', help: '' },
+] as const
+
+export default function NotificationSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { preferences } = loaderData
+  const [form, fields] = useForm({
+    id: 'notification-preferences',
+    lastResult: actionData?.result,
+    defaultValue: {
+      ...Object.fromEntries(NOTIFICATION_EVENTS.map((event) => [event, preferences[event] ? 'on' : undefined])),
+      digest: preferences.digest,
+    },
+    defaultNoValidate: false,
+    constraint: getZodConstraint(NotificationPreferencesFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationPreferencesFormSchema }),
+  })
+  return (
+    <Card className="max-w-2xl p-5">
+      <h2 className="mb-1 text-lg font-semibold">Email notifications</h2>
+      <p className="mb-4 text-sm text-muted">Which events send you an email in this organisation. You are never mailed about what you did yourself.</p>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
+        <CsrfInput />
+        <FormError id={form.errorId} errors={form.errors} />
+        <fieldset className="flex flex-col gap-4">
+          <legend className="mb-2 text-sm font-medium text-text">Email me when</legend>
+          {NOTIFICATION_EVENTS.map((event) => (
+            <CheckboxField
+              key={event}
+              label={NOTIFICATION_LABELS[event].label}
+              help={NOTIFICATION_LABELS[event].help}
+              inputProps={getInputProps(fields[event], { type: 'checkbox' })}
+              errors={fields[event].errors}
+            />
+          ))}
+        </fieldset>
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-2 text-sm font-medium text-text">Digest of my open items</legend>
+          <ErrorList id={fields.digest.errorId} errors={fields.digest.errors} />
+          {DIGEST_OPTIONS.map((option) => {
+            const { key, ...props } = getInputProps(fields.digest, { type: 'radio', value: option.value })
+            return (
+              <label key={key ?? option.value} className="flex cursor-pointer items-start gap-3">
+                <input {...props} id={`${fields.digest.id}-${option.value}`} className="mt-0.5 size-5 shrink-0 accent-primary" />
+                <span className="flex flex-col">
+                  <span className="text-sm font-medium text-text">{option.label}</span>
+                  {option.help ? <span className="text-sm text-muted">{option.help}</span> : null}
+                </span>
+              </label>
+            )
+          })}
+        </fieldset>
+        <SubmitButton intent="save" pendingLabel="Saving…" className="self-start">
+          Save notification settings
+        </SubmitButton>
+      </Form>
+    </Card>
+  )
+}
+
+export function meta() {
+  return [{ title: 'Notifications · Settings · Site Portal' }]
 }

@@ -95,6 +95,9 @@ function asSessionMember<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) =
   return asMember(db, session, now(), work)
 }
 
+/** Links in item mails fall back to the site's address (server/domain/reporting/item-mail.ts). */
+const mailLinks = (c: Context<BackendEnv>) => ({ publicUrl: c.get('deps').config.publicUrl })
+
 // ---- Routes: /api/items/outstanding and /api/items/bulk before /api/items/:id ----
 
 /** docs/site-reporting.md: the items calls. */
@@ -128,7 +131,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
             : action === 'request-close'
               ? { action, body: body ?? '' }
               : { action }
-      return c.json(await bulkItems(db, session, now(), ids, bulk, onUnexpected))
+      return c.json(await bulkItems(db, session, now(), ids, bulk, onUnexpected, mailLinks(c)))
     },
   )
 
@@ -150,7 +153,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
     async (c) => {
       requireSession(c)
       const input = c.req.valid('json')
-      return c.json(await asSessionMember(c, (ctx) => createItem(ctx, c.req.param('reportId'), input)), 201)
+      return c.json(await asSessionMember(c, (ctx) => createItem(ctx, c.req.param('reportId'), input, mailLinks(c))), 201)
     },
   )
 
@@ -164,7 +167,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
     async (c) => {
       requireSession(c)
       const patch = c.req.valid('json')
-      return c.json(await asSessionMember(c, (ctx) => updateItem(ctx, c.req.param('id'), patch)))
+      return c.json(await asSessionMember(c, (ctx) => updateItem(ctx, c.req.param('id'), patch, mailLinks(c))))
     },
   )
 
@@ -184,7 +187,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
     async (c) => {
       requireSession(c)
       const input = c.req.valid('json')
-      return c.json(await asSessionMember(c, (ctx) => createResponse(ctx, c.req.param('id'), input)), 201)
+      return c.json(await asSessionMember(c, (ctx) => createResponse(ctx, c.req.param('id'), input, mailLinks(c))), 201)
     },
   )
 

@@ -1,7 +1,8 @@
 /**
- * Working days for review deadlines (docs/doc-control.md "Due dates"): Monday to Friday, counted
- * in UTC. Public holidays are not known to the portal (they differ per country and per project),
- * so a deadline that falls on one is simply a working day early.
+ * Working days for review deadlines (docs/doc-control.md "Due dates"): the organisation's working
+ * days (Monday to Friday by default), counted in UTC. Public holidays are not known to the portal
+ * (they differ per country and per project), so a deadline that falls on one is simply a working
+ * day early.
  */
 
 const DAY_MS = 24 * 60 * 60_000
@@ -9,26 +10,11 @@ const DAY_MS = 24 * 60 * 60_000
 /** The hourly reminder job mails a reviewer once when their task is due within this time (the day before due). */
 export const REMINDER_LEAD_MS = DAY_MS
 
-/** Saturday and Sunday (UTC) are not working days. */
-export function isWorkingDay(at: Date): boolean {
-  const day = at.getUTCDay()
-  return day !== 0 && day !== 6
-}
-
 /**
- * `days` working days after `from`, at the same time of day: Friday 10:00 + 1 is Monday 10:00, and
- * a start at the weekend counts from Monday (Saturday 10:00 + 1 is Monday 10:00). Zero days is `from`.
+ * Due dates count the organisation's working days (issue 14, /settings/site; Monday to Friday
+ * unless its administrators chose others): server/domain/settings/working-days.ts.
  */
-export function addWorkingDays(from: Date, days: number): Date {
-  if (!Number.isInteger(days) || days < 0) throw new RangeError(`addWorkingDays: ${days} is not a whole number of days`)
-  let at = from.getTime()
-  let left = days
-  while (left > 0) {
-    at += DAY_MS
-    if (isWorkingDay(new Date(at))) left--
-  }
-  return new Date(at)
-}
+export { addWorkingDays, dueAfterWorkingDays, isWorkingDay } from '#server/domain/settings/working-days'
 
 /** The end of a calendar day (YYYY-MM-DD, UTC): a due date given as a day is due at its last moment. */
 export function endOfDay(date: string): Date {

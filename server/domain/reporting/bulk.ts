@@ -3,6 +3,7 @@ import { Problem, problems } from '#server/http/problem'
 import type { BulkResult } from '~/lib/reporting/types'
 import { asMember, type DomainContext } from './context'
 import { activeMember, deleteItem, updateItem } from './items'
+import type { MailLinks } from './item-mail'
 import { createResponse } from './responses'
 
 export type BulkAction =
@@ -28,6 +29,7 @@ export async function bulkItems(
   ids: string[],
   action: BulkAction,
   onUnexpected: (error: unknown, id: string) => void,
+  links: MailLinks,
 ): Promise<BulkResult> {
   // Up front, once: a member who is no longer active is refused outright (403), as is an assignee
   // who is not an active member (400), before any item is touched.
@@ -40,7 +42,7 @@ export async function bulkItems(
   const results: BulkResult['results'] = []
   for (const id of new Set(ids)) {
     try {
-      await asMember(db, session, now, (ctx) => applyTo(ctx, id, action))
+      await asMember(db, session, now, (ctx) => applyTo(ctx, id, action, links))
       results.push({ id, ok: true })
     } catch (error) {
       if (error instanceof Problem) {
@@ -54,16 +56,16 @@ export async function bulkItems(
   return { results }
 }
 
-async function applyTo(ctx: DomainContext, id: string, action: BulkAction): Promise<void> {
+async function applyTo(ctx: DomainContext, id: string, action: BulkAction, links: MailLinks): Promise<void> {
   switch (action.action) {
     case 'assign':
-      await updateItem(ctx, id, { assigneeUserId: action.assigneeUserId })
+      await updateItem(ctx, id, { assigneeUserId: action.assigneeUserId }, links)
       return
     case 'package':
-      await updateItem(ctx, id, { packageKey: action.packageKey })
+      await updateItem(ctx, id, { packageKey: action.packageKey }, links)
       return
     case 'request-close':
-      await createResponse(ctx, id, { body: action.body, requestClose: true })
+      await createResponse(ctx, id, { body: action.body, requestClose: true }, links)
       return
     case 'delete':
       await deleteItem(ctx, id)

@@ -10,6 +10,7 @@ import { recordActivity } from './activity'
 import { recordChange } from './change-log'
 import type { DomainContext } from './context'
 import { findItem, isUuid, itemColumns, toItem, toItems, type ItemRow } from './item-view'
+import { mailItemAssigned, type MailLinks } from './item-mail'
 import { refOf, userRefs } from './user-refs'
 import { usablePackageKeys } from './packages'
 import { pageOf, type Cursor } from './paging'
@@ -93,7 +94,7 @@ async function nextItemNumber(ctx: DomainContext): Promise<number> {
 const TRACKED = ['title', 'description', 'priority', 'packageKey', 'location', 'dueDate'] as const
 
 /** POST /api/reports/{reportId}/items */
-export async function createItem(ctx: DomainContext, reportId: string, input: NewItem): Promise<Item> {
+export async function createItem(ctx: DomainContext, reportId: string, input: NewItem, links: MailLinks): Promise<Item> {
   const report = await findReport(ctx, reportId)
   ensure(ctx.actor, 'item.create')
   if (report.projectStatus === 'archived') throw archivedProblem('The project is archived and takes no new items.')
@@ -135,6 +136,7 @@ export async function createItem(ctx: DomainContext, reportId: string, input: Ne
   for (const field of TRACKED) if (fields[field] !== null) changes.push({ field, from: null, to: fields[field] })
   if (fields.assigneeUserId) changes.push({ field: 'assignee', from: null, to: (await userRefs(ctx, [fields.assigneeUserId])).get(fields.assigneeUserId) ?? null })
   await recordActivity(ctx, id, 'created', changes)
+  if (row.assigneeUserId) await mailItemAssigned(ctx, row, links)
   return toItem(ctx, row)
 }
 
@@ -144,7 +146,7 @@ export async function getItem(ctx: DomainContext, id: string): Promise<Item> {
 }
 
 /** PATCH /api/items/{id}: one activity entry with every changed field; nothing changed, nothing recorded. */
-export async function updateItem(ctx: DomainContext, id: string, patch: ItemPatch): Promise<Item> {
+export async function updateItem(ctx: DomainContext, id: string, patch: ItemPatch, links: MailLinks): Promise<Item> {
   const row = await findItem(ctx, id, { lock: true })
   ensure(ctx.actor, 'item.edit')
   // Optimistic concurrency: an editor who read an older revision would overwrite the change they never saw.
@@ -190,6 +192,7 @@ export async function updateItem(ctx: DomainContext, id: string, patch: ItemPatc
   const revision = await recordChange(ctx, 'ReportItem', row.id, 'Updated')
   const updated = await storeItem(ctx, row.id, { ...set, revision, updatedAt: ctx.now })
   await recordActivity(ctx, row.id, 'updated', changes)
+  if (set.assigneeUserId) await mailItemAssigned(ctx, updated, links)
   return toItem(ctx, updated)
 }
 

@@ -10,6 +10,7 @@ import { refOf, userRefs } from './user-refs'
 import { storeItem } from './items'
 import { photosNotOnItem } from '../photos/photos'
 import { ensure } from './permissions'
+import { mailItemCloseRequested, mailItemResponse, type MailLinks } from './item-mail'
 
 /**
  * The item's thread and its status model (docs/site-reporting.md "Status and who may do what"):
@@ -93,7 +94,7 @@ export async function listResponses(ctx: DomainContext, itemId: string): Promise
 }
 
 /** POST /api/items/{id}/responses: a closed item takes no responses (reopen it first). */
-export async function createResponse(ctx: DomainContext, itemId: string, input: NewResponse): Promise<ItemResponse> {
+export async function createResponse(ctx: DomainContext, itemId: string, input: NewResponse, links: MailLinks): Promise<ItemResponse> {
   const row = await findItem(ctx, itemId, { lock: true })
   ensure(ctx.actor, 'item.respond')
   const errors: FieldErrors = {}
@@ -112,6 +113,9 @@ export async function createResponse(ctx: DomainContext, itemId: string, input: 
     await storeItem(ctx, row.id, { revision, updatedAt: ctx.now })
     await recordActivity(ctx, row.id, 'responded')
   }
+  // One mail per person: whoever is asked to confirm the close is not also told of the response.
+  const verifiers = requestClose && row.status === 'open' ? await mailItemCloseRequested(ctx, row, links) : []
+  await mailItemResponse(ctx, row, input.body, links, verifiers)
   const [view] = await toResponses(ctx, [response])
   if (!view) throw new Error('response view not built')
   return view

@@ -57,9 +57,9 @@ test('an administrator sees the figures of their own organisation; other roles a
   await joinRequest(tenant.id, 'pending')
   await joinRequest(tenant.id, 'declined')
   await t.db.insert(mailOutbox).values([
-    { tenantId: tenant.id, toAddress: 'a@example.test', template: 'invite', subject: 'Hi', textBody: 'x', status: 'failed' },
+    { tenantId: tenant.id, toAddress: 'a@example.test', template: 'invite', subject: 'Hi', textBody: 'x', status: 'dead' },
     { tenantId: tenant.id, toAddress: 'b@example.test', template: 'invite', subject: 'Hi', textBody: 'x', status: 'sent' },
-    { tenantId: null, toAddress: 'c@example.test', template: 'invite', subject: 'Hi', textBody: 'x', status: 'failed' },
+    { tenantId: null, toAddress: 'c@example.test', template: 'invite', subject: 'Hi', textBody: 'x', status: 'dead' },
   ])
   await body(await put(admin.c, '/api/admin/retention', { enabled: true, archiveAfterDays: 30, purgeAfterDays: 60 }))
 

@@ -45,7 +45,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
       ['Seats', '/admin/users'],
       ['Pending invites', '/admin/invites'],
       ['Join requests', '/admin/join-requests'],
-      ['Failing mail', '/admin/mail-outbox'],
+      ['Failing mail', '/admin/mail-outbox?status=dead'],
       ['Storage used', '/admin/uploads'],
       ['Retention due', '/admin/retention'],
     ] as const) {

@@ -72,7 +72,7 @@ export default function ControlPanel({ loaderData }: Route.ComponentProps) {
       to: '/admin/join-requests',
       attention: overview.pendingJoinRequests > 0,
     },
-    { label: 'Failing mail', value: n(overview.failingMail), detail: 'Messages that could not be delivered.', to: '/admin/mail-outbox', attention: overview.failingMail > 0 },
+    { label: 'Failing mail', value: n(overview.failingMail), detail: 'Messages that could not be delivered.', to: '/admin/mail-outbox?status=dead', attention: overview.failingMail > 0 },
     {
       label: 'Storage used',
       value: formatBytes(overview.storageUsedBytes, locale),

@@ -20,19 +20,37 @@ export function textProblem(text: string): string | undefined {
   return undefined
 }
 
-/** Every string inside a parsed JSON value that breaks the rule, by dotted path ('_' for the value itself), with why. */
-export function textProblems(value: unknown, path: string[] = []): Array<[string, string]> {
-  const here = (p: string[]) => p.join('.') || '_'
-  if (typeof value === 'string') {
-    const problem = textProblem(value)
-    return problem ? [[here(path), problem]] : []
+/**
+ * Every string inside a parsed JSON value that breaks the rule, by dotted path ('_' for the value
+ * itself), with why, in document order. Walked with a stack of its own, not by recursion: a body
+ * may nest tens of thousands of levels deep within the size limit, which would overflow the call
+ * stack; a path is spelled out only for a problem found.
+ */
+export function textProblems(value: unknown): Array<[string, string]> {
+  type Step = { value: unknown; key: string | undefined; parent: Step | undefined }
+  const pathOf = (step: Step) => {
+    const keys: string[] = []
+    for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) keys.push(at.key)
+    return keys.reverse().join('.') || '_'
   }
-  if (Array.isArray(value)) return value.flatMap((item, index) => textProblems(item, [...path, String(index)]))
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]): Array<[string, string]> => {
-      const keyProblem = textProblem(key)
-      return [...(keyProblem ? [[here([...path, key]), keyProblem] as [string, string]] : []), ...textProblems(item, [...path, key])]
-    })
+  const problems: Array<[string, string]> = []
+  const pending: Step[] = [{ value, key: undefined, parent: undefined }]
+  for (let step = pending.pop(); step; step = pending.pop()) {
+    const current = step
+    if (current.key !== undefined && current.parent && !Array.isArray(current.parent.value)) {
+      const keyProblem = textProblem(current.key)
+      if (keyProblem) problems.push([pathOf(current), keyProblem])
+    }
+    if (typeof current.value === 'string') {
+      const problem = textProblem(current.value)
+      if (problem) problems.push([pathOf(current), problem])
+    } else if (current.value !== null && typeof current.value === 'object') {
+      const entries = Array.isArray(current.value) ? current.value.map((item, index) => [String(index), item] as const) : Object.entries(current.value)
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, item] = entries[index] as readonly [string, unknown]
+        pending.push({ value: item, key, parent: current })
+      }
+    }
   }
-  return []
+  return problems
 }

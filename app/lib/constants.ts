@@ -82,3 +82,15 @@ export const CSRF_FORM_FIELD = 'csrf'
 export const CLIENT_ID_STORAGE_KEY = 'sp.clientId'
 /** The server-side client id cookie lives one year. */
 export const CLIENT_ID_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60
+/** Spec §7 "Telemetry": where the browser sends telemetry and frontend errors. */
+export const TELEMETRY_PATHS = {
+  events: '/telemetry/events',
+  publicEvents: '/telemetry/public-events',
+  publicErrors: '/telemetry/public-errors',
+} as const
+/** Spec §8 "Behaviour" re-queue (bound from issue 15): at most 500 telemetry events wait; the oldest go first. */
+export const TELEMETRY_QUEUE_MAX = 500
+/** Issue 15 flood guard: one error (message and stack) is sent at most 5 times per page life, then only counted. */
+export const ERROR_REPEAT_MAX = 5
+/** Ours, not the spec's: errors waiting while a send is in flight; later ones are only counted. */
+export const ERROR_QUEUE_MAX = 500

@@ -12,6 +12,7 @@ import { createMailRouter, instanceMailRoute } from '#server/mail/routing'
 import { startChangeLogCompaction } from '#server/jobs/change-log-compaction'
 import { startPgliteVacuum } from '#server/jobs/pglite-vacuum'
 import { startRetention } from '#server/jobs/retention'
+import { startTelemetryRetention } from '#server/jobs/telemetry-retention'
 import { startUploadPurge } from '#server/jobs/upload-purge'
 import { startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
 import { startWorkflowReminders } from '#server/jobs/workflow-reminders'
@@ -86,6 +87,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const workflowReminders = startWorkflowReminders({ db: database.db, logger, links: { publicUrl: config.publicUrl } })
   const digest = startNotificationDigest({ db: database.db, logger, links: { publicUrl: config.publicUrl } })
   const retention = startRetention({ db: database.db, logger })
+  const telemetryRetention = startTelemetryRetention({ db: database.db, logger })
   const realtime = startRealtime({ config, db: database.db, logger, now: () => new Date() })
   return {
     config,
@@ -105,6 +107,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
       await workflowReminders.stop()
       await digest.stop()
       await retention.stop()
+      await telemetryRetention.stop()
       await database.close()
     },
   }

@@ -12,6 +12,7 @@ import { auditRoutes } from './admin/audit'
 import { adminConfigRoutes } from './admin/config'
 import { emailTemplateRoutes } from './admin/email-templates'
 import { mailOutboxRoutes } from './admin/mail-outbox'
+import { adminTelemetryRoutes } from './admin/telemetry'
 import { adminDeviceRoutes } from './admin/devices'
 import { inviteRoutes } from './admin/invites'
 import { joinRequestRoutes } from './admin/join-requests'
@@ -49,6 +50,7 @@ import { syncRoutes } from './reporting/sync'
 import { preferenceRoutes } from './settings/preferences'
 import { settingsRoutes } from './settings/settings'
 import { viewsRoutes } from './reporting/views'
+import { telemetryRoutes } from './telemetry'
 
 /** The detail of a 404 for a path no route answers (as opposed to a missing record). */
 export const NO_SUCH_CALL = 'There is no such call in this API.'
@@ -128,6 +130,9 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', mailOutboxRoutes)
   app.route('/', settingsRoutes)
   app.route('/', preferenceRoutes)
+  // Observability (issue 15): the browser's telemetry and errors, and their ingest stats.
+  app.route('/', telemetryRoutes)
+  app.route('/', adminTelemetryRoutes)
   app.route(
     '/',
     contractRoutes(() => app.routes, deps.config.maxBodyBytes),

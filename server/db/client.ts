@@ -12,12 +12,13 @@ import * as identitySchema from './schema'
 import * as adminSchema from './schema-admin'
 import * as docControlSchema from './schema-doc-control'
 import * as documentSchema from './schema-documents'
+import * as observabilitySchema from './schema-observability'
 import * as photoSchema from './schema-photos'
 import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
 import * as settingsSchema from './schema-settings'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]

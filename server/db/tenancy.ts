@@ -5,6 +5,7 @@ import { tenantTables } from './schema'
 import { adminTenantTables } from './schema-admin'
 import { docControlTenantTables } from './schema-doc-control'
 import { documentTenantTables } from './schema-documents'
+import { observabilityTenantTables } from './schema-observability'
 import { photoTenantTables } from './schema-photos'
 import { realtimeTenantTables } from './schema-realtime'
 import { reportingTenantTables } from './schema-reporting'
@@ -54,7 +55,7 @@ export async function assertRowLevelSecurity(db: Database): Promise<void> {
             from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
       ),
     )
-    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables, ...docControlTenantTables, ...adminTenantTables, ...settingsTenantTables]) {
+    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables, ...docControlTenantTables, ...adminTenantTables, ...settingsTenantTables, ...observabilityTenantTables]) {
       const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)

@@ -43,6 +43,11 @@ export type OperationSpec = {
   rawBody?: { contentType: 'application/octet-stream' | 'multipart/form-data'; maxBytes: number; schema?: z.ZodType; description?: string }
   /** A larger JSON limit than the configured default, for the few calls that need one. */
   maxBodyBytes?: number
+  /**
+   * The body's schema applies the text rule itself, item by item (telemetry batches): an item that
+   * breaks it is dropped there instead of refusing the whole body.
+   */
+  textRuleByItem?: boolean
   /** The call accepts an Idempotency-Key header (spec §7: registration, invites, tenants, billing). */
   idempotent?: boolean
   responses: Record<number, string | ResponseSpec>
@@ -88,7 +93,7 @@ export function operation<const S extends OperationSpec>(spec: S): MiddlewareHan
       },
     })
     return limit(c, async () => {
-      if (spec.body) c.req.addValidatedData('json', parse(spec.body, await readJson(c.req.text()), 'Some fields are not valid.') as object)
+      if (spec.body) c.req.addValidatedData('json', parse(spec.body, await readJson(c.req.text()), 'Some fields are not valid.', !spec.textRuleByItem) as object)
       await next()
     })
   }
@@ -106,8 +111,8 @@ async function readJson(text: Promise<string>): Promise<unknown> {
   }
 }
 
-function parse(schema: z.ZodType, value: unknown, detail: string): unknown {
-  refuseBrokenText(value, detail)
+function parse(schema: z.ZodType, value: unknown, detail: string, textRule = true): unknown {
+  if (textRule) refuseBrokenText(value, detail)
   const result = schema.safeParse(value)
   if (!result.success) throw new Problem(problems.badRequest(detail, fieldErrors(result.error)))
   return result.data

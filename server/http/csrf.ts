@@ -55,6 +55,12 @@ const SIGNED_OUT_PATHS = new Set([
 
 /** Paths a browser may call without the token: they carry no credentials and change nothing of the user's. */
 const EXEMPT = [/^\/telemetry\/public-/]
+/**
+ * Paths that need no token but must come from our own pages: the browser's telemetry, which
+ * `navigator.sendBeacon` posts on page hide with the cookies and no way to add a header. It only
+ * adds rows about the caller; the same-site check (Sec-Fetch-Site, Origin) stops other sites.
+ */
+const SAME_SITE_ONLY = new Set(['/telemetry/events'])
 
 export const csrfProtection = createMiddleware<BackendEnv>(async (c, next) => {
   const { config } = c.get('deps')
@@ -74,7 +80,8 @@ export const csrfProtection = createMiddleware<BackendEnv>(async (c, next) => {
       throw new Problem({ status: 403, title: 'Forbidden', detail: 'Cross-site requests are not allowed.', code: 'KR_CSRF_CROSS_SITE' })
     }
     const headerToken = c.req.header(HEADERS.csrf)
-    if (!valid || !headerToken || headerToken !== cookieToken) {
+    const tokenNeeded = !SAME_SITE_ONLY.has(c.req.path.replace(/\/$/, ''))
+    if (tokenNeeded && (!valid || !headerToken || headerToken !== cookieToken)) {
       throw new Problem({
         status: 403,
         title: 'Forbidden',

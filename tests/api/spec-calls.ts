@@ -23,7 +23,7 @@ const adminUsers = call('Admin users and devices', true)
 const adminConfigBuilt = call('Admin configuration', true)
 const observability = call('Observability and admin data', false)
 const packages = call('Packages', true)
-const telemetry = call('Telemetry', false)
+const telemetry = call('Telemetry', true)
 
 export const SPEC_CALLS: SpecCall[] = [
   auth('POST', '/auth/login'),

@@ -1,0 +1,22 @@
+import type { Database } from '#server/db/client'
+import { purgeTelemetry } from '#server/domain/observability/retention'
+import type { Logger } from '#server/http/logger'
+import { startPeriodic, type PeriodicJob } from './periodic'
+
+/**
+ * Deletes telemetry older than 30 days and frontend errors older than 90 (server/domain/
+ * observability/retention.ts), every `intervalMs` (an hour by default), one pass at a time. Several
+ * instances may run it: each scope is claimed with an advisory lock.
+ */
+export function startTelemetryRetention(options: { db: Database; logger: Logger; intervalMs?: number }): PeriodicJob {
+  const { db, logger, intervalMs = 60 * 60_000 } = options
+  return startPeriodic({
+    name: 'telemetry retention',
+    intervalMs,
+    logger,
+    pass: async () => {
+      const purged = await purgeTelemetry(db, new Date())
+      if (purged.events + purged.errors + purged.counters > 0) logger.info({ purged }, 'telemetry retention purged')
+    },
+  })
+}

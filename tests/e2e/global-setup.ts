@@ -1,11 +1,18 @@
 import { existsSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { TestProject } from 'vitest/node'
+import { startPortal } from './harness'
 
 /**
  * globalSetup of the e2e project: fail fast, with what to do, when the browser or the build is
- * missing. No server starts here; each test file starts its own portal (harness.ts startPortal).
+ * missing; then start the built portal once on an empty data folder (its real first start:
+ * initdb, migrations, demo seed, ~10 s) and keep the stopped folder as this run's template. Each
+ * test file starts its own portal on a copy of it (harness.ts startPortal), so forty files do not
+ * pay forty first starts; tests/e2e/first-start.test.ts still checks the first start itself.
  */
-export default function setup(): void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const chromium = '/usr/bin/chromium'
   if (!existsSync(chromium)) {
     throw new Error(
@@ -16,5 +23,13 @@ export default function setup(): void {
   const entry = fileURLToPath(new URL('../../build/node/index.js', import.meta.url))
   if (!existsSync(entry)) {
     throw new Error(`${entry} is missing: run the browser tests with \`npm run test:e2e\`, which builds first.`)
+  }
+  const first = await startPortal({ fresh: true, keepData: true })
+  await first.stop()
+  // Mail the first start wrote belongs to no test.
+  await rm(path.join(first.dataDir, 'mail'), { recursive: true, force: true })
+  project.provide('e2eDataTemplate', first.dataDir)
+  return async () => {
+    await rm(first.dataDir, { recursive: true, force: true })
   }
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import os from 'node:os'
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import type { AxeResults } from 'axe-core'
 import { simpleParser } from 'mailparser'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { inject } from 'vitest'
 
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 const rootDir = fileURLToPath(new URL('../..', import.meta.url))
@@ -21,6 +22,8 @@ const STOP_LIMIT_MS = 20_000
 
 export type Portal = {
   baseUrl: string
+  /** Its DATA_DIR. */
+  dataDir: string
   /** The newest mail to this address, as the server delivered it (MAIL_FILE_DIR); waits for it. */
   mailTo(address: string, options?: { after?: number }): Promise<{ subject: string; text: string; deliveredAt: number }>
   /** What the server printed (LOG_LEVEL=warn), for failure messages. */
@@ -34,14 +37,35 @@ export type Portal = {
   stop(): Promise<void>
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A seeded data folder the first portal of the run made (global-setup.ts); '' when there is none. */
+    e2eDataTemplate: string
+  }
+}
+
+export type StartOptions = {
+  env?: Record<string, string>
+  /**
+   * Initialise an empty data folder (initdb, migrations, seed: ~10 s) instead of copying the run's
+   * seeded one (~1 s). The copy is what the first start made, so only a test of the first start
+   * itself needs this.
+   */
+  fresh?: boolean
+  /** Leave the data folder behind on stop (global-setup.ts keeps it as the run's template). */
+  keepData?: boolean
+}
+
 /**
- * Starts `node build/node/index.js` (built by `npm run test:e2e`) on a free port with a fresh data
- * folder and the demo seed, and resolves once /api/health answers.
+ * Starts `node build/node/index.js` (built by `npm run test:e2e`) on a free port with its own data
+ * folder holding the demo seed, and resolves once /api/health answers.
  */
-export async function startPortal(options: { env?: Record<string, string> } = {}): Promise<Portal> {
+export async function startPortal(options: StartOptions = {}): Promise<Portal> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first (npm run test:e2e does).`)
   const started = performance.now()
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-'))
+  const template = options.fresh ? '' : dataTemplate()
+  if (template) await cp(template, dataDir, { recursive: true })
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   // Only what the server needs: nothing of the test runner's environment (NODE_ENV=test,
@@ -70,6 +94,7 @@ export async function startPortal(options: { env?: Record<string, string> } = {}
   }
   const portal: Portal = {
     baseUrl,
+    dataDir,
     mailTo: (address, options) => waitForMail(path.join(dataDir, 'mail'), address, options?.after ?? 0),
     output: () => output,
     async restart() {
@@ -87,7 +112,7 @@ export async function startPortal(options: { env?: Record<string, string> } = {}
           await stopServer()
         } finally {
           server.release()
-          await rm(dataDir, { recursive: true, force: true })
+          if (!options.keepData) await rm(dataDir, { recursive: true, force: true })
         }
       })()
       return stopped
@@ -100,8 +125,17 @@ export async function startPortal(options: { env?: Record<string, string> } = {}
     await portal.stop().catch(() => undefined)
     throw error
   }
-  console.info(`[e2e] portal started in ${Math.round(performance.now() - started)} ms at ${baseUrl}`)
+  console.info(`[e2e] portal started in ${Math.round(performance.now() - started)} ms at ${baseUrl}${template ? ' (seeded data folder copied)' : ''}`)
   return portal
+}
+
+/** The folder a portal's data is copied from, when this run made one; outside a test (global set-up) none. */
+function dataTemplate(): string {
+  try {
+    return inject('e2eDataTemplate')
+  } catch {
+    return ''
+  }
 }
 
 /** One run of the server process; `release` forgets it once it has exited. */

@@ -164,11 +164,15 @@ test('the contract has operations to fuzz', () => {
 
 test(`no generated request to any operation answers 5xx (${RUNS} per operation)`, { timeout: 60 * 60_000 }, async () => {
   const statuses = new Map<string, Map<number, number>>()
+  let setUpMs = 0
+  const started = performance.now()
   for (const { path, method, op } of operations()) {
     const key = `${method.toUpperCase()} ${path}`
     const counts = new Map<number, number>()
     statuses.set(key, counts)
+    const setUp = performance.now()
     known = await freshRows(path)
+    setUpMs += performance.now() - setUp
     // A fresh session per operation: signing out or a refused refresh must not starve the next.
     const member = op.security.length ? await signedInClient(t, org.admin.member) : client(t)
     await fc.assert(
@@ -188,5 +192,6 @@ test(`no generated request to any operation answers 5xx (${RUNS} per operation)`
         .map(([s, n]) => `${s}×${n}`)
         .join(' ')}`,
   )
-  console.info(`fuzz: ${statuses.size} operations × ${RUNS} requests\n${summary.join('\n')}`)
+  const totalMs = performance.now() - started
+  console.info(`fuzz: ${statuses.size} operations × ${RUNS} requests in ${Math.round(totalMs / 1000)} s (${Math.round(setUpMs / 1000)} s making rows)\n${summary.join('\n')}`)
 })

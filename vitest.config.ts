@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 
 const alias = {
@@ -6,6 +7,12 @@ const alias = {
   '#server': fileURLToPath(new URL('./server', import.meta.url)),
   '#tests': fileURLToPath(new URL('./tests', import.meta.url)),
 }
+
+/**
+ * The database suites are CPU-bound in their own processes (PGlite in each test file's worker), and
+ * vitest's default of one worker fewer than the cores leaves one of CI's two cores idle.
+ */
+const DATABASE_SUITE_WORKERS = Math.max(2, Math.min(4, availableParallelism()))
 
 // A separate config so the reactRouter() Vite plugin never runs under vitest.
 export default defineConfig({
@@ -21,6 +28,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          maxWorkers: DATABASE_SUITE_WORKERS,
           environment: 'node',
           setupFiles: ['tests/setup/console.ts'],
           globalSetup: ['tests/setup/api-global.ts'],
@@ -33,6 +41,7 @@ export default defineConfig({
         test: {
           name: 'fuzz',
           include: ['tests/fuzz/**/*.test.ts'],
+          maxWorkers: DATABASE_SUITE_WORKERS,
           environment: 'node',
           setupFiles: ['tests/setup/console.ts'],
           globalSetup: ['tests/setup/api-global.ts'],

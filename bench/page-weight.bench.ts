@@ -31,9 +31,13 @@ try {
   }
   const item = (await api<{ items: Array<{ id: string }> }>('/api/items/outstanding?limit=1')).items[0]
   if (item) await report(`/items/${item.id}`, headers.cookie ?? '')
+  // Settings (issue 14), as a member.
+  for (const settingsPath of ['/settings/user', '/settings/site', '/settings/notifications', '/settings/appearance']) await report(settingsPath, headers.cookie ?? '')
   // The Administration area (issue 13), as the demo administrator: the control panel and the longest lists.
   const admin = (await signInDemoAdmin(base)).headers.cookie ?? ''
   for (const adminPath of ['/admin/control-panel', '/admin/users', '/admin/invites', '/admin/audit', '/admin/join-requests', '/admin/devices']) await report(adminPath, admin)
+  // Issue 14: configuration, templates and the outbox.
+  for (const adminPath of ['/admin/configuration', '/admin/configuration/mail', '/admin/email-templates', '/admin/email-templates/invite', '/admin/mail-outbox']) await report(adminPath, admin)
 } finally {
   server.kill('SIGTERM')
   await new Promise((resolve) => server.once('exit', resolve))

@@ -16,8 +16,16 @@ export async function enrollment(db: Database, session: AuthSession): Promise<{ 
   }
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, session.userId))
   if (!user) throw new Problem({ status: 401, title: 'Unauthorized', code: 'KR_UNAUTHENTICATED' })
-  const [existing] = await db.select().from(mfaSecrets).where(eq(mfaSecrets.userId, session.userId))
-  // Confirmed since this sign-in began (in another browser): a password alone must never replace it.
+  return pendingSecret(db, session.userId, user.email)
+}
+
+/**
+ * The unconfirmed secret of an enrolment (sign-in's second step, or Settings › User): made once and
+ * answered again until a code confirms it. A confirmed one is never replaced this way — it may have
+ * been confirmed meanwhile in another browser, and a password alone must not swap it.
+ */
+export async function pendingSecret(db: Database, userId: string, email: string): Promise<{ secret: string; otpauthUri: string }> {
+  const [existing] = await db.select({ secret: mfaSecrets.secret, confirmedAt: mfaSecrets.confirmedAt }).from(mfaSecrets).where(eq(mfaSecrets.userId, userId))
   if (existing?.confirmedAt) {
     throw new Problem({ status: 409, title: 'Conflict', detail: 'Two-factor authentication is already set up.', code: 'KR_MFA_ALREADY_ENROLLED' })
   }
@@ -26,10 +34,10 @@ export async function enrollment(db: Database, session: AuthSession): Promise<{ 
     secret = newTotpSecret()
     await db
       .insert(mfaSecrets)
-      .values({ userId: session.userId, secret })
+      .values({ userId, secret })
       .onConflictDoUpdate({ target: mfaSecrets.userId, set: { secret, confirmedAt: null, lastUsedStep: null } })
   }
-  return { secret, otpauthUri: totpUri(secret, user.email) }
+  return { secret, otpauthUri: totpUri(secret, email) }
 }
 
 /**

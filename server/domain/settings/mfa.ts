@@ -3,7 +3,8 @@ import type { Database } from '#server/db/client'
 import { mfaSecrets, users } from '#server/db/schema'
 import { recordAudit } from '#server/domain/audit'
 import { guessWait, recordWrongGuess, throttled } from '#server/domain/auth/throttle'
-import { checkTotp, newTotpSecret, totpUri } from '#server/domain/auth/totp'
+import { pendingSecret } from '#server/domain/auth/mfa'
+import { checkTotp } from '#server/domain/auth/totp'
 import { Problem } from '#server/http/problem'
 import type { MfaEnrollment } from '~/lib/settings/settings'
 import type { Meta } from './user'
@@ -23,17 +24,7 @@ const alreadyEnrolled = () => new Problem({ status: 409, title: 'Conflict', deta
 export async function startEnrollment(db: Database, actor: Actor): Promise<MfaEnrollment> {
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.userId))
   if (!user) throw new Error('a session without its user')
-  const [existing] = await db.select({ secret: mfaSecrets.secret, confirmedAt: mfaSecrets.confirmedAt }).from(mfaSecrets).where(eq(mfaSecrets.userId, actor.userId))
-  if (existing?.confirmedAt) throw alreadyEnrolled()
-  let secret = existing?.secret
-  if (!secret) {
-    secret = newTotpSecret()
-    await db
-      .insert(mfaSecrets)
-      .values({ userId: actor.userId, secret })
-      .onConflictDoUpdate({ target: mfaSecrets.userId, set: { secret, confirmedAt: null, lastUsedStep: null } })
-  }
-  return { secret, otpauthUri: totpUri(secret, user.email) }
+  return pendingSecret(db, actor.userId, user.email)
 }
 
 /** Checks the code and claims its time step atomically (each code works once); a wrong one counts towards the lock. */

@@ -30,6 +30,7 @@ export type MailTemplateKey =
   | 'support-reply'
   | 'admin-password-reset'
   | 'email-change'
+  | 'email-changed'
   | 'item-assigned'
   | 'item-response'
   | 'item-close-requested'

@@ -102,6 +102,10 @@ test('an e-mail change mails a link to the new address; following it (signed out
   expect(row).toEqual({ email: newEmail, verified: t.now() })
   expect(await auditOf(t.db, { action: 'auth.email.changed', actorUserId: member.user.id })).toEqual([expect.objectContaining({ data: { from: member.user.email, to: newEmail } })])
   expect((await body<UserSettings>(await member.c.get('/api/settings/user'))).pendingEmail).toBeNull()
+  // The old address is told, with the new one.
+  const [notice] = await mailsTo(t.db, member.user.email)
+  expect(notice?.template).toBe('email-changed')
+  expect(notice?.textBody).toContain(`was changed to ${newEmail}`)
   // The new address signs in.
   await signIn(client(t), { email: newEmail, password: TEST_PASSWORD })
 

@@ -18,6 +18,7 @@ const ALL_KEYS: MailTemplateKey[] = [
   'support-reply',
   'admin-password-reset',
   'email-change',
+  'email-changed',
   'item-assigned',
   'item-response',
   'item-close-requested',

@@ -139,7 +139,7 @@ export async function confirmEmailChange(db: Database, token: string, meta: Meta
     if (!row?.newEmail) throw linkProblem('KR_TOKEN_INVALID')
     if (row.usedAt) throw linkProblem('KR_TOKEN_USED')
     if (row.expiresAt.getTime() <= now.getTime()) throw linkProblem('KR_TOKEN_EXPIRED')
-    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).for('update')
+    const [user] = await tx.select({ email: users.email, displayName: users.displayName }).from(users).where(eq(users.id, row.userId)).for('update')
     if (!user) throw linkProblem('KR_TOKEN_INVALID')
     const [other] = await tx
       .select({ id: users.id })
@@ -155,6 +155,8 @@ export async function confirmEmailChange(db: Database, token: string, meta: Meta
       if (isUniqueViolation(error)) throw addressTaken()
       throw error
     }
+    // The old address hears of it: an owner who did not make the change must not learn it by being locked out.
+    await enqueueMail(tx, { to: user.email, template: 'email-changed', variables: { displayName: user.displayName, newEmail: row.newEmail } })
     return { userId: row.userId, email: row.newEmail, previous: user.email }
   })
 }

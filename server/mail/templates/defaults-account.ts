@@ -102,4 +102,23 @@ Confirm the new address:
 Until you confirm, your current address stays in use. If you did not ask for this, ignore this e-mail.
 `,
   },
+  {
+    key: 'email-changed',
+    title: 'E-mail address changed',
+    description: 'Sent to the old address once a change of e-mail address is confirmed, so that an owner who did not make it learns of it.',
+    variables: [
+      { name: 'displayName', description: 'The person’s name.', sample: 'Alex Morgan' },
+      { name: 'newEmail', description: 'The address the account uses from now on.', sample: 'alex.morgan@example.com' },
+    ],
+    subject: 'The e-mail address of your {{siteName}} account was changed',
+    html: `<p>{{displayName}},</p>
+<p>The e-mail address of your {{siteName}} account was changed to <strong>{{newEmail}}</strong>. This address no longer signs in, and the account’s mail goes to the new one.</p>
+<p>If you did not make this change, tell an administrator of your organisation at once: they can set your address and password back.</p>`,
+    text: `{{displayName}},
+
+The e-mail address of your {{siteName}} account was changed to {{newEmail}}. This address no longer signs in, and the account’s mail goes to the new one.
+
+If you did not make this change, tell an administrator of your organisation at once: they can set your address and password back.
+`,
+  },
 ]

@@ -9,11 +9,12 @@ import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { MfaCodeSchema } from '~/lib/schemas/settings'
 import type { MfaEnrollment, UserSettings } from '~/lib/settings/settings'
+import { QrCode } from '~/components/ui/qr-code'
 
 type Props = {
   mfa: UserSettings['mfa']
   /** The secret of a set-up in progress, from the action that started it. */
-  enrollment: MfaEnrollment | undefined
+  enrollment: (MfaEnrollment & { qrSvg: string }) | undefined
   confirmResult: SubmissionResult<string[]> | undefined
   removeResult: SubmissionResult<string[]> | undefined
 }
@@ -68,7 +69,7 @@ function StartMfa({ pending }: { pending: boolean }) {
   )
 }
 
-function ConfirmMfa({ enrollment, lastResult }: { enrollment: MfaEnrollment; lastResult: SubmissionResult<string[]> | undefined }) {
+function ConfirmMfa({ enrollment, lastResult }: { enrollment: MfaEnrollment & { qrSvg: string }; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useForm({
     id: 'mfa-confirm',
     lastResult,
@@ -81,9 +82,10 @@ function ConfirmMfa({ enrollment, lastResult }: { enrollment: MfaEnrollment; las
   return (
     <div className="flex flex-col gap-4">
       <ol className="ml-5 list-decimal space-y-1 text-sm">
-        <li>In your authenticator app, add an account by entering this key (or open the link on the device with the app).</li>
+        <li>In your authenticator app, add an account by scanning this code, or by entering the key below (or open the link on the device with the app).</li>
         <li>Enter the 6-digit code the app then shows.</li>
       </ol>
+      <QrCode svg={enrollment.qrSvg} label="QR code of the authenticator link" />
       <dl className="grid gap-2 text-sm">
         <dt className="text-muted">Key</dt>
         <dd>

@@ -5,15 +5,17 @@ import { AuthCard } from '~/components/auth/auth-card'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { Field } from '~/components/ui/field'
 import { FormError } from '~/components/ui/form-error'
+import { QrCode } from '~/components/ui/qr-code'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { createServerApi } from '~/lib/api.server'
 import { safeRedirectPath } from '~/lib/auth/guard'
 import type { Session } from '~/lib/auth/session'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
+import { withQrCode } from '~/lib/qr.server'
 import { MfaSchema } from '~/lib/schemas/auth'
 import type { Route } from './+types/mfa'
 
-type Enrollment = { secret: string; otpauthUri: string }
+type Enrollment = { secret: string; otpauthUri: string; qrSvg: string }
 
 /** The second step of a sign-in: enter the code, or first add the account to an authenticator app. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -24,8 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!session.data.requiresMfa) throw redirect(redirectTo, { headers: responseHeaders })
   let enrollment: Enrollment | null = null
   if (session.data.mfaEnrollment) {
-    const result = await api.get<Enrollment>('/auth/mfa/enrollment')
-    if (result.ok) enrollment = result.data
+    const result = await api.get<Omit<Enrollment, 'qrSvg'>>('/auth/mfa/enrollment')
+    if (result.ok) enrollment = withQrCode(result.data)
   }
   return data({ email: session.data.email, kind: session.data.kind, enrollment }, { headers: responseHeaders })
 }
@@ -61,8 +63,9 @@ export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
       {enrollment ? (
         <div className="mb-6 flex flex-col gap-3 text-sm">
           <p>Your sign-in needs a second step. Add {email} to an authenticator app, then enter the 6-digit code it shows.</p>
+          <QrCode svg={enrollment.qrSvg} label="QR code of the authenticator link" />
           <p>
-            On this phone: <a href={enrollment.otpauthUri} className="text-primary underline">open in your authenticator app</a>. Elsewhere, enter this key by hand:
+            Scan it with the app. On this phone: <a href={enrollment.otpauthUri} className="text-primary underline">open in your authenticator app</a>. Or enter this key by hand:
           </p>
           <p className="rounded-md bg-surface-muted p-3 font-mono text-base tracking-wider break-all" aria-label="Set-up key">
             {enrollment.secret.match(/.{1,4}/g)?.join(' ')}

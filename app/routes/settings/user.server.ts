@@ -8,6 +8,7 @@ import { failureStatus, formMessageFor, replyWithApiError } from '~/lib/forms'
 import { PasswordSetSchema } from '~/lib/schemas/auth'
 import { EmailChangeSchema, MfaCodeSchema, ProfileSchema } from '~/lib/schemas/settings'
 import type { AccountSessions, MfaEnrollment, SettingsOverview } from '~/lib/settings/settings'
+import { withQrCode } from '~/lib/qr.server'
 
 /**
  * /settings and /settings/user (issue 14, docs/settings.md): what the page loads, and one small
@@ -18,7 +19,7 @@ export type UserActionData = {
   intent: string
   result?: SubmissionResult<string[]>
   /** An authenticator set-up in progress: shown until it is confirmed. */
-  enrollment?: MfaEnrollment
+  enrollment?: MfaEnrollment & { qrSvg: string }
   /** A failure that belongs to no field (a session that could not be signed out, …). */
   notice?: { message: string; correlationId: string | null }
 }
@@ -67,7 +68,7 @@ export async function changePassword(api: ApiClient, formData: FormData, headers
 export async function startMfa(api: ApiClient, headers: Headers) {
   const result = await api.post<MfaEnrollment>('/api/settings/user/mfa/enrollment')
   if (!result.ok) return data<UserActionData>({ intent: 'mfa-start', notice: noticeOf(result.error) }, { status: failureStatus(result.error), headers })
-  return data<UserActionData>({ intent: 'mfa-start', enrollment: result.data }, { headers })
+  return data<UserActionData>({ intent: 'mfa-start', enrollment: withQrCode(result.data) }, { headers })
 }
 
 export async function confirmMfa(api: ApiClient, formData: FormData, headers: Headers, back: string) {
@@ -77,13 +78,13 @@ export async function confirmMfa(api: ApiClient, formData: FormData, headers: He
     if (result.ok) return done(headers, back, 'Two-factor authentication is on. Signing in now asks for a code from your app.')
     const again = await api.post<MfaEnrollment>('/api/settings/user/mfa/enrollment')
     return data<UserActionData>(
-      { intent: 'mfa-confirm', result: replyWithApiError(submission, result.error), ...(again.ok && { enrollment: again.data }) },
+      { intent: 'mfa-confirm', result: replyWithApiError(submission, result.error), ...(again.ok && { enrollment: withQrCode(again.data) }) },
       { status: failureStatus(result.error), headers },
     )
   }
   // Keep showing the secret while the code is corrected.
   const again = await api.post<MfaEnrollment>('/api/settings/user/mfa/enrollment')
-  return data<UserActionData>({ intent: 'mfa-confirm', result: submission.reply(), ...(again.ok && { enrollment: again.data }) }, { status: 400, headers })
+  return data<UserActionData>({ intent: 'mfa-confirm', result: submission.reply(), ...(again.ok && { enrollment: withQrCode(again.data) }) }, { status: 400, headers })
 }
 
 export async function cancelMfa(api: ApiClient, headers: Headers, back: string) {

@@ -99,6 +99,16 @@ export default [
       route('mail-outbox', 'routes/admin/mail-outbox.tsx'),
       route('mail-outbox/:messageId', 'routes/admin/mail-message.tsx'),
       // The sidebar's collapse toggle (a cookie; no screen).
+      // Observability (issue 15, docs/observability.md).
+      route('telemetry', 'routes/admin/telemetry.tsx'),
+      route('frontend-errors', 'routes/admin/frontend-errors.tsx'),
+      route('frontend-errors/:fingerprint', 'routes/admin/frontend-error.tsx'),
+      route('diagnostics', 'routes/admin/diagnostics.tsx'),
+      route('diagnostics/analysis', 'routes/admin/diagnostics-analysis.tsx'),
+      route('diagnostics/:runId', 'routes/admin/diagnostic.tsx'),
+      route('schema-incidents', 'routes/admin/schema-incidents.tsx'),
+      route('security/csp-reports', 'routes/admin/csp-reports.tsx'),
+      route('logs', 'routes/admin/logs.tsx'),
       route('sidebar', 'routes/admin/sidebar.ts'),
       route('*', 'routes/admin/coming-later.tsx', { id: 'admin-page' }),
     ]),

@@ -13,6 +13,12 @@ import { adminConfigRoutes } from './admin/config'
 import { emailTemplateRoutes } from './admin/email-templates'
 import { mailOutboxRoutes } from './admin/mail-outbox'
 import { adminTelemetryRoutes } from './admin/telemetry'
+import { adminDiagnosticsRoutes } from './admin/diagnostics'
+import { adminSchemaIncidentRoutes } from './admin/schema-incidents'
+import { adminCspReportRoutes } from './admin/csp-reports'
+import { adminLogRoutes } from './admin/logs'
+import { adminFrontendErrorRoutes } from './admin/frontend-errors'
+import { cspReportRoutes } from './csp-reports'
 import { adminDeviceRoutes } from './admin/devices'
 import { inviteRoutes } from './admin/invites'
 import { joinRequestRoutes } from './admin/join-requests'
@@ -133,6 +139,12 @@ export function createBackend(deps: BackendDeps): Backend {
   // Observability (issue 15): the browser's telemetry and errors, and their ingest stats.
   app.route('/', telemetryRoutes)
   app.route('/', adminTelemetryRoutes)
+  app.route('/', adminFrontendErrorRoutes)
+  app.route('/', adminDiagnosticsRoutes)
+  app.route('/', adminSchemaIncidentRoutes)
+  app.route('/', cspReportRoutes)
+  app.route('/', adminCspReportRoutes)
+  app.route('/', adminLogRoutes)
   app.route(
     '/',
     contractRoutes(() => app.routes, deps.config.maxBodyBytes),

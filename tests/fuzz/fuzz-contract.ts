@@ -150,7 +150,7 @@ async function send(c: TestClient, method: string, op: OpenApiOperation, generat
     body = new TextEncoder().encode(JSON.stringify(generated.body ?? ''))
   } else if (content['multipart/form-data']) {
     const form = new FormData()
-    for (const [name, value] of Object.entries((generated.body ?? {}) as Record<string, unknown>)) form.append(name, String(value))
+    for (const [name, value] of Object.entries((generated.body ?? {}) as Record<string, unknown>)) form.append(name, typeof value === 'string' ? value : JSON.stringify(value ?? null))
     form.append('file', new Blob([JSON.stringify(generated.body ?? '')]), 'fuzz.jpg')
     body = form
   }

@@ -1,0 +1,5 @@
+import { Hono } from 'hono'
+import type { BackendEnv } from '#server/http/env'
+
+// Placeholder until its issue-15 calls land.
+export const adminSchemaIncidentRoutes = new Hono<BackendEnv>()

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { reactRouter } from '@react-router/dev/vite'
@@ -35,6 +37,19 @@ const clientCodeSplitting = {
   ],
 }
 
+/**
+ * The build's release id, sent with every frontend error (issue 15): the package version and the
+ * commit (`0.1.0+a36e53f`), or the build time when there is no git.
+ */
+function releaseId(): string {
+  const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }
+  try {
+    return `${version}+${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()}`
+  } catch {
+    return `${version}+${new Date().toISOString().replace(/[-:]|\.\d+Z$/g, '')}`
+  }
+}
+
 export default defineConfig(({ command, isSsrBuild }) => {
   // The production browser bundle carries no zod: see clientSchemas() below. The dev
   // server keeps the real schemas (and live client-side validation).
@@ -47,11 +62,14 @@ export default defineConfig(({ command, isSsrBuild }) => {
     },
   },
   plugins: [tailwindcss(), reactRouter(), clientBuild && clientSchemas()],
+  define: { __APP_RELEASE__: JSON.stringify(command === 'build' ? releaseId() : 'dev') },
   optimizeDeps: {
     include: ['react', 'react-dom', 'react-dom/client', 'react-router', '@conform-to/react', '@conform-to/zod/v4', 'zod'],
   },
   build: {
     assetsInlineLimit: 0,
+    // Maps for the admin's mapped stacks, without a sourceMappingURL; scripts/build-server.mjs moves them out of build/client.
+    ...(clientBuild && { sourcemap: 'hidden' as const }),
     ...(clientBuild && { rolldownOptions: { output: { codeSplitting: clientCodeSplitting } } }),
   },
   }

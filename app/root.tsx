@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
-import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { ErrorScreen } from '~/components/errors/error-screen'
-import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus } from '~/components/errors/route-error'
+import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus, useReportRouteError } from '~/components/errors/route-error'
 import { createServerApi } from '~/lib/api.server'
 import { blockedPath } from '~/lib/api/paths'
 import { buildFlags, isMobileSyncEnabled } from '~/lib/auth/flags'
@@ -15,6 +15,9 @@ import { appearanceFromCookieHeader, documentAppearance } from '~/lib/appearance
 import { documentNonce } from '~/lib/appearance-nonce'
 import { preferredLocale } from '~/lib/format'
 import { FORGET_KEY } from '~/islands/sync/forget-key'
+import { holdEarlyErrors, track } from '~/lib/telemetry'
+import { guardRedirectOf } from '~/lib/telemetry-events'
+import { NO_COLLECTION, type TelemetryCollection } from '~/lib/telemetry-settings'
 import type { Route } from './+types/root'
 import stylesheetHref from './app.css?url'
 
@@ -28,7 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const mode = guardModeFor(url.pathname)
 
-  const result = await api.get<Session>('/auth/session')
+  // What the page's telemetry and error batchers may send (issue 15), read beside the session: no extra wait.
+  const [result, collection] = await Promise.all([api.get<Session>('/auth/session'), api.get<TelemetryCollection>('/api/telemetry/settings')])
   let session = result.ok ? result.data : null
   // Spec §4: the automatic demo admin session, only in a build made with the adminAutoSession flag.
   if (!session && mode !== 'public' && buildFlags.adminAutoSession) {
@@ -67,6 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       oidcEnabled: context.oidcEnabled,
       locale: preferredLocale(request.headers.get('accept-language')),
       session: session && !session.requiresMfa ? shellSession(session) : null,
+      telemetry: collection.ok ? collection.data : NO_COLLECTION,
     },
     { headers: responseHeaders },
   )
@@ -150,7 +155,53 @@ function AppearanceStyle({ css, nonce }: { css: string | undefined; nonce: strin
 
 export default function App() {
   useForgetSignedOutCopy()
+  usePageTelemetry()
+  useTrackGuardRedirects()
   return <Outlet />
+}
+
+/**
+ * The invisible telemetry and error batchers (issue 15), started once the page is idle so they never
+ * delay its first paint, with what the organisation allows; started again when that changes (a
+ * sign-in). Errors of the page before then are held for them.
+ */
+function usePageTelemetry(): void {
+  const root = useRouteLoaderData<typeof loader>('root')
+  const collection = root?.telemetry
+  const signedIn = Boolean(root?.session)
+  const key = collection ? `${signedIn}:${collection.usage}:${collection.samplingPercent}:${collection.errors}` : ''
+  useEffect(() => {
+    if (!collection) return
+    let unhold: (() => void) | undefined = holdEarlyErrors(window)
+    let stop: (() => void) | undefined
+    let cancelled = false
+    const start = () =>
+      void import('~/islands/telemetry/connect').then(({ connectPageTelemetry }) => {
+        if (cancelled) return
+        unhold?.()
+        unhold = undefined
+        stop = connectPageTelemetry(collection, signedIn)
+      })
+    const idle = window.requestIdleCallback ? window.requestIdleCallback(start, { timeout: 2000 }) : window.setTimeout(start, 200)
+    return () => {
+      cancelled = true
+      if (window.cancelIdleCallback) window.cancelIdleCallback(idle)
+      window.clearTimeout(idle)
+      unhold?.()
+      stop?.()
+    }
+    // The key names everything of `collection` and `signedIn` the batchers use.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key])
+}
+
+/** `web.auth.guard.redirect` when the guard (the root loader) sent the browser to sign in or to the forbidden page. */
+function useTrackGuardRedirects(): void {
+  const { pathname, search } = useLocation()
+  useEffect(() => {
+    const redirect = guardRedirectOf(pathname, new URLSearchParams(search))
+    if (redirect) track('web.auth.guard.redirect', redirect)
+  }, [pathname, search])
 }
 
 /** After a sign-out from this device, its offline copy is deleted (app/islands/sync/forget.ts). */
@@ -166,6 +217,7 @@ export function meta() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  useReportRouteError(error)
   return (
     <ErrorScreen standalone message={routeErrorMessage(error)} status={routeErrorStatus(error)} correlationId={routeErrorCorrelationId(error)} />
   )

@@ -24,11 +24,13 @@ const envSchema = z.object({
   PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FILE: z.string().min(1).optional(),
   SEED: booleanish.default(true),
   COOKIE_SECURE: booleanish.optional(),
   TRUST_PROXY: booleanish.default(false),
   DEMO_AUTO_SESSION: booleanish.default(false),
   MAIL_FILE_DIR: z.string().min(1).optional(),
+  SOURCE_MAPS_DIR: z.string().min(1).default('./build/sourcemaps'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^/?#]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@smtp.example.com:587')
@@ -39,10 +41,12 @@ const envSchema = z.object({
     .regex(/^(?:[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address, e.g. no-reply@example.com or "Site Portal <no-reply@example.com>"')
     .optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  SCHEMA_CHECK_SAMPLE: z.coerce.number().min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1').optional(),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  DIAGNOSTICS_INTERVAL_MINUTES: z.coerce.number().int('must be a whole number of minutes').min(0, 'must be 0 (off) or more').max(1440, 'must be at most 1440 (a day)').default(15),
   FEATURE_FLAGS: z
     .string()
     .transform((text, ctx) => {
@@ -68,6 +72,8 @@ export type Config = {
   publicUrl: string
   sessionSecret: string
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
+  /** LOG_FILE: every log line is also appended to this file (docs/operations.md "Logs"). */
+  logFile: string | undefined
   seed: boolean
   cookieSecure: boolean
   trustProxy: boolean
@@ -75,14 +81,20 @@ export type Config = {
   demoAutoSession: boolean
   /** Deliver queued mail as .eml files into this folder (development and tests), when no SMTP_URL is set. */
   mailFileDir: string | undefined
+  /** The client build's source maps, kept out of build/client so browsers never get them (scripts/build-server.mjs moves them); read to map frontend error stacks. */
+  sourceMapsDir: string
   /** The instance's SMTP server (docs/admin/mail.md); an organisation's own SMTP settings take precedence for its mail. */
   smtpUrl: string | undefined
   /** The From of mail sent through the instance's transport (SMTP_URL or MAIL_FILE_DIR). */
   mailFrom: string
   /** The largest JSON or form body any call accepts (uploads declare their own, larger limits). */
   maxBodyBytes: number
+  /** The share of JSON responses checked against their call's declared schema (schema incidents): 0–1; 0.01 in production, 1 otherwise. */
+  schemaCheckSample: number
   /** Redis for the realtime hub's backplane and shared presence (several instances); unset: in memory. */
   redisUrl: string | undefined
+  /** How often the instance's own diagnostics run (docs/observability.md "Diagnostics"); 0: never. */
+  diagnosticsIntervalMinutes: number
   /** Feature flags every session carries (spec §3 featureFlags), under each tenant's own (tenants.feature_flags). */
   featureFlags: Record<string, unknown>
 }
@@ -110,16 +122,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     logLevel: e.LOG_LEVEL,
+    logFile: e.LOG_FILE ? path.resolve(e.LOG_FILE) : undefined,
     seed: e.SEED,
     // Secure cookies need https; browsers accept them on http://localhost only, not on a LAN address.
     cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY,
     demoAutoSession: e.DEMO_AUTO_SESSION,
     mailFileDir: e.MAIL_FILE_DIR ? path.resolve(e.MAIL_FILE_DIR) : undefined,
+    sourceMapsDir: path.resolve(e.SOURCE_MAPS_DIR),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'Site Portal <no-reply@localhost>',
     maxBodyBytes: e.MAX_BODY_BYTES,
+    schemaCheckSample: e.SCHEMA_CHECK_SAMPLE ?? (e.NODE_ENV === 'production' ? 0.01 : 1),
     redisUrl: e.REDIS_URL,
+    diagnosticsIntervalMinutes: e.DIAGNOSTICS_INTERVAL_MINUTES,
     featureFlags: e.FEATURE_FLAGS ?? {},
   }
 }

@@ -7,9 +7,12 @@ import { initialiseInChildProcess } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
+import { LogRing } from '#server/domain/observability/log-ring'
 import { startMailDelivery } from '#server/jobs/mail-delivery'
 import { createMailRouter, instanceMailRoute } from '#server/mail/routing'
 import { startChangeLogCompaction } from '#server/jobs/change-log-compaction'
+import { startDiagnostics } from '#server/jobs/diagnostics'
+import { registerHubProbe } from '#server/domain/observability/diagnostics-checks'
 import { startPgliteVacuum } from '#server/jobs/pglite-vacuum'
 import { startRetention } from '#server/jobs/retention'
 import { startTelemetryRetention } from '#server/jobs/telemetry-retention'
@@ -23,6 +26,8 @@ import { blobStoreFor } from '#server/storage/blob-store'
 export type Started = {
   config: Config
   logger: Logger
+  /** The last lines the logger wrote, for the admin logs tail and its live follow. */
+  logRing: LogRing
   database: DatabaseHandle
   backend: Backend
   /** The realtime hub; the entries attach it to their HTTP server. */
@@ -59,7 +64,11 @@ function startMail(config: Config, database: DatabaseHandle, logger: Logger) {
 /** Everything both entries (production and development) share: configuration, database, backend. */
 export async function startCore(rootDir: string, env: Record<string, string | undefined> = process.env, options: StartOptions = {}): Promise<Started> {
   const config = loadConfig(env)
-  const logger = createLogger(config.logLevel)
+  // Every line also goes to the ring (the admin logs tail) and, with LOG_FILE, to that file.
+  const logRing = new LogRing()
+  const logger = createLogger(config.logLevel, undefined, { ring: logRing, file: config.logFile })
+  // Each line names the part of the server that wrote it (the logs tail filters by it).
+  const jobs = logger.child({ unit: 'jobs' })
   const migrationsFolder = path.join(rootDir, 'server/db/migrations')
   const database = await openDatabase({
     dataDir: config.dataDir,
@@ -77,21 +86,24 @@ export async function startCore(rootDir: string, env: Record<string, string | un
     await database.close()
     throw error
   }
-  const backend = createBackend({ config, db: database.db, logger, now: () => new Date() })
+  const backend = createBackend({ config, db: database.db, logger: logger.child({ unit: 'web' }), now: () => new Date(), logRing })
   logger.info({ driver: database.driver, dataDir: config.dataDir }, 'database ready')
-  const mail = startMail(config, database, logger)
-  const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger })
-  const packaging = startTransmittalPackaging({ db: database.db, store: blobStoreFor(config), logger })
-  const vacuum = database.driver === 'pglite' ? startPgliteVacuum({ db: database.db, logger }) : undefined
-  const compaction = startChangeLogCompaction({ db: database.db, logger })
-  const workflowReminders = startWorkflowReminders({ db: database.db, logger, links: { publicUrl: config.publicUrl } })
-  const digest = startNotificationDigest({ db: database.db, logger, links: { publicUrl: config.publicUrl } })
-  const retention = startRetention({ db: database.db, logger })
-  const telemetryRetention = startTelemetryRetention({ db: database.db, logger })
-  const realtime = startRealtime({ config, db: database.db, logger, now: () => new Date() })
+  const mail = startMail(config, database, logger.child({ unit: 'mail' }))
+  const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger: jobs })
+  const packaging = startTransmittalPackaging({ db: database.db, store: blobStoreFor(config), logger: jobs })
+  const vacuum = database.driver === 'pglite' ? startPgliteVacuum({ db: database.db, logger: jobs }) : undefined
+  const compaction = startChangeLogCompaction({ db: database.db, logger: jobs })
+  const workflowReminders = startWorkflowReminders({ db: database.db, logger: jobs, links: { publicUrl: config.publicUrl } })
+  const digest = startNotificationDigest({ db: database.db, logger: jobs, links: { publicUrl: config.publicUrl } })
+  const retention = startRetention({ db: database.db, logger: jobs })
+  const telemetryRetention = startTelemetryRetention({ db: database.db, logger: jobs })
+  const realtime = startRealtime({ config, db: database.db, logger: logger.child({ unit: 'hub' }), now: () => new Date(), logRing })
+  registerHubProbe(database.db, { stats: () => realtime.hub.stats(), backplane: config.redisUrl ? 'redis' : 'memory' })
+  const diagnostics = startDiagnostics({ db: database.db, config, store: blobStoreFor(config), logger: jobs })
   return {
     config,
     logger,
+    logRing,
     database,
     backend,
     realtime,
@@ -108,6 +120,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
       await digest.stop()
       await retention.stop()
       await telemetryRetention.stop()
+      await diagnostics?.stop()
       await database.close()
     },
   }

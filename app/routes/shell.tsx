@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router'
 import { ErrorScreen } from '~/components/errors/error-screen'
-import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus } from '~/components/errors/route-error'
+import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus, useReportRouteError } from '~/components/errors/route-error'
 import { AppShell } from '~/components/shell/app-shell'
 import { useShellSession } from '~/root'
 import type { Route } from './+types/shell'
@@ -34,6 +34,7 @@ function ShellFrame({ children }: { children: React.ReactNode }) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  useReportRouteError(error)
   return (
     <ShellFrame>
       <ErrorScreen message={routeErrorMessage(error)} status={routeErrorStatus(error)} correlationId={routeErrorCorrelationId(error)} />

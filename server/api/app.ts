@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ZodError } from 'zod'
+import { getCookie } from 'hono/cookie'
+import { VISITOR_ID } from '#server/domain/observability/events'
 import type { BackendBindings, BackendDeps, BackendEnv } from '#server/http/env'
 import { fieldErrors, Problem, problemResponse, problems, type ProblemInit } from '#server/http/problem'
-import { HEADERS } from '~/lib/constants'
+import { HEADERS, VISITOR_COOKIE } from '~/lib/constants'
 import { clientAddress } from '#server/http/client-address'
 import { csrfProtection } from '#server/http/csrf'
 import { resolveSession } from '#server/http/session'
@@ -75,7 +77,10 @@ export function createBackend(deps: BackendDeps): Backend {
   app.use(async (c, next) => {
     const incoming = c.req.header(HEADERS.correlationId)
     const correlationId = incoming && CORRELATION_ID.test(incoming) ? incoming : randomUUID()
-    const log = deps.logger.child({ correlationId })
+    // The browser's visitor id (the kr-vis cookie of the telemetry batchers), so a person's
+    // frontend errors and their requests' lines are found by one search.
+    const visitor = getCookie(c, VISITOR_COOKIE)
+    const log = deps.logger.child({ correlationId, visitorId: visitor !== undefined && VISITOR_ID.test(visitor) ? visitor : undefined })
     c.set('deps', deps)
     c.set('correlationId', correlationId)
     c.set('log', log)
@@ -87,10 +92,22 @@ export function createBackend(deps: BackendDeps): Backend {
     // unless its route said how (photos: private, revalidated by ETag).
     c.header('x-content-type-options', 'nosniff')
     if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store')
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request')
+    // The session was resolved by a later middleware: the line names the organisation (only its
+    // administrators see it in the logs tail, docs/observability.md "Logs") and the person.
+    const session = c.get('session')
+    log.info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), tenantId: session?.tenantId, userId: session?.userId },
+      'request',
+    )
   })
 
   app.use(resolveSession)
+  // The lines a call writes itself (an unhandled error among them) name the organisation too.
+  app.use(async (c, next) => {
+    const session = c.get('session')
+    if (session) c.set('log', c.get('log').child({ tenantId: session.tenantId, userId: session.userId }))
+    await next()
+  })
   app.use(csrfProtection)
 
   app.route('/', healthRoutes)

@@ -1,6 +1,8 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { z } from 'zod'
+import { checkInBackground, pathTemplate } from '#server/domain/observability/schema-incidents'
+import { CLIENT_VERSION } from '~/lib/constants'
 import { textProblems } from '~/lib/schemas/text'
 import type { BackendEnv } from './env'
 import { bodyTooLarge } from './limits'
@@ -69,7 +71,7 @@ export function specOf(handler: unknown): OperationSpec | undefined {
 }
 
 export function operation<const S extends OperationSpec>(spec: S): MiddlewareHandler<BackendEnv, string, OperationInput<S>> {
-  const middleware: MiddlewareHandler<BackendEnv> = async (c, next) => {
+  const validated: MiddlewareHandler<BackendEnv> = async (c, next) => {
     const params = c.req.param() as Record<string, string>
     refuseBrokenText(params, 'Some path parameters are not valid.')
     if (spec.params) c.req.addValidatedData('param', parse(spec.params, params, 'Some path parameters are not valid.') as object)
@@ -97,8 +99,33 @@ export function operation<const S extends OperationSpec>(spec: S): MiddlewareHan
       await next()
     })
   }
+  const middleware: MiddlewareHandler<BackendEnv> = async (c, next) => {
+    await validated(c, next)
+    checkResponseSample(c, spec)
+  }
   ;(middleware as Described)[SPEC] = spec
   return middleware as MiddlewareHandler<BackendEnv, string, OperationInput<S>>
+}
+
+/**
+ * Schema incidents (server/domain/observability/schema-incidents.ts): for a sample of the answers
+ * (SCHEMA_CHECK_SAMPLE) whose status declares a JSON schema, a copy of the body is checked after
+ * the answer is made, and a mismatch is recorded in the background. Never slows or breaks the answer.
+ */
+function checkResponseSample(c: Context<BackendEnv>, spec: OperationSpec): void {
+  try {
+    const declared = spec.responses[c.res.status]
+    if (typeof declared !== 'object' || !declared.schema || (declared.contentType && !declared.contentType.includes('json'))) return
+    const { deps } = c.var
+    if (!(Math.random() < deps.config.schemaCheckSample) || !c.res.body || !(c.res.headers.get('content-type') ?? '').includes('json')) return
+    const schema = declared.schema
+    const tenantId = c.var.session?.tenantId ?? null
+    const call = { method: c.req.method, path: pathTemplate(c.req.routePath), status: c.res.status, tenantId, correlationId: c.var.correlationId ?? null, release: CLIENT_VERSION }
+    const log = c.var.log ?? deps.logger
+    checkInBackground(deps, log, call, schema, c.res.clone().json())
+  } catch (error) {
+    c.var.log?.warn({ err: error }, 'a response could not be checked against its schema')
+  }
 }
 
 async function readJson(text: Promise<string>): Promise<unknown> {

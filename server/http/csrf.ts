@@ -53,8 +53,11 @@ const SIGNED_OUT_PATHS = new Set([
   '/auth/session',
 ])
 
-/** Paths a browser may call without the token: they carry no credentials and change nothing of the user's. */
-const EXEMPT = [/^\/telemetry\/public-/]
+/**
+ * Paths a browser may call without the token: they carry no credentials and change nothing of the
+ * user's. CSP reports come from the browser itself (report-to, report-uri), never with our header.
+ */
+const EXEMPT = [/^\/telemetry\/public-/, /^\/telemetry\/csp-reports\/?$/]
 /**
  * Paths that need no token but must come from our own pages: the browser's telemetry, which
  * `navigator.sendBeacon` posts on page hide with the cookies and no way to add a header. It only

@@ -1,6 +1,7 @@
 import type { Config } from '#server/config'
 import type { Database } from '#server/db/client'
 import type { AuthSession } from '#server/domain/auth/sessions'
+import type { LogRing } from '#server/domain/observability/log-ring'
 import type { Logger } from './logger'
 
 /**
@@ -14,6 +15,8 @@ export type BackendDeps = {
   logger: Logger
   /** Injected so tests can move time; defaults to the wall clock. */
   now: () => Date
+  /** The logger's in-memory ring, for the admin logs tail (absent: the tail answers no lines). */
+  logRing?: LogRing | undefined
 }
 
 /** What the transport knows about the caller: the socket's address, for throttling and audit. */

@@ -153,7 +153,7 @@ export async function deliverQueuedMail(db: Database, router: MailRouter, logger
       const failure = describeMailError(error, { ...transport.target, to: row.to_address })
       const text = lastErrorText(failure)
       const dead = failure.messageRefused || row.attempts >= maxAttempts
-      logger.warn({ mailId: row.id, transport: transport.key, attempts: row.attempts, dead, err: error }, `mail delivery failed: ${failure.message}`)
+      logger.warn({ mailId: row.id, tenantId: row.tenant_id ?? undefined, transport: transport.key, attempts: row.attempts, dead, err: error }, `mail delivery failed: ${failure.message}`)
       const next = dead ? sql`status = 'dead'` : sql`status = 'queued', next_attempt_at = ${iso(new Date(at.getTime() + backoffMs(row.attempts, random)))}::timestamptz`
       await finish(db, row.id, claimedAt, sql`${next}, last_error = ${text}, last_failure_at = ${iso(at)}::timestamptz, transport = ${transport.key}`)
       // A refusal of this one message (its recipient or content) says nothing about the server.

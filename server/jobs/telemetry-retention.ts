@@ -1,4 +1,6 @@
 import type { Database } from '#server/db/client'
+import { purgeDiagnostics } from '#server/domain/observability/diagnostics-retention'
+import { purgeCspReports } from '#server/domain/observability/csp-retention'
 import { purgeTelemetry } from '#server/domain/observability/retention'
 import type { Logger } from '#server/http/logger'
 import { startPeriodic, type PeriodicJob } from './periodic'
@@ -17,6 +19,12 @@ export function startTelemetryRetention(options: { db: Database; logger: Logger;
     pass: async () => {
       const purged = await purgeTelemetry(db, new Date())
       if (purged.events + purged.errors + purged.counters > 0) logger.info({ purged }, 'telemetry retention purged')
+      // CSP reports: 90 days (server/domain/observability/csp-retention.ts).
+      const cspReports = await purgeCspReports(db, new Date())
+      if (cspReports > 0) logger.info({ purged: { cspReports } }, 'CSP report retention purged')
+      // Diagnostic runs and attempts after 90 days (server/domain/observability/diagnostics-retention.ts).
+      const diagnostics = await purgeDiagnostics(db, new Date())
+      if (diagnostics.runs + diagnostics.attempts > 0) logger.info({ purged: diagnostics }, 'diagnostics retention purged')
     },
   })
 }

@@ -104,7 +104,7 @@ export async function packageOne(options: PackagingOptions, claim: Claim, signal
     const key = packageKey(claim.tenantId, claim.transmittalId, claim.packageId, claim.attempt, stored.sha256)
     await store.move(workKey, key)
     if (await run((ctx) => finishPackage(ctx, claim, { key, size: stored.size, filesDone: stored.filesDone, bytesDone: stored.bytesDone }))) {
-      logger.info({ packageId: claim.packageId, files: stored.filesDone, bytes: stored.size, attempt: claim.attempt }, 'transmittal packaged')
+      logger.info({ tenantId: claim.tenantId, packageId: claim.packageId, files: stored.filesDone, bytes: stored.size, attempt: claim.attempt }, 'transmittal packaged')
       return 'ready'
     }
     await store.delete(key)
@@ -118,7 +118,7 @@ export async function packageOne(options: PackagingOptions, claim: Claim, signal
     }
     if (reason instanceof ClaimLost || error instanceof ClaimLost) return 'lost'
     const message = reason instanceof PackageFileError ? reason.message : 'Packaging failed unexpectedly; start it again.'
-    logger.warn({ err: error, packageId: claim.packageId, attempt: claim.attempt }, 'transmittal packaging failed')
+    logger.warn({ err: error, tenantId: claim.tenantId, packageId: claim.packageId, attempt: claim.attempt }, 'transmittal packaging failed')
     await run((ctx) => failPackage(ctx, claim, message))
     return 'failed'
   } finally {

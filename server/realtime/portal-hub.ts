@@ -11,7 +11,9 @@ import { projects, reportItems, reports } from '#server/db/schema-reporting'
 import { withTenant } from '#server/db/tenancy'
 import { findSession } from '#server/domain/auth/sessions'
 import { cookieName } from '#server/http/cookies'
+import type { LogRing } from '#server/domain/observability/log-ring'
 import type { Logger } from '#server/http/logger'
+import { LOG_LINE_EVENT, LOGS_ROOM } from '~/lib/admin/logs'
 import { textProblem } from '~/lib/schemas/text'
 import {
   GLOBAL_GROUP,
@@ -30,6 +32,7 @@ import {
   type RoomMessage,
 } from '~/lib/realtime/events'
 import { createHub, type Hub, type HubTimings } from './hub'
+import { createLogFeed } from './log-feed'
 import { HubError, type Backplane, type ConnectionInfo, type PresenceEntry, type PresenceStore, type Principal } from './types'
 
 /**
@@ -51,6 +54,8 @@ export type PortalHubOptions = {
   sessionCheckMs?: number
   /** How often this instance refreshes its presence entries and sweeps a crashed instance's. */
   presenceRefreshMs?: number
+  /** The logger's ring: administrators may follow their organisation's lines (the `logs` room). */
+  logRing?: LogRing | undefined
 }
 
 export type PortalHub = {
@@ -74,6 +79,10 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
   /** Connection id → the rooms (client names) it joined here, for presence on leave and drop. */
   const roomsOf = new Map<string, Set<string>>()
   const flood = new Map<string, { tokens: number; at: number }>()
+  // Administration › Logs followed live (log-feed.ts): not a record's room, so no presence or history.
+  const logFeed = options.logRing
+    ? createLogFeed({ ring: options.logRing, db, send: (connectionId, batch) => hub.sendToConnection(connectionId, LOG_LINE_EVENT, [batch]) })
+    : undefined
 
   const authenticate = async (request: IncomingMessage): Promise<Principal | undefined> => {
     const token = sessionTokenOf(request, config)
@@ -141,6 +150,7 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
     [HUB_METHODS.joinRoom]: {
       args: z.tuple([z.string()]),
       run: async (connection: ConnectionInfo, room: string): Promise<JoinedRoom> => {
+        if (room === LOGS_ROOM && logFeed) return logFeed.follow(connection)
         const parsed = ROOM_PATTERN.exec(room)
         if (!parsed || !(await mayRead(db, connection.principal, parsed[1] as RoomKind, parsed[2] as string))) {
           throw new HubError('You cannot join this room: it does not exist or you do not have access to it.')
@@ -160,6 +170,7 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
     [HUB_METHODS.leaveRoom]: {
       args: z.tuple([z.string()]),
       run: async (connection: ConnectionInfo, room: string): Promise<null> => {
+        if (room === LOGS_ROOM) logFeed?.unfollow(connection.id)
         await leaveRoom(connection, room)
         return null
       },
@@ -198,6 +209,7 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
     },
     onDisconnected: async (connection) => {
       flood.delete(connection.id)
+      logFeed?.unfollow(connection.id)
       for (const room of [...(roomsOf.get(connection.id) ?? [])]) {
         await leaveRoom(connection, room).catch((error: unknown) => logger.warn({ err: error }, 'presence on disconnect failed'))
       }
@@ -255,6 +267,7 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
         clearInterval(sessionCheck)
         clearInterval(presenceRefresh)
         stopListening()
+        logFeed?.stop()
         await announcing
         await hub.shutdown()
       })()

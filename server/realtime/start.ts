@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Config } from '#server/config'
 import type { Database } from '#server/db/client'
+import type { LogRing } from '#server/domain/observability/log-ring'
 import type { Logger } from '#server/http/logger'
 import type { HubTimings } from './hub'
 import { createMemoryBackplane } from './memory-backplane'
@@ -23,6 +24,8 @@ export type RealtimeDeps = {
   timings?: Partial<HubTimings>
   sessionCheckMs?: number
   presenceRefreshMs?: number
+  /** The logger's ring, for administrators following their organisation's log lines. */
+  logRing?: LogRing | undefined
 }
 
 /** The portal's hub with the backplane and presence store the configuration asks for. */

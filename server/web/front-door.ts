@@ -7,6 +7,7 @@ import { compression } from './compression'
 import type { AppLoadContext } from 'react-router'
 import type { Backend } from '#server/api/app'
 import type { Config } from '#server/config'
+import { CSP_ENDPOINT_NAME, cspReportAddress, cspReportToken } from '#server/domain/observability/csp'
 import { clientAddress } from '#server/http/client-address'
 import type { Logger } from '#server/http/logger'
 import { warnIfProxyUntrusted } from '#server/http/proxy-warning'
@@ -32,7 +33,7 @@ export type FrontDoorOptions = {
  */
 export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
   const { config, backend, web, clientDir } = options
-  const webLogger = options.logger.child({ component: 'web' })
+  const webLogger = options.logger.child({ unit: 'web', component: 'web' })
   const app = new Hono<FrontEnv>()
   const remoteTransport = config.backendUrl ? createRemoteTransport(config.backendUrl) : undefined
 
@@ -55,6 +56,9 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       },
       serveStatic({ root: path.relative(process.cwd(), clientDir), precompressed: true }),
     )
+    // A file the build does not have (a source map, kept in build/sourcemaps; a chunk of an older
+    // build) is a plain 404, never a page of the web app.
+    app.all('/assets/*', (c) => c.text('Not Found', 404))
     // Field mode's service worker (decision 009): always checked for a new build.
     app.use('/sw.js', async (c, next) => {
       await next()
@@ -87,9 +91,12 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
     }
     const remoteAddress = remoteAddressOf(c, config)
     const cspNonce = randomBytes(16).toString('base64')
-    const transport: BackendTransport = remoteTransport
-      ? (request) => remoteTransport(request, remoteAddress)
-      : (request) => backend.fetch(request, { remoteAddress })
+    // The page's CSP reports are its organisation's when the page is drawn for a signed-in member.
+    let reportTenant: string | undefined
+    const transport: BackendTransport = watchSessionTenant(
+      remoteTransport ? (request) => remoteTransport(request, remoteAddress) : (request) => backend.fetch(request, { remoteAddress }),
+      (tenantId) => (reportTenant = tenantId),
+    )
     const response = await web(c.req.raw, {
       backend: transport,
       cspNonce,
@@ -98,7 +105,8 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       oidcEnabled: false,
       logger: webLogger,
     })
-    return withSecurityHeaders(response, cspNonce, config)
+    const reportTo = cspReportAddress(reportTenant ? cspReportToken(config.sessionSecret, reportTenant, new Date()) : null)
+    return withSecurityHeaders(response, cspNonce, config, reportTo)
   })
 
   return app
@@ -114,6 +122,24 @@ export function wantsJson(request: Request): boolean {
   if (contentType.includes('application/json')) return true
   const accept = request.headers.get('accept') ?? ''
   return accept.includes('application/json') && !accept.includes('text/html')
+}
+
+const SESSION_PATHS = new Set(['/auth/session', '/auth/session/refresh', '/auth/demo-session'])
+
+/** Tells `seen` the organisation of a fully signed-in session the page's loaders received. */
+function watchSessionTenant(transport: BackendTransport, seen: (tenantId: string) => void): BackendTransport {
+  return async (request) => {
+    const response = await transport(request)
+    if (response.ok && SESSION_PATHS.has(new URL(request.url).pathname) && (response.headers.get('content-type') ?? '').includes('json')) {
+      try {
+        const session = (await response.clone().json()) as { tenantId?: unknown; requiresMfa?: unknown }
+        if (typeof session.tenantId === 'string' && session.requiresMfa !== true) seen(session.tenantId)
+      } catch {
+        // Not a session: the page reports without an organisation.
+      }
+    }
+    return response
+  }
 }
 
 /** With BACKEND_URL the same calls go over HTTP to a remote backend. */
@@ -136,8 +162,9 @@ function createRemoteTransport(backendUrl: string) {
   }
 }
 
-function withSecurityHeaders(response: Response, nonce: string, config: Config): Response {
+function withSecurityHeaders(response: Response, nonce: string, config: Config, reportTo: string): Response {
   const dev = config.env === 'development'
+  const secure = config.publicUrl.startsWith('https://')
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
@@ -151,15 +178,20 @@ function withSecurityHeaders(response: Response, nonce: string, config: Config):
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
+    // Violations (server/api/csp-reports.ts). Chromium reads Reporting-Endpoints on https only, and
+    // with report-to present ignores report-uri: so report-to over https, report-uri alone over http.
+    `report-uri ${reportTo}`,
+    ...(secure ? [`report-to ${CSP_ENDPOINT_NAME}`] : []),
   ].join('; ')
   const headers = new Headers(response.headers)
   headers.set('content-security-policy', csp)
+  if (secure) headers.set('reporting-endpoints', `${CSP_ENDPOINT_NAME}="${reportTo}"`)
   headers.set('x-content-type-options', 'nosniff')
   headers.set('referrer-policy', 'strict-origin-when-cross-origin')
   headers.set('x-frame-options', 'DENY')
   headers.set('cross-origin-opener-policy', 'same-origin')
   headers.set('permissions-policy', 'camera=(self), geolocation=(), microphone=()')
-  if (config.publicUrl.startsWith('https://')) headers.set('strict-transport-security', 'max-age=31536000')
+  if (secure) headers.set('strict-transport-security', 'max-age=31536000')
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 }

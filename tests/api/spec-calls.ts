@@ -21,7 +21,7 @@ const views = call('Saved views', true)
 const settings = call('Settings', true)
 const adminUsers = call('Admin users and devices', true)
 const adminConfigBuilt = call('Admin configuration', true)
-const observability = call('Observability and admin data', false)
+const observability = call('Observability and admin data', true)
 const packages = call('Packages', true)
 const telemetry = call('Telemetry', true)
 

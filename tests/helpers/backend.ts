@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '#server/config'
 import { openDatabase, type Database, type DatabaseHandle } from '#server/db/client'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger } from '#server/http/logger'
+import { onSchemaIncident, settleSchemaIncidents, type SchemaCall, type SchemaMismatch } from '#server/domain/observability/schema-incidents'
 import { databaseOf } from '#tests/setup/api-global'
 
 /** The address the backend sees for test requests (TEST-NET-3, RFC 5737). */
@@ -44,7 +45,13 @@ export type TestBackend = {
   now: TestClock
   /** Sends a request for `path` (relative to http://portal.test) straight to the backend. */
   fetch(path: string, init?: TestRequestInit): Promise<Response>
-  /** Closes the database and removes it (folder or PostgreSQL database). Safe to call twice. */
+  /** The responses so far that did not match their call's declared schema (every response is checked). */
+  schemaIncidents(): ReadonlyArray<SchemaCall & SchemaMismatch>
+  /**
+   * Closes the database and removes it (folder or PostgreSQL database). Safe to call twice. Fails
+   * (so the test file fails) when any response did not match its declared schema, unless the
+   * backend was made with `allowSchemaIncidents`: every API test is also a contract test.
+   */
   close(): Promise<void>
 }
 
@@ -53,6 +60,8 @@ export type TestBackendOptions = {
   now?: Date | string | number
   /** Extra environment for loadConfig, e.g. { TRUST_PROXY: 'true' }. */
   env?: Record<string, string>
+  /** For tests that break a response on purpose: close() does not fail on schema incidents. */
+  allowSchemaIncidents?: boolean
 }
 
 /**
@@ -66,8 +75,15 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-api-'))
   const cleanups: Array<() => Promise<void>> = [() => rm(dataDir, { recursive: true, force: true })]
   const cleanUp = async () => {
+    // Incidents still being stored write to the database: let them finish first.
+    await settleSchemaIncidents()
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   }
+  const incidents: Array<SchemaCall & SchemaMismatch> = []
+  cleanups.push(async () => {
+    stopListening()
+  })
+  const stopListening = onSchemaIncident((call, mismatch) => incidents.push({ ...call, ...mismatch }))
 
   try {
     const serverUrl = process.env.TEST_DATABASE_URL
@@ -96,6 +112,8 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
       LOG_LEVEL: 'silent',
       PUBLIC_URL: TEST_ORIGIN,
       SEED: 'false',
+      // Every JSON answer is checked against its call's declared schema (schema incidents).
+      SCHEMA_CHECK_SAMPLE: '1',
       ...options.env,
     })
     const now = createClock(options.now ?? Date.now())
@@ -115,7 +133,14 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
         const request = new Request(new URL(requestPath, TEST_ORIGIN), requestInit)
         return backend.fetch(request, { remoteAddress })
       },
-      close: cleanUp,
+      schemaIncidents: () => incidents,
+      async close() {
+        await cleanUp()
+        if (incidents.length === 0 || options.allowSchemaIncidents) return
+        const lines = incidents.map((i) => `  ${i.method} ${i.path} ${i.status}: ${i.field || '(body)'} expected ${i.expected}, got ${i.got} (correlation id ${i.correlationId})`)
+        incidents.length = 0
+        throw new Error(`${lines.length} response field(s) did not match the declared schema (schema incidents):\n${lines.join('\n')}`)
+      },
     }
   } catch (error) {
     await cleanUp()

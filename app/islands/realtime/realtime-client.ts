@@ -1,5 +1,7 @@
 import type * as SignalRModule from '@microsoft/signalr'
 import type { HubConnection } from '@microsoft/signalr'
+import { LOG_LINE_EVENT, type LogLineBatch } from '~/lib/admin/logs'
+import { track } from '~/lib/telemetry'
 import { type EntityChanged, HUB_EVENTS, HUB_METHODS, type JoinedRoom, type PresenceChanged, type RoomMessage } from '~/lib/realtime/events'
 import { hubRefusal } from './hub-error'
 import { endReasonOf, nextRetryDelay } from './reconnect'
@@ -41,6 +43,7 @@ export class RealtimeClient {
   private state: RealtimeState = initialRealtimeState
   private readonly listeners = new Set<() => void>()
   private readonly entityListeners = new Set<(change: EntityChanged) => void>()
+  private readonly logListeners = new Set<(batch: LogLineBatch) => void>()
   private readonly rooms = new Map<string, Set<RoomHandlers>>()
   private connection: HubConnection | undefined
   private running = false
@@ -107,6 +110,12 @@ export class RealtimeClient {
     return () => this.entityListeners.delete(listener)
   }
 
+  /** Administration › Logs followed live: the `LogLine` batches of the `logs` room (join it with joinRoom). */
+  onLogLines(listener: (batch: LogLineBatch) => void): () => void {
+    this.logListeners.add(listener)
+    return () => this.logListeners.delete(listener)
+  }
+
   /** Joins `room` now or as soon as connected, and again after every reconnect; the returned function leaves. */
   joinRoom(room: string, handlers: RoomHandlers): () => void {
     let inRoom = this.rooms.get(room)
@@ -136,6 +145,7 @@ export class RealtimeClient {
   private dispatch(event: RealtimeEvent): void {
     const next = realtimeReducer(this.state, event)
     if (next === this.state) return
+    if (next.status !== this.state.status) track('web.realtime.state', { status: next.status, after: this.state.status, reconnect: next.hadConnection })
     this.state = next
     for (const listener of this.listeners) listener()
   }
@@ -196,6 +206,9 @@ export class RealtimeClient {
     })
     connection.on(HUB_EVENTS.presenceChanged, (presence: PresenceChanged) => {
       if (current()) for (const handlers of this.rooms.get(presence.room) ?? []) handlers.presence(presence)
+    })
+    connection.on(LOG_LINE_EVENT, (batch: LogLineBatch) => {
+      if (current()) for (const listener of this.logListeners) listener(batch)
     })
     connection.onreconnecting(() => {
       if (current()) this.dispatch({ type: 'reconnecting' })

@@ -1,5 +1,6 @@
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import { ERROR_CODES, HEADERS } from '~/lib/constants'
+import { track } from '~/lib/telemetry'
 import type { LocalCopy, Owner } from './local-copy'
 import {
   applyChanges,
@@ -190,6 +191,7 @@ export class SyncClient {
 
   private dispatch(action: SyncAction, extra: Partial<SyncSnapshotState> = {}): void {
     const next = syncReducer(this.state, action)
+    if (next.status !== this.state.status) track('web.sync.state', { status: next.status, after: this.state.status, failures: next.failures })
     this.state = { ...next, revoked: extra.revoked ?? this.state.revoked, entities: extra.entities ?? this.state.entities, retryAt: undefined }
     for (const listener of this.listeners) listener()
   }

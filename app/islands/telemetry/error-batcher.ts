@@ -7,9 +7,10 @@ import {
   STACK_TRACE_MAX,
   TELEMETRY_PATHS,
 } from '~/lib/constants'
+import type { ErrorSource } from '~/lib/telemetry'
 
 /** Where an error was caught; the event name is `web.error.<source>`. */
-export type ErrorSource = 'window' | 'unhandled-rejection' | 'boundary' | 'route-load'
+export type { ErrorSource } from '~/lib/telemetry'
 
 /** Spec §3 "Frontend error event". */
 export interface FrontendErrorEvent {

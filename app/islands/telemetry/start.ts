@@ -1,4 +1,5 @@
 import { createErrorBatcher, type ErrorBatcher } from './error-batcher'
+import { inSample } from './sampling'
 import { createTelemetryBatcher, type TelemetryBatcher } from './telemetry-batcher'
 import { loadVisitorId } from './visitor'
 
@@ -15,8 +16,12 @@ export interface TelemetryHost extends EventHost {
 }
 
 export interface StartTelemetryOptions {
-  /** Spec §7: off while no log channel is configured; the error batcher runs either way. */
+  /** Spec §7: usage events are off until the organisation's telemetry configuration turns them on. */
   telemetryEnabled: boolean
+  /** Configuration › Telemetry "Sampling": the share of visitors (stable per kr-vis id) that send usage events; default 100. */
+  samplingPercent?: number
+  /** Settings › Admin "collect frontend errors": off, no listeners and `errors.report` drops; default on. */
+  errorsEnabled?: boolean
   /** The build that runs, sent with every error. */
   release: string
   fetch?: typeof fetch
@@ -32,6 +37,8 @@ export interface Telemetry {
   errors: ErrorBatcher
   /** The kr-vis visitor id both batchers use as correlation id. */
   visitorId: string
+  /** Whether usage events are sent from this browser: telemetry on and the visitor in the sample. */
+  sampled: boolean
   /** Removes the listeners and timers; what is still queued stays unsent. */
   stop(): void
 }
@@ -41,8 +48,10 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
   const host = options.host ?? window
   const { document: doc, navigator: nav } = host
   const visitorId = loadVisitorId(doc, host.location.protocol === 'https:')
+  const sampled = options.telemetryEnabled && inSample(visitorId, options.samplingPercent ?? 100)
+  const collectErrors = options.errorsEnabled ?? true
   const telemetry = createTelemetryBatcher({
-    enabled: options.telemetryEnabled,
+    enabled: sampled,
     correlationId: visitorId,
     fetch: options.fetch,
     now: options.now,
@@ -69,8 +78,10 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
     void errors.flush()
   }
 
-  host.addEventListener('error', onError)
-  host.addEventListener('unhandledrejection', onRejection)
+  if (collectErrors) {
+    host.addEventListener('error', onError)
+    host.addEventListener('unhandledrejection', onRejection)
+  } else errors.stop()
   host.addEventListener('pagehide', onHide)
   doc.addEventListener('visibilitychange', onHide)
 
@@ -78,6 +89,7 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
     telemetry,
     errors,
     visitorId,
+    sampled,
     stop() {
       host.removeEventListener('error', onError)
       host.removeEventListener('unhandledrejection', onRejection)

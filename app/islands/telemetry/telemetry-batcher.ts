@@ -1,16 +1,7 @@
 import { TELEMETRY_FLUSH_EVENTS, TELEMETRY_FLUSH_MS, TELEMETRY_PATHS, TELEMETRY_QUEUE_MAX } from '~/lib/constants'
+import type { TelemetryEventName } from '~/lib/telemetry-events'
 
-/** Spec §9: event names carry an area prefix under the web namespace. */
-export const TELEMETRY_EVENT_NAMES = [
-  'web.auth.sign-in.step',
-  'web.guard.redirect',
-  'web.sync.state',
-  'web.realtime.state',
-  'web.upload.started',
-  'web.upload.resumed',
-  'web.upload.failed',
-] as const
-export type TelemetryEventName = (typeof TELEMETRY_EVENT_NAMES)[number]
+export { TELEMETRY_EVENT_NAMES, type TelemetryEventName } from '~/lib/telemetry-events'
 
 /** Spec §3 "Telemetry event". */
 export interface TelemetryEvent {
@@ -43,7 +34,8 @@ export interface TelemetryBatcherOptions {
 }
 
 export interface TelemetryBatcher {
-  track(name: TelemetryEventName, properties?: Record<string, unknown>, correlationId?: string): void
+  /** `timestampUtc`: when it happened, if earlier than now (an event held until the batcher started). */
+  track(name: TelemetryEventName, properties?: Record<string, unknown>, correlationId?: string, timestampUtc?: string): void
   /** Sends the oldest 40 queued events now (the rest follow); never rejects. */
   flush(): Promise<void>
   /** Page hide: hands what is queued to `sendBeacon`, 40 events a beacon; it outlives the page. */
@@ -134,9 +126,9 @@ export function createTelemetryBatcher(options: TelemetryBatcherOptions): Teleme
   }
 
   return {
-    track(name, properties = {}, correlationId = options.correlationId) {
+    track(name, properties = {}, correlationId = options.correlationId, timestampUtc = now().toISOString()) {
       if (!options.enabled || stopped) return
-      queue.push({ name, properties, source: 'web', timestampUtc: now().toISOString(), correlationId })
+      queue.push({ name, properties, source: 'web', timestampUtc, correlationId })
       bound()
       schedule()
     },

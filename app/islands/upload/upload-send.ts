@@ -1,3 +1,4 @@
+import { track } from '~/lib/telemetry'
 import { madeId, UploadCallError, type UploadApi, type UploadSessionInfo, type UploadTarget } from './upload-api'
 import { nextChunk } from './upload-chunks'
 
@@ -27,6 +28,21 @@ export type SendHooks = {
  * the revision), or null when `active()` turned false on the way.
  */
 export async function sendResumable(api: UploadApi, target: UploadTarget | string, file: UploadFile, sessionId: string | null, hooks: SendHooks): Promise<string | null> {
+  try {
+    return await send(api, target, file, sessionId, hooks)
+  } catch (error) {
+    const failure = error instanceof UploadCallError ? error : undefined
+    track('web.uploads.failed', {
+      status: failure?.status ?? null,
+      code: failure?.problem?.code ?? null,
+      network: failure?.network ?? false,
+      transient: isTransientUploadError(error),
+    })
+    throw error
+  }
+}
+
+async function send(api: UploadApi, target: UploadTarget | string, file: UploadFile, sessionId: string | null, hooks: SendHooks): Promise<string | null> {
   let session: UploadSessionInfo | undefined
   if (sessionId) {
     session = await api.status(sessionId)
@@ -34,6 +50,9 @@ export async function sendResumable(api: UploadApi, target: UploadTarget | strin
     if (session.state === 'completed' && made) return made
     if (session.state === 'expired' || session.state === 'aborted' || session.state === 'failed') session = undefined
   }
+  // No file names: the size and type are enough to see what slows uploads down.
+  if (session) track('web.uploads.resumed', { bytes: file.size, offset: session.offset, contentType: file.type || null })
+  else track('web.uploads.started', { bytes: file.size, contentType: file.type || null })
   session ??= await api.create(target, file)
   await hooks.onSession(session.id, session.offset, session.chunkSize)
   let sent = session.offset

@@ -1,2 +1,91 @@
-// Placeholder until its issue-15 page lands.
-export { default, loader, meta } from './coming-later'
+import { useCallback, useMemo, useState } from 'react'
+import { data, Link, useLocation } from 'react-router'
+import { LogsFilters } from '~/components/admin/logs-filters'
+import { LogsFollow } from '~/components/admin/logs-follow'
+import { LogsList } from '~/components/admin/logs-list'
+import { Banner } from '~/components/ui/banner'
+import { buttonClasses } from '~/components/ui/button'
+import { PageHeader } from '~/components/ui/page-header'
+import { Section } from '~/components/ui/section'
+import { hasLogFilters, liveFilterOf, LOG_FOLLOW_MAX_LINES, type LogLine, type LogsPageQuery, type LogTailResponse } from '~/lib/admin/logs'
+import { createServerApi } from '~/lib/api.server'
+import { useLocale } from '~/root'
+import type { Route } from './+types/logs'
+import { loadLogsPage } from './logs.server'
+
+/**
+ * Administration › Logs (spec §2; docs/observability.md "Logs"): the newest lines this server
+ * wrote about the organisation, filtered in the address, refreshed by reloading; with JavaScript
+ * new lines can be followed live through the hub.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { api, responseHeaders } = createServerApi(request, context)
+  return data(await loadLogsPage(api, request), { headers: responseHeaders })
+}
+
+export default function Logs({ loaderData }: Route.ComponentProps) {
+  const { query, drawnAtMs, tail, fieldErrors, notice } = loaderData
+  const location = useLocation()
+  return (
+    <>
+      <PageHeader
+        title="Logs"
+        description="What this server logged about your organisation: requests, background work, the realtime hub and mail. Search a correlation id from an error message to find what happened."
+      />
+      <Section
+        title="Lines"
+        description="Newest last. Secrets (passwords, tokens, cookies, codes) are never logged."
+        actions={
+          <Link to={`${location.pathname}${location.search}`} reloadDocument className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+            Refresh
+          </Link>
+        }
+      >
+        <LogsFilters query={query} errors={fieldErrors} />
+        <ScopeNote tail={tail} />
+        {notice ? (
+          <Banner tone="critical" title="The log lines could not be loaded" correlationId={notice.correlationId}>
+            {notice.message}
+          </Banner>
+        ) : null}
+        {tail ? <LiveLines key={`${location.search}:${drawnAtMs}`} query={query} drawnAtMs={drawnAtMs} lines={tail.lines} /> : null}
+      </Section>
+    </>
+  )
+}
+
+function ScopeNote({ tail }: { tail: LogTailResponse | null }) {
+  return (
+    <p className="text-sm text-muted">
+      Only lines about this organisation, from this server, are shown: lines about no organisation (start-up, instance-wide jobs) are not. The
+      server keeps its last 5,000 lines in memory
+      {tail?.logFile ? '; it also writes them to its log file.' : ', and loses them when it restarts (no log file is configured).'}
+    </p>
+  )
+}
+
+/** The loaded lines plus, while following, the new ones (capped; the oldest go first). */
+function LiveLines({ query, drawnAtMs, lines }: { query: LogsPageQuery; drawnAtMs: number; lines: LogLine[] }) {
+  const locale = useLocale()
+  const [live, setLive] = useState<LogLine[]>([])
+  const filter = useMemo(() => liveFilterOf(query, drawnAtMs), [query, drawnAtMs])
+  const onLines = useCallback(
+    (added: LogLine[]) =>
+      setLive((current) => {
+        const seen = new Set([...lines, ...current].map((line) => `${line.seq}:${line.timeUtc}`))
+        return [...current, ...added.filter((line) => !seen.has(`${line.seq}:${line.timeUtc}`))].slice(-LOG_FOLLOW_MAX_LINES)
+      }),
+    [lines],
+  )
+  const shown = live.length === 0 ? lines : [...lines, ...live].slice(-LOG_FOLLOW_MAX_LINES)
+  return (
+    <>
+      <LogsFollow filter={filter} onLines={onLines} />
+      <LogsList lines={shown} locale={locale} filtered={hasLogFilters(query)} />
+    </>
+  )
+}
+
+export function meta() {
+  return [{ title: 'Logs · Administration · Site Portal' }]
+}

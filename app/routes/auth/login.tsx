@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { AuthCard } from '~/components/auth/auth-card'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -12,6 +13,7 @@ import { safeRedirectPath } from '~/lib/auth/guard'
 import type { Session } from '~/lib/auth/session'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { LoginSchema } from '~/lib/schemas/auth'
+import { track } from '~/lib/telemetry'
 import type { Route } from './+types/login'
 
 type Mode = 'user' | 'admin'
@@ -52,6 +54,8 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const [searchParams] = useSearchParams()
   const mode = modeOf(searchParams.get('mode'))
   const redirectTo = searchParams.get('redirectTo') ?? ''
+  // Usage telemetry (issue 15): the step and whether it was refused; never the address typed.
+  useEffect(() => track('web.auth.sign-in.step', { step: 'credentials', mode, outcome: actionData ? 'refused' : 'shown' }), [mode, actionData])
   const [form, fields] = useForm({
     id: `login-${mode}`,
     lastResult: actionData?.result,

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { AuthCard } from '~/components/auth/auth-card'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -13,6 +14,7 @@ import type { Session } from '~/lib/auth/session'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { withQrCode } from '~/lib/qr.server'
 import { MfaSchema } from '~/lib/schemas/auth'
+import { track } from '~/lib/telemetry'
 import type { Route } from './+types/mfa'
 
 type Enrollment = { secret: string; otpauthUri: string; qrSvg: string }
@@ -49,6 +51,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Mfa({ loaderData, actionData }: Route.ComponentProps) {
   const { enrollment, email } = loaderData
   const [searchParams] = useSearchParams()
+  useEffect(
+    () => track('web.auth.sign-in.step', { step: enrollment ? 'mfa-enrolment' : 'mfa', mode: loaderData.kind, outcome: actionData ? 'refused' : 'shown' }),
+    [enrollment, loaderData.kind, actionData],
+  )
   const [form, fields] = useForm({
     id: 'mfa',
     lastResult: actionData?.result,

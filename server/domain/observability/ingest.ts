@@ -3,6 +3,7 @@ import type { Database, Tx } from '#server/db/client'
 import { memberships } from '#server/db/schema'
 import { frontendErrors, telemetryEvents, telemetryIngestCounts } from '#server/db/schema-observability'
 import { withTenant, withUser } from '#server/db/tenancy'
+import { diagnosticsSwitchesIn } from './collection'
 import type { FrontendError, TelemetryEvent } from './events'
 import { errorFingerprint } from './fingerprint'
 
@@ -78,7 +79,9 @@ async function ingest<E>(
   const dropped = events.length - valid.length
   return inScope(db, sender?.tenantId ?? null, async (tx) => {
     if (sender && !(await isActiveMember(tx, sender))) return 'not-a-member' as const
-    const scope = { tenantId: sender?.tenantId ?? null, userId: sender?.userId ?? null }
+    // Settings › Admin "identify users in reports" off: the organisation's rows name no one.
+    const named = sender ? (await diagnosticsSwitchesIn(tx, sender.tenantId)).identifyUsersInReports : false
+    const scope = { tenantId: sender?.tenantId ?? null, userId: named ? (sender?.userId ?? null) : null }
     if (valid.length > 0) await store(tx, scope, valid)
     await addCount(tx, scope.tenantId, kind, 'accepted', valid.length, now)
     await addCount(tx, scope.tenantId, kind, 'invalid', dropped, now)

@@ -1,0 +1,17 @@
+import { lazy, Suspense } from 'react'
+import { useHydrated } from '~/components/ui/use-hydrated'
+import type { LogsFollowProps } from '~/islands/logs-follow'
+
+// Its own chunk, fetched after hydration: the page paints and hydrates without it.
+const LogsFollowIsland = lazy(() => import('~/islands/logs-follow').then((m) => ({ default: m.LogsFollowIsland })))
+
+/** "Follow live" needs the hub connection, so without JavaScript there is nothing: the page is refreshed instead. */
+export function LogsFollow(props: LogsFollowProps) {
+  const hydrated = useHydrated()
+  if (!hydrated) return null
+  return (
+    <Suspense fallback={null}>
+      <LogsFollowIsland {...props} />
+    </Suspense>
+  )
+}

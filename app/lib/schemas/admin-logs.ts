@@ -1,0 +1,42 @@
+import { z } from 'zod'
+import { LOG_LEVELS, LOG_QUERY_MAX, LOG_TAIL_DEFAULT_LINES, LOG_TAIL_MAX_LINES, LOG_UNITS } from '~/lib/admin/logs'
+
+/**
+ * `GET /api/admin/logs/tail`'s query (docs/observability.md "Logs"), as the API reads it and the
+ * page's filter form sends it. An empty field means no filter.
+ */
+
+const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v), schema.optional())
+
+const LINES_ERROR = `lines must be a whole number from 1 to ${LOG_TAIL_MAX_LINES}.`
+const SINCE_ERROR = 'since must be a date and time in ISO 8601 with its offset, e.g. 2026-05-01T09:30:00Z.'
+
+export const LogTailQuerySchema = z.object({
+  unit: blankIsAbsent(z.enum(LOG_UNITS, { error: `unit is one of ${LOG_UNITS.join(', ')}.` })),
+  level: blankIsAbsent(z.enum(LOG_LEVELS, { error: `level is one of ${LOG_LEVELS.join(', ')}.` })),
+  since: blankIsAbsent(z.iso.datetime({ offset: true, error: SINCE_ERROR }).transform((value) => Date.parse(value))),
+  query: blankIsAbsent(z.string().max(LOG_QUERY_MAX, `query is at most ${LOG_QUERY_MAX} characters.`)),
+  lines: blankIsAbsent(z.coerce.number({ error: LINES_ERROR }).int(LINES_ERROR).min(1, LINES_ERROR).max(LOG_TAIL_MAX_LINES, LINES_ERROR)).transform(
+    (v) => v ?? LOG_TAIL_DEFAULT_LINES,
+  ),
+})
+
+export type LogTailQuery = z.output<typeof LogTailQuerySchema>
+
+export const LogLineSchema = z.object({
+  seq: z.number().int(),
+  timeUtc: z.string(),
+  level: z.enum(LOG_LEVELS),
+  unit: z.string().nullable(),
+  msg: z.string(),
+  correlationId: z.string().nullable(),
+  visitorId: z.string().nullable(),
+  fields: z.record(z.string(), z.unknown()),
+})
+
+export const LogTailResponseSchema = z.object({
+  lines: z.array(LogLineSchema),
+  logFile: z.boolean(),
+  heldSinceUtc: z.string().nullable(),
+})

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { expectScreen, signInDemoAdmin, VARIANTS } from './steps'
+
+/**
+ * Administration › Logs (docs/observability.md "Logs"): the admin makes a real API call, takes its
+ * correlation id from the response header, searches it on the logs page and finds that request's
+ * line; a line's correlation id searches itself. With JavaScript, "Follow live" adds the line of
+ * a later request without a reload. JavaScript on and off.
+ */
+
+let portal: Portal
+let browser: Browser
+
+beforeAll(async () => {
+  // Request lines are info: the portal of the other journeys logs warnings only.
+  portal = await startPortal({ env: { LOG_LEVEL: 'info' } })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await portal?.stop()
+})
+
+/** A call of the admin's own session (the context's cookies), with a correlation id of its own. */
+async function apiCall(page: Page, correlationId?: string): Promise<string> {
+  const response = await page.request.get('/api/projects', { headers: { accept: 'application/json', ...(correlationId && { 'x-correlation-id': correlationId }) } })
+  expect(response.status()).toBe(200)
+  const id = response.headers()['x-correlation-id']
+  if (!id) throw new Error('no correlation id')
+  return id
+}
+
+describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) => {
+  test('the admin finds a request’s line by its correlation id; with JavaScript, a later request’s line arrives live', async () => {
+    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page } = j
+
+    await page.goto('/admin/logs')
+    await signInDemoAdmin(page)
+    await expectScreen(page, 'Logs')
+    await page.getByText('Only lines about this organisation, from this server, are shown').waitFor()
+
+    const correlationId = await apiCall(page)
+    const filters = page.getByRole('form', { name: 'Filter the log lines' })
+    await filters.getByLabel('Search').fill(correlationId)
+    await filters.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForURL((url) => url.searchParams.get('query') === correlationId)
+    const lines = page.getByRole('list', { name: 'Log lines' }).getByRole('listitem')
+    await expect.poll(() => lines.count()).toBe(1)
+    const line = lines.first()
+    await line.getByText('request', { exact: true }).waitFor()
+    await line.getByText('/api/projects').waitFor()
+    await line.getByText('200', { exact: true }).waitFor()
+
+    // The line's correlation id searches for it (here: the same single line).
+    await line.getByRole('link', { name: correlationId }).click()
+    await page.waitForURL((url) => url.search === `?query=${correlationId}`)
+    await expect.poll(() => lines.count()).toBe(1)
+
+    // Nothing matches: the empty state.
+    await page.goto(`/admin/logs?query=no-such-line-${randomBytes(4).toString('hex')}`)
+    await page.getByRole('heading', { name: 'No lines match these filters' }).waitFor()
+
+    if (!javaScript) {
+      expect(await page.getByRole('button', { name: 'Follow live' }).count()).toBe(0)
+      return
+    }
+    await page.goto('/admin/logs?unit=web')
+    await expectScreen(page, 'Logs')
+    await page.getByRole('button', { name: 'Follow live' }).click()
+    await page.getByRole('status').filter({ hasText: /^Following: new lines appear at the end/ }).waitFor({ timeout: 15_000 })
+    const later = `e2e-follow-${randomBytes(6).toString('hex')}`
+    await apiCall(page, later)
+    await page.getByRole('list', { name: 'Log lines' }).getByRole('link', { name: later }).waitFor({ timeout: 10_000 })
+    expect(j.problems).toEqual([])
+  })
+})

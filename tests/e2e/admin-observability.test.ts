@@ -16,7 +16,8 @@ let portal: Portal
 let browser: Browser
 
 beforeAll(async () => {
-  portal = await startPortal()
+  // Request lines are logged at info: the correlation-id search below reads them.
+  portal = await startPortal({ env: { LOG_LEVEL: 'info' } })
   browser = await launchBrowser()
 })
 
@@ -83,6 +84,19 @@ test('JS on: a signed-in person’s thrown error and unhandled rejection reach t
   await stack.waitFor()
   expect(await stack.getByRole('listitem').count()).toBeGreaterThan(0)
   await admin.page.getByRole('region', { name: 'Affected people' }).getByText(DEMO.user.email).waitFor()
+
+  // One failure, found by one id: the error's visitor id opens the server's lines of that visitor;
+  // a line's request correlation id leads back to the visitor's frontend errors.
+  await admin.page.getByTitle('The server’s log lines of this visitor').first().click()
+  await expectScreen(admin.page, 'Logs')
+  const lines = admin.page.getByRole('list', { name: 'Log lines' })
+  await lines.waitFor()
+  const request = lines.getByRole('link', { name: /^[0-9a-f-]{36}$/ }).first()
+  const correlationId = (await request.textContent())?.trim() ?? ''
+  await request.click()
+  await expectScreen(admin.page, 'Logs')
+  expect(new URL(admin.page.url()).searchParams.get('query')).toBe(correlationId)
+  await admin.page.getByRole('region', { name: 'Frontend errors of the same visitor' }).getByRole('link', { name: `e2e boom ${tag}` }).waitFor()
 
   await admin.page.goto('/admin/telemetry?name=web.auth.sign-in.step')
   await expectScreen(admin.page, 'Telemetry')

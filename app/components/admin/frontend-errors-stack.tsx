@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import { Badge } from '~/components/ui/badge'
 import { frameLabel, type FrontendErrorOccurrence, type StackFrame } from '~/lib/admin/frontend-errors'
 import { formatDateTime } from '~/lib/format'
@@ -50,7 +51,15 @@ export function FrontendErrorOccurrenceCard({ occurrence, locale, open }: { occu
         <dt className="text-muted">Person</dt>
         <dd>{o.user ? (o.user.displayName ?? o.user.email ?? 'A former member') : 'Not named'}</dd>
         <dt className="text-muted">Visitor (correlation id)</dt>
-        <dd className="font-mono text-xs break-all">{o.visitorId ?? '—'}</dd>
+        <dd className="font-mono text-xs break-all">
+          {o.visitorId ? (
+            <Link to={`/admin/logs?${new URLSearchParams({ query: o.visitorId }).toString()}`} className="text-primary-strong underline underline-offset-2" title="The server’s log lines of this visitor">
+              {o.visitorId}
+            </Link>
+          ) : (
+            '—'
+          )}
+        </dd>
         <dt className="text-muted">Release</dt>
         <dd className="font-mono text-xs break-all">{o.release ?? '—'}</dd>
         <dt className="text-muted">Happened</dt>

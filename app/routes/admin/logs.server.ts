@@ -1,6 +1,13 @@
 import { noticeOf } from '~/components/reporting/report-action'
 import { LOGS_PAGE_FIELDS, logsPageQuery, sinceForApi, type LogTailResponse } from '~/lib/admin/logs'
 import type { ApiClient } from '~/lib/api/types'
+import type { FrontendErrorGroup, FrontendErrorList } from '~/lib/admin/frontend-errors'
+
+/** A visitor id (kr-vis) or a correlation id as a search term: letters, digits and dashes. */
+const ID_LIKE = /^[A-Za-z0-9-]{8,200}$/
+const VISITORS_JOINED = 3
+
+export type VisitorErrors = { visitorId: string; groups: FrontendErrorGroup[]; hasMore: boolean }
 
 /**
  * /admin/logs: the newest lines of the organisation with the filters of the address. The tail is
@@ -20,11 +27,31 @@ export async function loadLogsPage(api: ApiClient, request: Request) {
   const tail = await api.get<LogTailResponse>(`/api/admin/logs/tail?${params.toString()}`)
   const refused = !tail.ok && tail.error.status === 400 ? (tail.error.problem?.errors ?? {}) : {}
   const fieldErrors = Object.fromEntries(Object.entries(refused).filter(([name]) => (LOGS_PAGE_FIELDS as readonly string[]).includes(name)))
+  const lines = tail.ok ? tail.data.lines : []
   return {
     query,
     drawnAtMs,
+    visitorErrors: query.query ? await visitorErrorsOf(api, query.query, lines) : [],
     tail: tail.ok ? tail.data : null,
     fieldErrors,
     notice: tail.ok || Object.keys(fieldErrors).length > 0 ? null : noticeOf(tail.error),
   }
+}
+
+/**
+ * The correlation-id join (docs/observability.md "Finding one failure"): a searched id is a
+ * request's correlation id (its lines name the visitor) or a visitor id itself; the frontend errors
+ * of those visitors are shown beside the lines. A failure here only leaves that part out.
+ */
+async function visitorErrorsOf(api: ApiClient, search: string, lines: readonly { visitorId?: string | null }[]): Promise<VisitorErrors[]> {
+  const ids = new Set<string>()
+  for (const line of lines) if (line.visitorId) ids.add(line.visitorId)
+  if (ID_LIKE.test(search)) ids.add(search)
+  const found = await Promise.all(
+    [...ids].slice(0, VISITORS_JOINED).map(async (visitorId) => {
+      const list = await api.get<FrontendErrorList>(`/api/admin/frontend-errors?${new URLSearchParams({ visitor: visitorId, limit: '5' }).toString()}`)
+      return list.ok && list.data.items.length > 0 ? { visitorId, groups: list.data.items, hasMore: list.data.hasMore } : null
+    }),
+  )
+  return found.filter((v): v is VisitorErrors => v !== null)
 }

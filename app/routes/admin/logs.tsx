@@ -11,7 +11,8 @@ import { hasLogFilters, liveFilterOf, LOG_FOLLOW_MAX_LINES, type LogLine, type L
 import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/logs'
-import { loadLogsPage } from './logs.server'
+import { loadLogsPage, type VisitorErrors } from './logs.server'
+import { frontendErrorsHref } from '~/lib/admin/frontend-errors'
 
 /**
  * Administration › Logs (spec §2; docs/observability.md "Logs"): the newest lines this server
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Logs({ loaderData }: Route.ComponentProps) {
-  const { query, drawnAtMs, tail, fieldErrors, notice } = loaderData
+  const { query, drawnAtMs, tail, fieldErrors, notice, visitorErrors } = loaderData
   const location = useLocation()
   return (
     <>
@@ -50,7 +51,38 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
         ) : null}
         {tail ? <LiveLines key={`${location.search}:${drawnAtMs}`} query={query} drawnAtMs={drawnAtMs} lines={tail.lines} /> : null}
       </Section>
+      {visitorErrors.length > 0 ? <VisitorErrorsSection visitors={visitorErrors} /> : null}
     </>
+  )
+}
+
+/** The searched id's frontend errors: of the visitor it is, or of the visitors its lines name. */
+function VisitorErrorsSection({ visitors }: { visitors: VisitorErrors[] }) {
+  return (
+    <Section title="Frontend errors of the same visitor" description="Errors the browser reported for the visitor this search found (kr-vis, the frontend error’s correlation id).">
+      {visitors.map(({ visitorId, groups, hasMore }) => (
+        <div key={visitorId} className="flex flex-col gap-2">
+          <p className="text-sm">
+            Visitor <span className="font-mono break-all">{visitorId}</span>
+          </p>
+          <ul className="flex flex-col gap-1 text-sm">
+            {groups.map((g) => (
+              <li key={g.fingerprint}>
+                <Link to={`/admin/frontend-errors/${g.fingerprint}`} className="break-words text-primary-strong underline underline-offset-2">
+                  {g.message}
+                </Link>{' '}
+                <span className="text-muted">({g.count}×)</span>
+              </li>
+            ))}
+          </ul>
+          {hasMore ? (
+            <Link to={frontendErrorsHref({ visitor: visitorId })} className="text-sm text-primary-strong underline underline-offset-2">
+              All of this visitor’s frontend errors
+            </Link>
+          ) : null}
+        </div>
+      ))}
+    </Section>
   )
 }
 

@@ -55,7 +55,7 @@ async function signInAdmin(page: Page): Promise<void> {
 }
 
 describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
-  test('a two-step template is defined; a review of P01 is rejected with a reason, resubmitted with P02, approved at both steps from the inbox and the review, and the document is Published', async () => {
+  test('a two-step template is defined; a review of P01 is rejected with a reason, resubmitted with P02, approved at both steps from the inbox and the review, and the document is Published', { timeout: 120_000 }, async () => {
     const { project, doc, number } = await documentAtP01()
     const admin = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(() => admin.close())

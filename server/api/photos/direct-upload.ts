@@ -5,6 +5,7 @@ import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
 import { operation } from '#server/http/contract'
 import { fileParts, multipartForm, multipartLimit } from '#server/http/multipart'
 import { photoRuntime } from './uploads'
+import { PhotoListSchema } from '~/lib/schemas/photos-responses'
 
 /**
  * POST /api/items/{itemId}/photos: the photo field of a
@@ -22,7 +23,7 @@ export const directUploadRoutes = new Hono<BackendEnv>().post(
     tag: 'Photos',
     access: 'session',
     rawBody: { contentType: 'multipart/form-data', maxBytes: DIRECT_BODY_LIMIT, description: 'One or more file (or photos) parts' },
-    responses: { 201: 'The photos; all or nothing.', 403: 'A read-only member.', 404: 'No such item.', 415: 'A file is not a photo.' },
+    responses: { 201: { description: 'The photos; all or nothing.', schema: PhotoListSchema }, 403: 'A read-only member.', 404: 'No such item.', 415: 'A file is not a photo.' },
   }),
   multipartLimit(DIRECT_BODY_LIMIT),
   async (c) => {

@@ -6,13 +6,14 @@ import type { BackendEnv } from '#server/http/env'
 import { fieldErrors } from '#server/http/problem'
 import { reorderPhotos } from '#server/domain/photos/order'
 import { updatePhoto } from '#server/domain/photos/patch'
-import { createEdit, deletePhoto, listPhotos, MAX_FILE_BYTES } from '#server/domain/photos/photos'
+import { createEdit, deletePhoto, listPhotos, MAX_FILE_BYTES, type Photo } from '#server/domain/photos/photos'
 import { editBlob, photoBlob, type EditVariant, type PhotoVariant } from '#server/domain/photos/serving'
 import { operation } from '#server/http/contract'
 import { multipartForm, multipartLimit } from '#server/http/multipart'
 import { Problem, problems } from '#server/http/problem'
 import { serveBlob } from './serve-blob'
 import { JSON_BODY_LIMIT, photoRuntime } from './uploads'
+import { PhotoListSchema, PhotoSchema } from '~/lib/schemas/photos-responses'
 
 /** docs/photos.md "Photos" and "Serving". */
 
@@ -69,7 +70,7 @@ const EDIT_VARIANTS = new Set<EditVariant>(['display', 'thumbnail', 'file'])
 export const photosRoutes = new Hono<BackendEnv>()
   .get(
     '/api/items/:itemId/photos',
-    operation({ summary: 'The item’s photos, in their order', tag: 'Photos', access: 'session', responses: { 200: 'The photos.', 404: 'No such item.' } }),
+    operation({ summary: 'The item’s photos, in their order', tag: 'Photos', access: 'session', responses: { 200: { description: 'The photos.', schema: PhotoListSchema satisfies z.ZodType<{ items: Photo[] }> }, 404: 'No such item.' } }),
     async (c) => {
       const rt = photoRuntime(c)
       return c.json({ items: await rt.run((ctx) => listPhotos(ctx, c.req.param('itemId'))) })
@@ -85,7 +86,7 @@ export const photosRoutes = new Hono<BackendEnv>()
       body: PhotoOrderSchema,
       maxBodyBytes: JSON_BODY_LIMIT,
       responses: {
-        200: 'The photos in their new order.',
+        200: { description: 'The photos in their new order.', schema: PhotoListSchema },
         403: 'A read-only member.',
         404: 'No such item.',
         409: 'The list is not the item’s photos: photoIds has the current order.',
@@ -105,7 +106,7 @@ export const photosRoutes = new Hono<BackendEnv>()
       tag: 'Photos',
       access: 'session',
       rawBody: { contentType: 'multipart/form-data', maxBytes: EDIT_BODY_LIMIT, description: 'photoId, file and overlayJson parts' },
-      responses: { 201: 'The photo with its new edit.', 403: 'Not allowed.', 404: 'No such photo.' },
+      responses: { 201: { description: 'The photo with its new edit.', schema: PhotoSchema satisfies z.ZodType<Photo> }, 403: 'Not allowed.', 404: 'No such photo.' },
     }),
     multipartLimit(EDIT_BODY_LIMIT),
     async (c) => {
@@ -130,7 +131,7 @@ export const photosRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: PhotoPatchSchema,
       maxBodyBytes: JSON_BODY_LIMIT,
-      responses: { 200: 'The photo.', 403: 'Not allowed.', 404: 'No such photo.' },
+      responses: { 200: { description: 'The photo.', schema: PhotoSchema satisfies z.ZodType<Photo> }, 403: 'Not allowed.', 404: 'No such photo.' },
     }),
     async (c) => {
       const rt = photoRuntime(c)

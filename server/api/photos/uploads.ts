@@ -5,12 +5,13 @@ import type { PhotoRuntime } from '#server/domain/photos/photos'
 import { MAX_FILE_BYTES } from '#server/domain/photos/photos'
 import { CHUNK_BYTES } from '#server/domain/photos/upload-session'
 import { receiveChunk } from '#server/domain/photos/chunks'
-import { abortUpload, completeUpload, createUpload, getUpload } from '#server/domain/photos/uploads'
+import { abortUpload, completeUpload, createUpload, getUpload, type UploadSession } from '#server/domain/photos/uploads'
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { operation } from '#server/http/contract'
 import { Problem } from '#server/http/problem'
 import { requireSession } from '#server/http/session'
 import { blobStoreFor } from '#server/storage/blob-store'
+import { CompletedUploadSchema, NewUploadSessionSchema, UploadSessionSchema } from '~/lib/schemas/photos-responses'
 
 /** docs/photos.md "Upload protocol": resumable upload sessions. */
 
@@ -65,7 +66,7 @@ export const uploadsRoutes = new Hono<BackendEnv>()
       body: NewUploadSchema,
       maxBodyBytes: JSON_BODY_LIMIT,
       responses: {
-        201: 'The upload session, with its chunk size and expiry.',
+        201: { description: 'The upload session, with its chunk size and expiry.', schema: NewUploadSessionSchema },
         403: 'A read-only member.',
         404: 'No such item.',
         413: 'Over the file size or the storage quota.',
@@ -87,7 +88,7 @@ export const uploadsRoutes = new Hono<BackendEnv>()
       summary: 'An upload session: where to resume',
       tag: 'Photos',
       access: 'session',
-      responses: { 200: 'The session and its offset (also in Upload-Offset).', 404: 'No such upload of yours.' },
+      responses: { 200: { description: 'The session and its offset (also in Upload-Offset).', schema: UploadSessionSchema satisfies z.ZodType<UploadSession> }, 404: 'No such upload of yours.' },
     }),
     async (c) => {
       const session = await getUpload(photoRuntime(c), c.req.param('sessionId'))
@@ -106,7 +107,7 @@ export const uploadsRoutes = new Hono<BackendEnv>()
       query: ChunkQuery,
       rawBody: { contentType: 'application/octet-stream', maxBytes: CHUNK_BYTES, description: 'The bytes from offset on' },
       responses: {
-        200: 'The session with its new offset.',
+        200: { description: 'The session with its new offset.', schema: UploadSessionSchema satisfies z.ZodType<UploadSession> },
         409: 'Another offset is expected (expectedOffset), or another chunk is streaming.',
         410: 'The session expired.',
         415: 'Not application/octet-stream.',
@@ -139,8 +140,8 @@ export const uploadsRoutes = new Hono<BackendEnv>()
       access: 'session',
       maxBodyBytes: JSON_BODY_LIMIT,
       responses: {
-        200: 'Completed before: the same photo, revision or attachment.',
-        201: 'The photo, the revision, or the support attachment.',
+        200: { description: 'Completed before: the same photo, revision or attachment.', schema: CompletedUploadSchema },
+        201: { description: 'The photo, the revision, or the support attachment.', schema: CompletedUploadSchema },
         409: 'Not all bytes have arrived (expectedOffset); or, for a revision, another revision was issued meanwhile (KR_REVISION_CONFLICT).',
         415: 'A photo that is not a JPEG, PNG, WebP, HEIC or HEIF; an attachment that is not an image, PDF, plain text or ZIP.',
         422: 'The checksum does not match.',

@@ -12,6 +12,7 @@ import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { ITEM_PRIORITIES } from '~/lib/reporting/types'
+import { ActivityListSchema, BulkResultSchema, ItemPageSchema, ItemResponseListSchema, ItemResponseSchema, ItemSchema } from '~/lib/schemas/reporting-responses'
 
 // ---- Input (docs/site-reporting.md "Validation") ----
 
@@ -104,7 +105,7 @@ const mailLinks = (c: Context<BackendEnv>) => ({ publicUrl: c.get('deps').config
 export const itemsRoutes = new Hono<BackendEnv>()
   .get(
     '/api/items/outstanding',
-    operation({ summary: 'Outstanding items (open or close requested), newest first, keyset paging', tag: 'Items', access: 'session', query: OutstandingQuerySchema, responses: { 200: 'A page of items and the cursor of the next.' } }),
+    operation({ summary: 'Outstanding items (open or close requested), newest first, keyset paging', tag: 'Items', access: 'session', query: OutstandingQuerySchema, responses: { 200: { description: 'A page of items and the cursor of the next.', schema: ItemPageSchema } } }),
     async (c) => {
       requireSession(c)
       const { before, overdue, ...filters } = c.req.valid('query')
@@ -115,7 +116,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
 
   .post(
     '/api/items/bulk',
-    operation({ summary: 'Assign, package, request close or delete up to 200 items', tag: 'Items', access: 'session', body: BulkSchema, idempotent: true, responses: { 200: 'What happened to each item.' } }),
+    operation({ summary: 'Assign, package, request close or delete up to 200 items', tag: 'Items', access: 'session', body: BulkSchema, idempotent: true, responses: { 200: { description: 'What happened to each item.', schema: BulkResultSchema } } }),
     idempotent,
     async (c) => {
       const session = requireSession(c)
@@ -137,7 +138,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
 
   .get(
     '/api/reports/:reportId/items',
-    operation({ summary: 'Items of a report (keyset paging)', tag: 'Items', access: 'session', query: PageQuerySchema, responses: { 200: 'A page of items.', 404: 'No such report.' } }),
+    operation({ summary: 'Items of a report (keyset paging)', tag: 'Items', access: 'session', query: PageQuerySchema, responses: { 200: { description: 'A page of items.', schema: ItemPageSchema }, 404: 'No such report.' } }),
     async (c) => {
       requireSession(c)
       const { limit, after } = c.req.valid('query')
@@ -148,7 +149,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
 
   .post(
     '/api/reports/:reportId/items',
-    operation({ summary: 'Add an item to a report', tag: 'Items', access: 'session', body: NewItemSchema, idempotent: true, responses: { 201: 'The item.', 403: 'A read-only member.', 404: 'No such report.' } }),
+    operation({ summary: 'Add an item to a report', tag: 'Items', access: 'session', body: NewItemSchema, idempotent: true, responses: { 201: { description: 'The item.', schema: ItemSchema }, 403: 'A read-only member.', 404: 'No such report.' } }),
     idempotent,
     async (c) => {
       requireSession(c)
@@ -157,13 +158,13 @@ export const itemsRoutes = new Hono<BackendEnv>()
     },
   )
 
-  .get('/api/items/:id', operation({ summary: 'One item', tag: 'Items', access: 'session', responses: { 200: 'The item.', 404: 'No such item.' } }), async (c) =>
+  .get('/api/items/:id', operation({ summary: 'One item', tag: 'Items', access: 'session', responses: { 200: { description: 'The item.', schema: ItemSchema }, 404: 'No such item.' } }), async (c) =>
     c.json(await asSessionMember(c, (ctx) => getItem(ctx, c.req.param('id')))),
   )
 
   .patch(
     '/api/items/:id',
-    operation({ summary: 'Edit an item', tag: 'Items', access: 'session', body: ItemPatchSchema, responses: { 200: 'The item.', 403: 'A read-only member.', 404: 'No such item.', 409: 'expectedRevision is not the item\'s revision any more (KR_EDIT_CONFLICT).' } }),
+    operation({ summary: 'Edit an item', tag: 'Items', access: 'session', body: ItemPatchSchema, responses: { 200: { description: 'The item.', schema: ItemSchema }, 403: 'A read-only member.', 404: 'No such item.', 409: 'expectedRevision is not the item\'s revision any more (KR_EDIT_CONFLICT).' } }),
     async (c) => {
       requireSession(c)
       const patch = c.req.valid('json')
@@ -176,13 +177,13 @@ export const itemsRoutes = new Hono<BackendEnv>()
     return c.body(null, 204)
   })
 
-  .get('/api/items/:id/responses', operation({ summary: 'The item’s thread of responses', tag: 'Items', access: 'session', responses: { 200: 'The responses, oldest first.', 404: 'No such item.' } }), async (c) =>
+  .get('/api/items/:id/responses', operation({ summary: 'The item’s thread of responses', tag: 'Items', access: 'session', responses: { 200: { description: 'The responses, oldest first.', schema: ItemResponseListSchema }, 404: 'No such item.' } }), async (c) =>
     c.json({ items: await asSessionMember(c, (ctx) => listResponses(ctx, c.req.param('id'))) }),
   )
 
   .post(
     '/api/items/:id/responses',
-    operation({ summary: 'Respond to an item, optionally asking for it to be closed', tag: 'Items', access: 'session', body: NewResponseSchema, idempotent: true, responses: { 201: 'The response.', 403: 'A read-only member.', 404: 'No such item.', 409: 'The item is closed.' } }),
+    operation({ summary: 'Respond to an item, optionally asking for it to be closed', tag: 'Items', access: 'session', body: NewResponseSchema, idempotent: true, responses: { 201: { description: 'The response.', schema: ItemResponseSchema }, 403: 'A read-only member.', 404: 'No such item.', 409: 'The item is closed.' } }),
     idempotent,
     async (c) => {
       requireSession(c)
@@ -193,7 +194,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
 
   .post(
     '/api/items/:id/confirm-close',
-    operation({ summary: 'Confirm or reject a requested close', tag: 'Items', access: 'session', body: CloseDecisionSchema, idempotent: true, responses: { 200: 'The item.', 403: 'Not allowed to verify.', 404: 'No such item.', 409: 'No close was requested.' } }),
+    operation({ summary: 'Confirm or reject a requested close', tag: 'Items', access: 'session', body: CloseDecisionSchema, idempotent: true, responses: { 200: { description: 'The item.', schema: ItemSchema }, 403: 'Not allowed to verify.', 404: 'No such item.', 409: 'No close was requested.' } }),
     idempotent,
     async (c) => {
       requireSession(c)
@@ -202,6 +203,6 @@ export const itemsRoutes = new Hono<BackendEnv>()
     },
   )
 
-  .get('/api/items/:id/activity', operation({ summary: 'The item’s history: every change, old → new', tag: 'Items', access: 'session', responses: { 200: 'The activity, oldest first.', 404: 'No such item.' } }), async (c) =>
+  .get('/api/items/:id/activity', operation({ summary: 'The item’s history: every change, old → new', tag: 'Items', access: 'session', responses: { 200: { description: 'The activity, oldest first.', schema: ActivityListSchema }, 404: 'No such item.' } }), async (c) =>
     c.json({ items: await asSessionMember(c, (ctx) => listActivity(ctx, c.req.param('id'))) }),
   )

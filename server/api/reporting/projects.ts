@@ -19,6 +19,7 @@ import {
 import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
+import { MemberListSchema, PackageListSchema, ProjectPageSchema, ProjectSchema } from '~/lib/schemas/reporting-responses'
 
 /**
  * A project or report title: trimmed, at most 200 characters; empty (or only spaces) is stored as
@@ -51,7 +52,7 @@ const ProjectListQuery = z.object({ limit: limitParam, after: cursorParam, statu
 export const projectsRoutes = new Hono<BackendEnv>()
   .get(
     '/api/projects',
-    operation({ summary: 'List projects (keyset paging)', tag: 'Projects', access: 'session', query: ProjectListQuery, responses: { 200: 'A page of projects and the cursor of the next.' } }),
+    operation({ summary: 'List projects (keyset paging)', tag: 'Projects', access: 'session', query: ProjectListQuery, responses: { 200: { description: 'A page of projects and the cursor of the next.', schema: ProjectPageSchema } } }),
     async (c) => {
       const session = requireSession(c)
       const query = c.req.valid('query')
@@ -63,7 +64,7 @@ export const projectsRoutes = new Hono<BackendEnv>()
 
   .post(
     '/api/projects',
-    operation({ summary: 'Create a project', tag: 'Projects', access: 'session', body: ProjectBody, idempotent: true, responses: { 201: 'The project.', 403: 'A read-only member.' } }),
+    operation({ summary: 'Create a project', tag: 'Projects', access: 'session', body: ProjectBody, idempotent: true, responses: { 201: { description: 'The project.', schema: ProjectSchema }, 403: 'A read-only member.' } }),
     idempotent,
     async (c) => {
       const session = requireSession(c)
@@ -73,7 +74,7 @@ export const projectsRoutes = new Hono<BackendEnv>()
     },
   )
 
-  .get('/api/projects/:id', operation({ summary: 'One project', tag: 'Projects', access: 'session', responses: { 200: 'The project.', 404: 'No such project in this organisation.' } }), async (c) => {
+  .get('/api/projects/:id', operation({ summary: 'One project', tag: 'Projects', access: 'session', responses: { 200: { description: 'The project.', schema: ProjectSchema }, 404: 'No such project in this organisation.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => getProject(ctx, c.req.param('id'))))
@@ -81,7 +82,7 @@ export const projectsRoutes = new Hono<BackendEnv>()
 
   .patch(
     '/api/projects/:id',
-    operation({ summary: 'Rename a project or change its code', tag: 'Projects', access: 'session', body: ProjectBody, responses: { 200: 'The project.', 403: 'A read-only member.', 404: 'No such project.' } }),
+    operation({ summary: 'Rename a project or change its code', tag: 'Projects', access: 'session', body: ProjectBody, responses: { 200: { description: 'The project.', schema: ProjectSchema }, 403: 'A read-only member.', 404: 'No such project.' } }),
     async (c) => {
       const session = requireSession(c)
       const input = c.req.valid('json')
@@ -90,31 +91,31 @@ export const projectsRoutes = new Hono<BackendEnv>()
     },
   )
 
-  .post('/api/projects/:id/archive', operation({ summary: 'Archive a project', tag: 'Projects', access: 'session', responses: { 200: 'The project.', 403: 'Not an administrator.', 404: 'No such project.' } }), async (c) => {
+  .post('/api/projects/:id/archive', operation({ summary: 'Archive a project', tag: 'Projects', access: 'session', responses: { 200: { description: 'The project.', schema: ProjectSchema }, 403: 'Not an administrator.', 404: 'No such project.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => setProjectArchived(ctx, c.req.param('id'), true)))
   })
 
-  .post('/api/projects/:id/unarchive', operation({ summary: 'Bring an archived project back', tag: 'Projects', access: 'session', responses: { 200: 'The project.', 403: 'Not an administrator.', 404: 'No such project.' } }), async (c) => {
+  .post('/api/projects/:id/unarchive', operation({ summary: 'Bring an archived project back', tag: 'Projects', access: 'session', responses: { 200: { description: 'The project.', schema: ProjectSchema }, 403: 'Not an administrator.', 404: 'No such project.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => setProjectArchived(ctx, c.req.param('id'), false)))
   })
 
-  .get('/api/projects/:id/packages', operation({ summary: 'Packages usable on a project', tag: 'Packages', access: 'session', responses: { 200: 'The packages.', 404: 'No such project.' } }), async (c) => {
+  .get('/api/projects/:id/packages', operation({ summary: 'Packages usable on a project', tag: 'Packages', access: 'session', responses: { 200: { description: 'The packages.', schema: PackageListSchema }, 404: 'No such project.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json({ items: await asMember(db, session, now(), (ctx) => packagesOfProject(ctx, c.req.param('id'))) })
   })
 
-  .get('/api/packages', operation({ summary: 'The organisation’s packages', tag: 'Packages', access: 'session', responses: { 200: 'The packages.' } }), async (c) => {
+  .get('/api/packages', operation({ summary: 'The organisation’s packages', tag: 'Packages', access: 'session', responses: { 200: { description: 'The packages.', schema: PackageListSchema } } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json({ items: await asMember(db, session, now(), (ctx) => organisationPackages(ctx)) })
   })
 
-  .get('/api/members', operation({ summary: 'Active members of the organisation (for assignees)', tag: 'Projects', access: 'session', responses: { 200: 'The members.' } }), async (c) => {
+  .get('/api/members', operation({ summary: 'Active members of the organisation (for assignees)', tag: 'Projects', access: 'session', responses: { 200: { description: 'The members.', schema: MemberListSchema } } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json({ items: await asMember(db, session, now(), (ctx) => listMembers(ctx)) })

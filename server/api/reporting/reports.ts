@@ -9,6 +9,7 @@ import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { listStatusParam, titleField } from './projects'
+import { ReportPageSchema, ReportSchema } from '~/lib/schemas/reporting-responses'
 
 const projectIdField = z.string({ error: 'Choose a project.' }).refine(isUuid, 'Choose a project of this organisation.')
 
@@ -22,7 +23,7 @@ const UpdateReportBody = z.object({ title: titleField })
 export const reportsRoutes = new Hono<BackendEnv>()
   .get(
     '/api/reports',
-    operation({ summary: 'List reports, optionally of one project (keyset paging)', tag: 'Reports', access: 'session', query: ReportListQuery, responses: { 200: 'A page of reports and the cursor of the next.' } }),
+    operation({ summary: 'List reports, optionally of one project (keyset paging)', tag: 'Reports', access: 'session', query: ReportListQuery, responses: { 200: { description: 'A page of reports and the cursor of the next.', schema: ReportPageSchema } } }),
     async (c) => {
       const session = requireSession(c)
       const query = c.req.valid('query')
@@ -36,7 +37,7 @@ export const reportsRoutes = new Hono<BackendEnv>()
 
   .post(
     '/api/reports',
-    operation({ summary: 'Create a report in a project', tag: 'Reports', access: 'session', body: CreateReportBody, idempotent: true, responses: { 201: 'The report.', 403: 'A read-only member.' } }),
+    operation({ summary: 'Create a report in a project', tag: 'Reports', access: 'session', body: CreateReportBody, idempotent: true, responses: { 201: { description: 'The report.', schema: ReportSchema }, 403: 'A read-only member.' } }),
     idempotent,
     async (c) => {
       const session = requireSession(c)
@@ -46,7 +47,7 @@ export const reportsRoutes = new Hono<BackendEnv>()
     },
   )
 
-  .get('/api/reports/:id', operation({ summary: 'One report', tag: 'Reports', access: 'session', responses: { 200: 'The report.', 404: 'No such report in this organisation.' } }), async (c) => {
+  .get('/api/reports/:id', operation({ summary: 'One report', tag: 'Reports', access: 'session', responses: { 200: { description: 'The report.', schema: ReportSchema }, 404: 'No such report in this organisation.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => getReport(ctx, c.req.param('id'))))
@@ -54,7 +55,7 @@ export const reportsRoutes = new Hono<BackendEnv>()
 
   .patch(
     '/api/reports/:id',
-    operation({ summary: 'Rename a report', tag: 'Reports', access: 'session', body: UpdateReportBody, responses: { 200: 'The report.', 403: 'A read-only member.', 404: 'No such report.' } }),
+    operation({ summary: 'Rename a report', tag: 'Reports', access: 'session', body: UpdateReportBody, responses: { 200: { description: 'The report.', schema: ReportSchema }, 403: 'A read-only member.', 404: 'No such report.' } }),
     async (c) => {
       const session = requireSession(c)
       const input = c.req.valid('json')
@@ -63,13 +64,13 @@ export const reportsRoutes = new Hono<BackendEnv>()
     },
   )
 
-  .post('/api/reports/:id/archive', operation({ summary: 'Archive a report', tag: 'Reports', access: 'session', responses: { 200: 'The report.', 403: 'Not allowed.', 404: 'No such report.' } }), async (c) => {
+  .post('/api/reports/:id/archive', operation({ summary: 'Archive a report', tag: 'Reports', access: 'session', responses: { 200: { description: 'The report.', schema: ReportSchema }, 403: 'Not allowed.', 404: 'No such report.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => setReportArchived(ctx, c.req.param('id'), true)))
   })
 
-  .post('/api/reports/:id/unarchive', operation({ summary: 'Bring an archived report back', tag: 'Reports', access: 'session', responses: { 200: 'The report.', 403: 'Not allowed.', 404: 'No such report.' } }), async (c) => {
+  .post('/api/reports/:id/unarchive', operation({ summary: 'Bring an archived report back', tag: 'Reports', access: 'session', responses: { 200: { description: 'The report.', schema: ReportSchema }, 403: 'Not allowed.', 404: 'No such report.' } }), async (c) => {
     const session = requireSession(c)
     const { db, now } = c.get('deps')
     return c.json(await asMember(db, session, now(), (ctx) => setReportArchived(ctx, c.req.param('id'), false)))

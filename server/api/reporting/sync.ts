@@ -1,11 +1,12 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { asMember } from '#server/domain/reporting/context'
-import { SYNC_PAGE_SIZE, syncChanges } from '#server/domain/reporting/sync'
+import { SYNC_PAGE_SIZE, syncChanges, type SyncChanges, type SyncSnapshot } from '#server/domain/reporting/sync'
 import { syncCursorKey } from '#server/domain/reporting/sync-cursor'
 import { operation, type OperationSpec } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
+import { SyncAnswerSchema } from '~/lib/schemas/reporting-responses'
 
 const SyncHeaders = z.object({
   'x-device-id': z
@@ -31,7 +32,10 @@ const syncOperation = (summary: string) =>
     query: SyncQuery,
     headers: SyncHeaders,
     responses: {
-      200: 'A snapshot page (no cursor, or a snapshot continuation) or the changes after a revision cursor, with the next cursor and hasMore.',
+      200: {
+        description: 'A snapshot page (no cursor, or a snapshot continuation) or the changes after a revision cursor, with the next cursor and hasMore.',
+        schema: SyncAnswerSchema satisfies z.ZodType<SyncSnapshot | SyncChanges>,
+      },
       304: 'If-None-Match matched: nothing changed since that answer.',
       403: 'X-Device-Id names a device this user revoked (KR_DEVICE_REVOKED): delete the local copy.',
       410: 'The cursor is expired, foreign, tampered or ahead of the tenant: KR_SYNC_CURSOR_STALE, pull a snapshot.',

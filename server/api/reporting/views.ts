@@ -6,6 +6,7 @@ import { createView, deleteView, listViews, replaceView, VIEW_SCOPES } from '#se
 import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
+import { SavedViewListSchema, SavedViewSchema } from '~/lib/schemas/reporting-responses'
 
 /** docs/site-reporting.md "Saved views". */
 export const VIEW_NAME_MAX = 80
@@ -48,7 +49,7 @@ const ViewListQuery = z.object({ scope: scopeField.optional() })
 
 /** docs/site-reporting.md "Saved views" (spec §7 "Saved views"). */
 export const viewsRoutes = new Hono<BackendEnv>()
-  .get('/api/views', operation({ summary: 'Saved views of the items screen', tag: 'Saved views', access: 'session', query: ViewListQuery, responses: { 200: 'The views.' } }), async (c) => {
+  .get('/api/views', operation({ summary: 'Saved views of the items screen', tag: 'Saved views', access: 'session', query: ViewListQuery, responses: { 200: { description: 'The views.', schema: SavedViewListSchema } } }), async (c) => {
     const session = requireSession(c)
     const { scope } = c.req.valid('query')
     const { db, now } = c.get('deps')
@@ -57,7 +58,7 @@ export const viewsRoutes = new Hono<BackendEnv>()
 
   .post(
     '/api/views',
-    operation({ summary: 'Save a view', tag: 'Saved views', access: 'session', body: ViewBody, idempotent: true, responses: { 201: 'The view.', 403: 'Shared views need an administrator.' } }),
+    operation({ summary: 'Save a view', tag: 'Saved views', access: 'session', body: ViewBody, idempotent: true, responses: { 201: { description: 'The view.', schema: SavedViewSchema }, 403: 'Shared views need an administrator.' } }),
     idempotent,
     async (c) => {
       const session = requireSession(c)
@@ -67,7 +68,7 @@ export const viewsRoutes = new Hono<BackendEnv>()
     },
   )
 
-  .put('/api/views/:id', operation({ summary: 'Replace a saved view', tag: 'Saved views', access: 'session', body: ViewBody, responses: { 200: 'The view.', 403: 'Not yours to change.', 404: 'No such view.' } }), async (c) => {
+  .put('/api/views/:id', operation({ summary: 'Replace a saved view', tag: 'Saved views', access: 'session', body: ViewBody, responses: { 200: { description: 'The view.', schema: SavedViewSchema }, 403: 'Not yours to change.', 404: 'No such view.' } }), async (c) => {
     const session = requireSession(c)
     const input = c.req.valid('json')
     const { db, now } = c.get('deps')

@@ -87,7 +87,9 @@ test('JS on: a signed-in person’s thrown error and unhandled rejection reach t
 
   // One failure, found by one id: the error's visitor id opens the server's lines of that visitor;
   // a line's request correlation id leads back to the visitor's frontend errors.
-  await admin.page.getByTitle('The server’s log lines of this visitor').first().click()
+  const occurrence = admin.page.locator('details', { has: admin.page.getByTitle('The server’s log lines of this visitor') }).first()
+  await occurrence.locator('summary').click()
+  await occurrence.getByTitle('The server’s log lines of this visitor').click()
   await expectScreen(admin.page, 'Logs')
   const lines = admin.page.getByRole('list', { name: 'Log lines' })
   await lines.waitFor()

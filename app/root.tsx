@@ -17,7 +17,7 @@ import { preferredLocale } from '~/lib/format'
 import { FORGET_KEY } from '~/islands/sync/forget-key'
 import { holdEarlyErrors, track } from '~/lib/telemetry'
 import { guardRedirectOf } from '~/lib/telemetry-events'
-import { NO_COLLECTION, type TelemetryCollection } from '~/lib/telemetry-settings'
+import { NO_COLLECTION, SIGNED_OUT_COLLECTION, type TelemetryCollection } from '~/lib/telemetry-settings'
 import type { Route } from './+types/root'
 import stylesheetHref from './app.css?url'
 
@@ -31,8 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const mode = guardModeFor(url.pathname)
 
-  // What the page's telemetry and error batchers may send (issue 15), read beside the session: no extra wait.
-  const [result, collection] = await Promise.all([api.get<Session>('/auth/session'), api.get<TelemetryCollection>('/api/telemetry/settings')])
+  const result = await api.get<Session>('/auth/session')
   let session = result.ok ? result.data : null
   // Spec §4: the automatic demo admin session, only in a build made with the adminAutoSession flag.
   if (!session && mode !== 'public' && buildFlags.adminAutoSession) {
@@ -57,6 +56,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     context.logger.info({ event: 'Auth.Guard.Resumed', path: url.pathname, mode, userId: session?.userId }, 'guard resumed')
   }
 
+  // What the page's telemetry and error batchers may send (issue 15): the organisation's switches
+  // for a signed-in person (one in-process call); signed out there is no organisation to ask.
+  const signedIn = session !== null && !session.requiresMfa
+  const collection = signedIn ? await api.get<TelemetryCollection>('/api/telemetry/settings') : null
   const flash = await takeFlash(request, responseHeaders)
   // This device's appearance (spec §9), applied by Layout on the first paint; on a settings page a device without one takes the account's.
   const appearance =
@@ -71,7 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       oidcEnabled: context.oidcEnabled,
       locale: preferredLocale(request.headers.get('accept-language')),
       session: session && !session.requiresMfa ? shellSession(session) : null,
-      telemetry: collection.ok ? collection.data : NO_COLLECTION,
+      telemetry: collection === null ? SIGNED_OUT_COLLECTION : collection.ok ? collection.data : NO_COLLECTION,
     },
     { headers: responseHeaders },
   )

@@ -161,10 +161,16 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
         rooms.add(room)
         await hub.addToGroup(connection.id, group)
         await presence.join(group, entryOf(connection))
-        await announcePresence(group, room)
-        // Read last, so it is never older than an announcement this connection already received.
         const messages = await history(db, connection.principal.tenantId, room)
-        return { room, history: messages, members: await presence.list(group) }
+        const members = await presence.list(group)
+        // Announced after this answer is written (the answer goes out as soon as run returns, a
+        // timer fires later): two people joining at once (both pages coming back after a restart)
+        // could otherwise see the other's announcement arrive before their own older answer, and
+        // keep "Only you here". The last list each person receives is read after the last join.
+        setImmediate(() => {
+          void announcePresence(group, room).catch((error: unknown) => logger.warn({ err: error }, 'presence announcement failed'))
+        })
+        return { room, history: messages, members }
       },
     },
     [HUB_METHODS.leaveRoom]: {

@@ -17,8 +17,12 @@ import * as photoSchema from './schema-photos'
 import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
 import * as settingsSchema from './schema-settings'
+import * as licensingSchema from './schema-licensing'
+import * as billingSchema from './schema-billing'
+import * as storeSchema from './schema-store'
+import * as oidcSchema from './schema-oidc'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]
@@ -43,6 +47,11 @@ export type OpenOptions = {
    * WebAssembly memory PGlite grows during initdb is never given back (server/db/first-start.ts).
    */
   initialise?: ((pgliteDir: string) => Promise<void>) | undefined
+  /**
+   * PGlite in memory instead of in `dataDir` (tests: a database that lives as long as its test
+   * file; every page read and write stays in WebAssembly memory instead of a file system call).
+   */
+  inMemory?: boolean | undefined
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -54,6 +63,11 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const db = drizzlePg({ client: pool, schema }) as unknown as Database
     await migratePg(drizzlePg({ client: pool }), { migrationsFolder: options.migrationsFolder })
     return { db, driver: 'postgres', close: () => pool.end() }
+  }
+
+  if (options.inMemory) {
+    const { client, db } = await openPglite('memory://', options.migrationsFolder, options.loadDataDir)
+    return { db, driver: 'pglite', close: () => client.close() }
   }
 
   const dir = path.join(options.dataDir, 'pglite')

@@ -99,7 +99,7 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
       const template = inject('pgliteTemplate')
       if (!template) throw new Error('No PGlite template: run API tests through `vitest --project api` (tests/setup/api-global.ts).')
       const dump = new Blob([await readFile(template)])
-      handle = await openDatabase({ dataDir, migrationsFolder, loadDataDir: dump })
+      handle = await openDatabase({ dataDir, migrationsFolder, loadDataDir: dump, inMemory: true })
     }
     cleanups.push(() => handle.close())
     await assertRowLevelSecurity(handle.db)

@@ -169,6 +169,8 @@ test('the contract has operations to fuzz', () => {
 
 test(`no generated request to any operation answers 5xx (${RUNS} per operation)`, { timeout: 60 * 60_000 }, async () => {
   const statuses = new Map<string, Map<number, number>>()
+  /** How long each operation's requests took (its rows not counted): where the suite's time goes. */
+  const timeMs = new Map<string, number>()
   let setUpMs = 0
   const started = performance.now()
   for (const { path, method, op } of operations()) {
@@ -180,6 +182,7 @@ test(`no generated request to any operation answers 5xx (${RUNS} per operation)`
     setUpMs += performance.now() - setUp
     // A fresh session per operation: signing out or a refused refresh must not starve the next.
     const member = op.security.length ? await signedInClient(t, org.admin.member) : client(t)
+    const fuzzing = performance.now()
     await fc.assert(
       fc.asyncProperty(requestArbitrary(path, op), async (generated) => {
         const response = await send(member, method, op, generated)
@@ -189,13 +192,14 @@ test(`no generated request to any operation answers 5xx (${RUNS} per operation)`
       }),
       { numRuns: RUNS },
     )
+    timeMs.set(key, performance.now() - fuzzing)
   }
   const summary = [...statuses].map(
     ([key, counts]) =>
       `${key}: ${[...counts]
         .sort(([a], [b]) => a - b)
         .map(([s, n]) => `${s}×${n}`)
-        .join(' ')}`,
+        .join(' ')} (${((timeMs.get(key) ?? 0) / 1000).toFixed(1)} s)`,
   )
   const totalMs = performance.now() - started
   console.info(`fuzz: ${statuses.size} operations × ${RUNS} requests in ${Math.round(totalMs / 1000)} s (${Math.round(setUpMs / 1000)} s making rows)\n${summary.join('\n')}`)

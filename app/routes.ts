@@ -1,10 +1,5 @@
 import { type RouteConfig, index, layout, route } from '@react-router/dev/routes'
 
-/** A screen whose issue comes later: the shell and an honest empty state (routes/coming-later.tsx). */
-function later(path: string, id: string) {
-  return route(path, 'routes/coming-later.tsx', { id })
-}
-
 // Explicit route config, in the order of spec §2.
 export default [
   // Public screens
@@ -19,6 +14,8 @@ export default [
   route('invite/:token', 'routes/invite.tsx', { id: 'invite' }),
   route('invite/project/:token', 'routes/invite.tsx', { id: 'project-invite' }),
   route('auth/blocked', 'routes/auth/blocked.tsx'),
+  // Beyond spec §2: where the identity provider sends the browser back (issue 16).
+  route('auth/oidc/callback', 'routes/auth/oidc-callback.tsx'),
 
   // Signed-in screens, inside the shell
   layout('routes/shell.tsx', [
@@ -62,11 +59,11 @@ export default [
       route('admin', 'routes/settings/admin.tsx'),
       // Beyond spec §2: the appearance form's action (a cookie for this device, and the account's default); the form is on the user tab.
       route('appearance', 'routes/settings/appearance.tsx'),
-      later('link', 'settings-link'),
-      later('billing', 'settings-billing'),
-      later('billing/success', 'settings-billing-success'),
-      later('billing/cancel', 'settings-billing-cancel'),
-      later('entitlements', 'settings-entitlements'),
+      route('link', 'routes/settings/link.tsx'),
+      route('billing', 'routes/settings/billing.tsx'),
+      route('billing/success', 'routes/settings/billing-success.tsx'),
+      route('billing/cancel', 'routes/settings/billing-cancel.tsx'),
+      route('entitlements', 'routes/settings/entitlements.tsx'),
       // Beyond spec §2: support tickets a user opens (issue 13).
       route('support', 'routes/settings/support.tsx'),
       route('support/:ticketId', 'routes/settings/support-ticket.tsx'),

@@ -1,10 +1,9 @@
 import { useLocation } from 'react-router'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
-import type { Route } from './+types/coming-later'
 
 /**
- * Screens of spec §2 whose issues come later. They show the shell and say plainly that the
+ * Screens of spec §2 whose issues come later (their route modules re-export this one). They show the shell and say plainly that the
  * screen is not built yet: no sample data, nothing that looks like it works and does not.
  */
 const TITLES: Array<[RegExp, string]> = [
@@ -36,6 +35,6 @@ export default function ComingLater() {
   )
 }
 
-export function meta({ location }: Route.MetaArgs) {
+export function meta({ location }: { location: { pathname: string } }) {
   return [{ title: `${titleFor(location.pathname)} · Site Portal` }]
 }

@@ -59,6 +59,11 @@ import { preferenceRoutes } from './settings/preferences'
 import { settingsRoutes } from './settings/settings'
 import { viewsRoutes } from './reporting/views'
 import { telemetryRoutes } from './telemetry'
+import { tenantRoutes } from './licensing/tenants'
+import { entitlementRoutes } from './licensing/entitlements'
+import { billingRoutes } from './billing/checkout'
+import { storeRoutes } from './billing/store'
+import { oidcRoutes } from './auth/oidc-routes'
 
 /** The detail of a 404 for a path no route answers (as opposed to a missing record). */
 export const NO_SUCH_CALL = 'There is no such call in this API.'
@@ -162,6 +167,12 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', cspReportRoutes)
   app.route('/', adminCspReportRoutes)
   app.route('/', adminLogRoutes)
+  // Tenancy, licences, seats, billing and identity-provider sign-in (issue 16, docs/licensing.md).
+  app.route('/', tenantRoutes)
+  app.route('/', entitlementRoutes)
+  app.route('/', billingRoutes)
+  app.route('/', storeRoutes)
+  app.route('/', oidcRoutes)
   app.route(
     '/',
     contractRoutes(() => app.routes, deps.config.maxBodyBytes),

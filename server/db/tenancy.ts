@@ -10,6 +10,10 @@ import { photoTenantTables } from './schema-photos'
 import { realtimeTenantTables } from './schema-realtime'
 import { reportingTenantTables } from './schema-reporting'
 import { settingsTenantTables } from './schema-settings'
+import { licensingTenantTables } from './schema-licensing'
+import { billingTenantTables } from './schema-billing'
+import { storeTenantTables } from './schema-store'
+import { oidcTenantTables } from './schema-oidc'
 
 /**
  * Every tenant-owned query runs inside one of these transactions: as the plain application role,
@@ -55,7 +59,7 @@ export async function assertRowLevelSecurity(db: Database): Promise<void> {
             from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`,
       ),
     )
-    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables, ...docControlTenantTables, ...adminTenantTables, ...settingsTenantTables, ...observabilityTenantTables]) {
+    for (const name of [...tenantTables, ...reportingTenantTables, ...photoTenantTables, ...realtimeTenantTables, ...documentTenantTables, ...docControlTenantTables, ...adminTenantTables, ...settingsTenantTables, ...observabilityTenantTables, ...licensingTenantTables, ...billingTenantTables, ...storeTenantTables, ...oidcTenantTables]) {
       const table = tables.find((t) => t.relname === name)
       if (!table?.relrowsecurity || !table.relforcerowsecurity) {
         throw new RlsBypassError(`Table ${name} does not force row-level security; refusing to start.`)

@@ -14,6 +14,9 @@ const alias = {
  */
 const DATABASE_SUITE_WORKERS = Math.max(2, Math.min(4, availableParallelism()))
 
+/** Browser files at once: E2E_WORKERS, else two (see the e2e project). */
+const E2E_WORKERS = Number(process.env.E2E_WORKERS) || 2
+
 // A separate config so the reactRouter() Vite plugin never runs under vitest.
 export default defineConfig({
   resolve: { alias },
@@ -74,7 +77,10 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // One file drives one portal process and one Chromium and keeps about one core busy (it
+          // waits on the other half of the time): two files at once keep CI's two cores busy. Each
+          // file has its own portal, port and data folder (harness.ts), so they never meet.
+          maxWorkers: E2E_WORKERS,
         },
       },
     ],

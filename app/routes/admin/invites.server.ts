@@ -5,6 +5,7 @@ import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
 import { type CreatedProjectInvite, INVITE_STATUSES, type Invite, invitesHref, type InviteStatus, type ProjectInvite } from '~/lib/admin/invites'
 import type { ApiClient } from '~/lib/api/types'
+import type { Entitlements } from '~/lib/licensing/seats'
 import { setFlash } from '~/lib/flash.server'
 import type { Page, Project } from '~/lib/reporting/types'
 import { InviteCreateSchema, ProjectInviteCreateSchema } from '~/lib/schemas/admin-invites'
@@ -33,12 +34,14 @@ export async function loadInvitesPage(api: ApiClient, query: InvitesQuery, heade
   if (query.after) params.set('after', query.after)
   const projectParams = new URLSearchParams({ limit: '50' })
   if (query.projectAfter) projectParams.set('after', query.projectAfter)
-  const [invites, projects, projectInvites] = await Promise.all([
+  const [invites, projects, projectInvites, entitlements] = await Promise.all([
     api.get<{ items: Invite[]; nextCursor: string | null }>(`/api/admin/invites?${params.toString()}`),
     api.get<Page<Project>>(`/api/projects?limit=${PROJECTS_MAX}`),
     query.projectId
       ? api.get<{ items: ProjectInvite[]; nextCursor: string | null }>(`/api/projects/${encodeURIComponent(query.projectId)}/invites?${projectParams.toString()}`)
       : null,
+    // The seat warning (Settings › Admin › warn near the seat limit, docs/licensing.md): best effort.
+    api.get<Entitlements>('/api/entitlements/me'),
   ])
   if (!invites.ok) throw loadError(invites.error, headers)
   return {
@@ -47,6 +50,7 @@ export async function loadInvitesPage(api: ApiClient, query: InvitesQuery, heade
     projects: projects.ok ? projects.data.items.map((p) => ({ id: p.id, title: p.title, status: p.status })) : [],
     projectInvites: projectInvites?.ok ? projectInvites.data.items : [],
     projectNextCursor: projectInvites?.ok ? projectInvites.data.nextCursor : null,
+    seats: entitlements.ok && entitlements.data.seats.nearLimit ? entitlements.data.seats : null,
     notice: projectInvites && !projectInvites.ok ? noticeOf(projectInvites.error) : !projects.ok ? noticeOf(projects.error) : null,
   }
 }

@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Invites({ loaderData }: Route.ComponentProps) {
-  const { query, invites, nextCursor, projects, projectInvites, projectNextCursor, notice: loadNotice, idempotencyKey } = loaderData
+  const { query, invites, nextCursor, projects, projectInvites, projectNextCursor, notice: loadNotice, idempotencyKey, seats } = loaderData
   const actionData = useActionData<typeof action>() as InvitesActionData | undefined
   const locale = useLocale()
   useLiveRevalidation((change) => change.entityType === 'Invite' || change.entityType === 'Membership')
@@ -62,6 +62,12 @@ export default function Invites({ loaderData }: Route.ComponentProps) {
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
           {notice.message}
+        </Banner>
+      ) : null}
+      {seats ? (
+        <Banner tone="warning" title={seats.free === 0 ? 'No free seat' : 'One seat left'} className="mb-6">
+          {seats.used} of {seats.total} seats are held and {seats.reserved} reserved by pending invites.{' '}
+          {seats.free === 0 && seats.enforced ? 'New invites are refused until a seat is free: cancel an invite, revoke a seat, or buy more seats in Settings › Billing.' : 'Buy more seats in Settings › Billing before you run out.'}
         </Banner>
       ) : null}
       <div className="flex flex-col gap-10">

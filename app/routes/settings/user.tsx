@@ -2,6 +2,7 @@ import { data, useActionData } from 'react-router'
 import { AppearanceCard } from '~/components/settings/appearance-card'
 import { EmailCard } from '~/components/settings/email-card'
 import { MfaCard } from '~/components/settings/mfa-card'
+import { OrganisationsCard } from '~/components/settings/organisations-card'
 import { PasswordCard } from '~/components/settings/password-card'
 import { ProfileCard } from '~/components/settings/profile-card'
 import { SessionsCard } from '~/components/settings/sessions-card'
@@ -9,6 +10,7 @@ import { Banner } from '~/components/ui/banner'
 import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/user'
+import { createOrganisation, loadOrganisations, switchOrganisation } from './organisations.server'
 import {
   cancelMfa,
   changeEmail,
@@ -26,11 +28,13 @@ import {
 
 /**
  * /settings and /settings/user (issue 14, docs/settings.md "User"): your details, e-mail address,
- * password, two-factor authentication, sessions and devices, and appearance.
+ * password, two-factor authentication, sessions and devices, appearance, and your organisations
+ * (switch, create one: issue 16).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  return data(await loadUserSettings(api, responseHeaders), { headers: responseHeaders })
+  const [settings, organisations] = await Promise.all([loadUserSettings(api, responseHeaders), loadOrganisations(api)])
+  return data({ ...settings, ...organisations }, { headers: responseHeaders })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -56,13 +60,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       return signOutOthers(api, responseHeaders, back)
     case 'session-revoke':
       return signOutSession(api, formData, responseHeaders, back)
+    case 'organisation-create':
+      return createOrganisation(api, formData, responseHeaders, back)
+    case 'organisation-switch':
+      return switchOrganisation(api, formData, responseHeaders)
     default:
       return unknownIntent()
   }
 }
 
 export default function UserSettings({ loaderData }: Route.ComponentProps) {
-  const { user, sessions, sessionsFailed } = loaderData
+  const { user, sessions, sessionsFailed, organisations, organisationsFailed, organisationKey } = loaderData
   const actionData = useActionData<typeof action>() as UserActionData | undefined
   const locale = useLocale()
   const resultOf = (intent: string) => (actionData?.intent === intent ? actionData.result : undefined)
@@ -80,6 +88,7 @@ export default function UserSettings({ loaderData }: Route.ComponentProps) {
         <MfaCard mfa={user.mfa} enrollment={actionData?.enrollment} confirmResult={resultOf('mfa-confirm')} removeResult={resultOf('mfa-remove')} />
         <SessionsCard sessions={sessions} failed={sessionsFailed} locale={locale} />
         <AppearanceCard />
+        <OrganisationsCard organisations={organisations} failed={organisationsFailed} lastResult={resultOf('organisation-create')} idempotencyKey={organisationKey} />
       </div>
     </div>
   )

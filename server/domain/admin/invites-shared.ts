@@ -3,6 +3,7 @@ import type { Database, Tx } from '#server/db/client'
 import { memberships, tenants, users } from '#server/db/schema'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import type { RoleKey } from '#server/domain/auth/roles'
+import { ensureFreeSeat } from '#server/domain/licensing/seats'
 import { recordChange } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { Problem } from '#server/http/problem'
@@ -83,11 +84,12 @@ export function membershipSuspended(): Problem {
  * Makes the person an active member with the role, inside the organisation's transaction. An
  * active member keeps their membership and role (`joined: false`); a suspended one is refused
  * when `reactivate` is false (a code handed out on site must not undo an administrator's
- * suspension), else reactivated with the role; an `invited` one becomes active.
+ * suspension), else reactivated with the role; an `invited` one becomes active. Becoming active
+ * needs a free seat unless `seatReserved` (an invite held it).
  */
 export async function joinOrganisation(
   ctx: DomainContext,
-  input: { userId: string; roleKey: RoleKey; isDefault: boolean; reactivate: boolean },
+  input: { userId: string; roleKey: RoleKey; isDefault: boolean; reactivate: boolean; seatReserved?: boolean },
 ): Promise<{ joined: boolean; roleKey: RoleKey }> {
   const tx: Tx = ctx.tx
   const [existing] = await tx
@@ -97,6 +99,8 @@ export async function joinOrganisation(
     .for('update')
   if (existing?.status === 'active') return { joined: false, roleKey: existing.roleKey as RoleKey }
   if (existing?.status === 'suspended' && !input.reactivate) throw membershipSuspended()
+  // A new active member takes a seat, unless an invite reserved it (docs/licensing.md "Seats").
+  if (!input.seatReserved) await ensureFreeSeat(ctx)
   if (existing) {
     await tx
       .update(memberships)

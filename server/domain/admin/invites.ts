@@ -8,6 +8,7 @@ import { hashPassword } from '#server/domain/auth/passwords'
 import { ensurePasswordPolicyIn } from '#server/domain/config/password-policy'
 import { hashToken, newToken } from '#server/domain/auth/tokens'
 import { enqueueMail } from '#server/domain/mail'
+import { ensureFreeSeat } from '#server/domain/licensing/seats'
 import { recordChange } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { decodeCursor, encodeCursor } from '#server/domain/reporting/paging'
@@ -138,6 +139,8 @@ export async function createInvite(ctx: DomainContext, input: InviteCreateInput,
       extensions: { inviteId: pending.id },
     })
   }
+  // A pending invite reserves a seat (docs/licensing.md "Seats").
+  await ensureFreeSeat(ctx)
   const { token, hash } = newToken()
   const [row] = await ctx.tx
     .insert(invites)
@@ -205,6 +208,8 @@ export async function resendInvite(ctx: DomainContext, inviteId: string, meta: R
       code: status === 'accepted' ? 'KR_INVITE_USED' : 'KR_INVITE_CANCELLED',
     })
   }
+  // An expired invite held no seat: sending it again reserves one.
+  if (status === 'expired') await ensureFreeSeat(ctx)
   const { token, hash } = newToken()
   const [updated] = await ctx.tx
     .update(invites)
@@ -322,7 +327,7 @@ async function acceptInvite(
     if (!row) throw unknownInvite()
     const status = inviteStatus(row, now)
     if (status !== 'pending') throw notPending(status)
-    const result = await joinOrganisation(ctx, { userId, roleKey: row.roleKey as RoleKey, isDefault: options.isDefault, reactivate: true })
+    const result = await joinOrganisation(ctx, { userId, roleKey: row.roleKey as RoleKey, isDefault: options.isDefault, reactivate: true, seatReserved: true })
     if (!result.joined) throw alreadyMember()
     await tx
       .update(invites)
@@ -398,6 +403,52 @@ export async function registerWithInvite(
       roleKey: result.roleKey,
       joined: result.joined,
     }
+  } catch (error) {
+    // The invite was used or cancelled meanwhile: no account without its organisation.
+    await db.delete(users).where(eq(users.id, user.id))
+    throw error
+  }
+}
+
+/**
+ * Joins through a pending invitation without its link (issue 16, docs/identity-provider.md
+ * "Linking"): the organisation's identity provider vouched for the invited address (a verified
+ * e-mail), which is what following the mailed link proves. The newest pending invitation of the
+ * address in that organisation is accepted as a claim would; a person without an account gets one
+ * (no password: they sign in through the provider, or set one with a password reset). Null when
+ * the address has no pending invitation there.
+ */
+export async function acceptInviteForVerifiedEmail(
+  db: Database,
+  input: { tenantId: string; email: string; displayName: string },
+  meta: RequestMeta,
+  now: Date,
+): Promise<{ userId: string; created: boolean; roleKey: RoleKey } | null> {
+  const address = input.email.trim().toLowerCase()
+  const [found] = await withTenant(db, input.tenantId, (tx) =>
+    tx
+      .select()
+      .from(invites)
+      .where(and(eq(invites.tenantId, input.tenantId), sql`lower(${invites.email}) = ${address}`, isNull(invites.acceptedAt), isNull(invites.cancelledAt), gt(invites.expiresAt, now)))
+      .orderBy(desc(invites.createdAt))
+      .limit(1),
+  )
+  if (!found) return null
+  const existing = await userByEmail(db, found.email)
+  if (existing) {
+    const isDefault = !(await hasAnyMembership(db, existing.id))
+    const result = await acceptInvite(db, found, existing.id, { isDefault, registered: false }, meta, now)
+    return { userId: existing.id, created: false, roleKey: result.roleKey }
+  }
+  const [user] = await db
+    .insert(users)
+    .values({ email: found.email, displayName: input.displayName.trim() || found.email, passwordHash: null, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: users.id })
+  if (!user) return acceptInviteForVerifiedEmail(db, input, meta, now)
+  try {
+    const result = await acceptInvite(db, found, user.id, { isDefault: true, registered: true }, meta, now)
+    return { userId: user.id, created: true, roleKey: result.roleKey }
   } catch (error) {
     // The invite was used or cancelled meanwhile: no account without its organisation.
     await db.delete(users).where(eq(users.id, user.id))

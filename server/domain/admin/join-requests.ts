@@ -7,6 +7,7 @@ import { withTenant } from '#server/db/tenancy'
 import { recordAuditIn } from '#server/domain/audit'
 import { ClockedRateLimiter, type LimitRule } from '#server/domain/auth/rate-limiter'
 import type { RoleKey } from '#server/domain/auth/roles'
+import { ensureFreeSeat } from '#server/domain/licensing/seats'
 import { enqueueMail } from '#server/domain/mail'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { recordChange } from '#server/domain/reporting/change-log'
@@ -357,6 +358,8 @@ export async function approveJoinRequest(ctx: DomainContext, id: string, input: 
     .for('update')
   let membershipId: string
   let membershipChange: 'created' | 'reactivated' | 'unchanged'
+  // A new or reactivated member takes a seat (docs/licensing.md "Seats").
+  if (existing?.status !== 'active') await ensureFreeSeat(ctx)
   if (!existing) {
     const [created] = await ctx.tx
       .insert(memberships)

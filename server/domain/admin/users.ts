@@ -9,6 +9,7 @@ import { enqueueMail } from '#server/domain/mail'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { recordChange } from '#server/domain/reporting/change-log'
 import { isUuid } from '#server/domain/reporting/projects'
+import { ensureFreeSeat } from '#server/domain/licensing/seats'
 import { Problem, problems } from '#server/http/problem'
 import {
   ADMIN_ROLE_KEYS,
@@ -368,6 +369,8 @@ export async function updateUser(ctx: DomainContext, userId: string, patch: User
   const statusChanged = nextStatus !== row.membershipStatus
   if (statusChanged && nextStatus === 'suspended' && userId === ctx.actor.userId) throw notYourself('You cannot suspend yourself.')
   if (roleChanged || statusChanged) await keepAnAdmin(ctx, row, { roleKey: nextRole, status: nextStatus })
+  // Reactivating takes a seat again (docs/licensing.md "Seats").
+  if (statusChanged && nextStatus === 'active') await ensureFreeSeat(ctx)
 
   if (Object.keys(person).length > 0) {
     await ctx.tx
@@ -389,15 +392,18 @@ export async function updateUser(ctx: DomainContext, userId: string, patch: User
   return detail(ctx, userId)
 }
 
-/** DELETE /api/admin/users/{id}: deactivate (the membership is suspended, the person's sessions here end). */
-export async function deactivateUser(ctx: DomainContext, userId: string, meta: RequestMeta): Promise<AdminUser> {
+/**
+ * DELETE /api/admin/users/{id}: deactivate (the membership is suspended, the person's sessions here
+ * end). Revoking a seat (server/domain/licensing/seats.ts) is the same, audited `via` it.
+ */
+export async function deactivateUser(ctx: DomainContext, userId: string, meta: RequestMeta, via: 'delete' | 'seat-revoke' = 'delete'): Promise<AdminUser> {
   await lockMembers(ctx)
   const row = await findMember(ctx, userId, { lock: true })
   if (userId === ctx.actor.userId) throw notYourself('You cannot deactivate yourself.')
   if (row.membershipStatus !== 'suspended') {
     await keepAnAdmin(ctx, row, { roleKey: row.roleKey, status: 'suspended' })
     await setMembership(ctx, userId, { status: 'suspended' })
-    await audit(ctx, meta, 'admin.user.deactivated', userId, { from: row.membershipStatus, to: 'suspended', via: 'delete' })
+    await audit(ctx, meta, 'admin.user.deactivated', userId, { from: row.membershipStatus, to: 'suspended', via })
     await recordChange(ctx, 'Membership', userId, 'Updated')
   }
   await revokeSessionsHere(ctx, userId)
@@ -559,6 +565,7 @@ export async function addMember(ctx: DomainContext, organisationId: string, inpu
       errors: { email: ['This person is already a member of the organisation.'] },
     })
   }
+  await ensureFreeSeat(ctx)
   await ctx.tx
     .insert(memberships)
     .values({ tenantId: ctx.actor.tenantId, userId: person.id, roleKey: input.roleKey, status: 'active', isDefault: false, createdAt: ctx.now, updatedAt: ctx.now })

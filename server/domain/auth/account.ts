@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
-import { authTokens, memberships, tenants, users } from '#server/db/schema'
+import { authTokens, users } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
 import { ensurePasswordPolicyIn } from '#server/domain/config/password-policy'
+import { createOrganisation } from '#server/domain/licensing/organisations'
 import { Problem } from '#server/http/problem'
+import type { CreatedOrganisation } from '~/lib/licensing/seats'
 import { recordAudit } from '../audit'
 import { enqueueMail } from '../mail'
 import { hashPassword, verifyPassword } from './passwords'
@@ -29,7 +30,7 @@ export async function registerSelf(db: Database, input: Registration, ctx: Ctx, 
   const email = input.email.trim()
   const passwordHash = await hashPassword(input.password)
   const { token, hash } = newToken()
-  const created = await db.transaction(async (tx) => {
+  const userId = await db.transaction(async (tx) => {
     // Registered already, or by a registration running at this moment: no second account.
     const [user] = await tx
       .insert(users)
@@ -37,15 +38,10 @@ export async function registerSelf(db: Database, input: Registration, ctx: Ctx, 
       .onConflictDoNothing()
       .returning({ id: users.id })
     if (!user) return undefined
-    const [tenant] = await tx
-      .insert(tenants)
-      .values({ name: input.organisationName.trim(), slug: slugFor(input.organisationName) })
-      .returning({ id: tenants.id })
-    if (!tenant) throw new Error('registration rows not created')
     await tx.insert(authTokens).values({ tokenHash: hash, userId: user.id, purpose: 'verify-email', expiresAt: new Date(now.getTime() + VERIFY_TTL_MS) })
-    return { user: user.id, tenant: tenant.id }
+    return user.id
   })
-  if (!created) {
+  if (!userId) {
     await enqueueMail(db, {
       to: email,
       template: 'account-exists',
@@ -53,9 +49,16 @@ export async function registerSelf(db: Database, input: Registration, ctx: Ctx, 
     })
     return
   }
-  await withTenant(db, created.tenant, (tx) =>
-    tx.insert(memberships).values({ tenantId: created.tenant, userId: created.user, roleKey: 'admin', isDefault: true }),
-  )
+  // The same organisation POST /api/tenants makes: its administrator and the default licence.
+  let organisation: CreatedOrganisation
+  try {
+    organisation = await createOrganisation(db, { name: input.organisationName, adminUserId: userId, isDefault: true }, ctx, now)
+  } catch (error) {
+    // No account without its organisation: the registrant may simply register again.
+    await db.delete(users).where(eq(users.id, userId))
+    throw error
+  }
+  const created = { user: userId, tenant: organisation.id }
   await enqueueMail(db, {
     tenantId: created.tenant,
     to: email,
@@ -63,17 +66,6 @@ export async function registerSelf(db: Database, input: Registration, ctx: Ctx, 
     variables: { publicUrl: ctx.publicUrl, recipientName: input.displayName.trim(), verifyUrl: `${ctx.publicUrl}/auth/verify-email?token=${token}` },
   })
   await recordAudit(db, { tenantId: created.tenant, actorUserId: created.user, action: 'auth.registered', ip: ctx.ip, correlationId: ctx.correlationId })
-}
-
-function slugFor(name: string): string {
-  const base = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-  return `${base || 'organisation'}-${randomBytes(3).toString('hex')}`
 }
 
 const invalidLink = () =>

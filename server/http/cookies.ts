@@ -6,7 +6,8 @@ import type { Config } from '#server/config'
  * Cookie names and attributes in one place. Outside development (https) the names carry the
  * `__Host-` prefix, which browsers only accept with Secure, Path=/ and no Domain.
  */
-export type CookieName = 'session' | 'csrf'
+/** oidc: binds an identity-provider sign-in in progress to the browser that started it (server/domain/oidc/flows.ts). */
+export type CookieName = 'session' | 'csrf' | 'oidc'
 
 export function cookieName(config: Config, name: CookieName): string {
   return config.cookieSecure ? `__Host-sp_${name}` : `sp_${name}`
@@ -19,8 +20,8 @@ export function readCookie(c: Context, config: Config, name: CookieName): string
 export function writeCookie(c: Context, config: Config, name: CookieName, value: string, maxAgeSeconds?: number): void {
   setCookie(c, cookieName(config, name), value, {
     path: '/',
-    // The CSRF cookie is read by the page's script to echo it in a header; the session never is.
-    httpOnly: name === 'session',
+    // The CSRF cookie is read by the page's script to echo it in a header; the others never are.
+    httpOnly: name !== 'csrf',
     secure: config.cookieSecure,
     sameSite: 'Lax',
     ...(maxAgeSeconds !== undefined && { maxAge: maxAgeSeconds }),

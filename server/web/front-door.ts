@@ -101,8 +101,9 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       backend: transport,
       cspNonce,
       remoteAddress,
-      // Identity-provider sign-in (OIDC) is not built yet, so no provider can be configured.
-      oidcEnabled: false,
+      // Identity-provider sign-in (issue 16) is per organisation: the sign-in page always offers the
+      // company-account form, and the backend says plainly when an organisation has no provider.
+      oidcEnabled: true,
       logger: webLogger,
     })
     const reportTo = cspReportAddress(reportTenant ? cspReportToken(config.sessionSecret, reportTenant, new Date()) : null)

@@ -225,7 +225,7 @@ export const IdentityProviderConfigSchema = z
       enabled: onOff('Sign-in with the identity provider').default(false).meta({
         title: 'Sign in with this provider',
         description:
-          'Offers single sign-on (OpenID Connect) on the sign-in page. Used by the OIDC sign-in of issue 16; until that ships, only the connection test uses these settings.',
+          'Lets your people sign in with their company account (OpenID Connect) from the sign-in page. Needs the issuer, client id and client secret, and the Business plan.',
         'x-applies': 'immediately',
       }),
       issuer: z

@@ -1,20 +1,24 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { AuthCard } from '~/components/auth/auth-card'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { Field } from '~/components/ui/field'
+import { Banner } from '~/components/ui/banner'
 import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { createServerApi } from '~/lib/api.server'
 import { blockedPath } from '~/lib/api/paths'
 import { safeRedirectPath } from '~/lib/auth/guard'
+import { lastOidcError } from '~/lib/auth/oidc-error.server'
 import type { Session } from '~/lib/auth/session'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { LoginSchema } from '~/lib/schemas/auth'
+import { OIDC_INTENT, OidcStartSchema } from '~/lib/schemas/oidc'
 import { track } from '~/lib/telemetry'
 import type { Route } from './+types/login'
+import { startCompanySignIn } from './login-oidc.server'
 
 type Mode = 'user' | 'admin'
 
@@ -22,12 +26,16 @@ function modeOf(value: string | null | FormDataEntryValue): Mode {
   return value === 'admin' ? 'admin' : 'user'
 }
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { oidcEnabled: context.oidcEnabled }
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // Identity-provider sign-in (issue 16): why the last one failed, if the callback sent us here.
+  const headers = new Headers()
+  const oidcError = await lastOidcError(request, headers)
+  return data({ oidcEnabled: context.oidcEnabled, oidcError }, { headers })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
+  if (formData.get('intent') === OIDC_INTENT) return startCompanySignIn(request, context, formData)
   const mode = modeOf(formData.get('mode'))
   const redirectTo = safeRedirectPath(String(formData.get('redirectTo') ?? ''))
   const submission = parseWithZod(formData, { schema: LoginSchema })
@@ -55,10 +63,11 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const mode = modeOf(searchParams.get('mode'))
   const redirectTo = searchParams.get('redirectTo') ?? ''
   // Usage telemetry (issue 15): the step and whether it was refused; never the address typed.
+  const passwordData = actionData && 'result' in actionData ? actionData : undefined
   useEffect(() => track('web.auth.sign-in.step', { step: 'credentials', mode, outcome: actionData ? 'refused' : 'shown' }), [mode, actionData])
   const [form, fields] = useForm({
     id: `login-${mode}`,
-    lastResult: actionData?.result,
+    lastResult: passwordData?.result,
     defaultNoValidate: false,
     constraint: getZodConstraint(LoginSchema),
     shouldValidate: 'onBlur',
@@ -92,7 +101,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {searchParams.get('tenantSlug') ? <input type="hidden" name="tenantSlug" value={searchParams.get('tenantSlug') ?? ''} /> : null}
         <FormError id={form.errorId} errors={form.errors} />
-        {actionData?.correlationId ? <p className="text-xs text-muted">Correlation id: {actionData.correlationId}</p> : null}
+        {passwordData?.correlationId ? <p className="text-xs text-muted">Correlation id: {passwordData.correlationId}</p> : null}
         <Field
           label="E-mail address"
           inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'username', spellCheck: false }}
@@ -106,12 +115,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
         <SubmitButton pendingLabel="Signing in…">Sign in</SubmitButton>
       </Form>
       {loaderData.oidcEnabled ? (
-        <Form method="post" action="/auth/oidc" className="mt-4">
-          <CsrfInput />
-          <SubmitButton variant="secondary" className="w-full" action="/auth/oidc">
-            Sign in with your identity provider
-          </SubmitButton>
-        </Form>
+        <CompanySignIn redirectTo={redirectTo} lastOidcError={loaderData.oidcError} actionData={actionData && 'oidc' in actionData ? actionData.oidc : undefined} />
       ) : null}
       <div className="mt-6 flex flex-col gap-2 text-sm">
         <Link to="/auth/forgot-password" className="text-primary underline">
@@ -122,6 +126,77 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
         </Link>
       </div>
     </AuthCard>
+  )
+}
+
+type CompanySignInProps = {
+  redirectTo: string
+  lastOidcError: { message: string; correlationId?: string | undefined } | null
+  actionData:
+    | { result: SubmissionResult<string[]>; correlationId: string | null; redirecting?: { authorizationUrl: string; correlationId: string } | undefined }
+    | undefined
+}
+
+/**
+ * Sign-in through the organisation's identity provider (issue 16, docs/identity-provider.md): the
+ * organisation's address says whose provider; the action sends the browser there. Works without
+ * JavaScript; the last failure (spec §4 lastOidcError) is shown above it in plain words.
+ */
+function CompanySignIn({ redirectTo, lastOidcError, actionData }: CompanySignInProps) {
+  const [searchParams] = useSearchParams()
+  const redirecting = actionData?.redirecting
+  // Spec §4 "redirecting": with JavaScript the page goes on at once; without, the meta refresh does.
+  useEffect(() => {
+    if (redirecting) window.location.assign(redirecting.authorizationUrl)
+  }, [redirecting])
+  const [form, fields] = useForm({
+    id: 'login-oidc',
+    lastResult: actionData?.result,
+    defaultValue: { organisation: searchParams.get('org') ?? '' },
+    defaultNoValidate: false,
+    constraint: getZodConstraint(OidcStartSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: OidcStartSchema }),
+  })
+  return (
+    <section aria-labelledby="company-sign-in-title" className="mt-6 flex flex-col gap-4 border-t border-border pt-6">
+      <div>
+        <h2 id="company-sign-in-title" className="text-base font-semibold">
+          Sign in with your company account
+        </h2>
+        <p className="text-sm text-muted">For organisations that sign in through their own identity provider (single sign-on).</p>
+      </div>
+      {redirecting ? (
+        <Banner tone="info" title="Taking you to your company’s sign-in…" correlationId={redirecting.correlationId}>
+          <meta httpEquiv="refresh" content={`0;url=${redirecting.authorizationUrl}`} />
+          <a href={redirecting.authorizationUrl} className="text-primary underline">
+            Continue to your company’s sign-in
+          </a>{' '}
+          if nothing happens.
+        </Banner>
+      ) : null}
+      {lastOidcError && !redirecting ? (
+        <Banner tone="critical" title="Signing in with your company account did not work" correlationId={lastOidcError.correlationId}>
+          {lastOidcError.message}
+        </Banner>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <CsrfInput />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <FormError id={form.errorId} errors={form.errors} />
+        {actionData?.correlationId ? <p className="text-xs text-muted">Correlation id: {actionData.correlationId}</p> : null}
+        <Field
+          label="Your organisation’s address"
+          help="The short name in your organisation’s sign-in link: acme in /auth/login?org=acme."
+          inputProps={{ ...getInputProps(fields.organisation, { type: 'text' }), autoComplete: 'organization', spellCheck: false, autoCapitalize: 'none' }}
+          errors={fields.organisation.errors}
+        />
+        <SubmitButton variant="secondary" intent={OIDC_INTENT} pendingLabel="Opening your company’s sign-in…">
+          Continue to your company’s sign-in
+        </SubmitButton>
+      </Form>
+    </section>
   )
 }
 

@@ -98,20 +98,50 @@ export async function signIn(db: Database, input: SignInInput, now: Date): Promi
     })
   }
 
+  await clearSignInFailures(db, keys)
+  return openSignedInSession(
+    db,
+    { userId: user.id, userMfaEnforced: user.mfaEnforced, membership, kind: input.kind, ip: input.ip, userAgent: input.userAgent, correlationId: input.correlationId },
+    now,
+  )
+}
+
+export type SignedInSessionInput = {
+  userId: string
+  userMfaEnforced: boolean
+  membership: ChosenMembership
+  kind: SessionKind
+  ip: string
+  userAgent: string | undefined
+  correlationId: string
+  /**
+   * The second factor was already proven elsewhere: an identity provider whose ID token asserts
+   * multi-factor authentication (server/domain/oidc/mfa-assertion.ts). Only then is it skipped.
+   */
+  secondFactorAsserted?: boolean
+  /** How the person proved who they are, for the audit trail. */
+  method?: 'password' | 'oidc'
+}
+
+/**
+ * The end of every sign-in (password or identity provider): decides whether a second factor is
+ * due and opens the session. Admin sign-in always takes one; user sign-in when the person is
+ * enrolled or it is enforced for them or their organisation; unless it was asserted already.
+ */
+export async function openSignedInSession(db: Database, input: SignedInSessionInput, now: Date): Promise<{ token: string; session: AuthSession }> {
   const [secret] = await db
     .select({ confirmedAt: mfaSecrets.confirmedAt })
     .from(mfaSecrets)
-    .where(eq(mfaSecrets.userId, user.id))
+    .where(eq(mfaSecrets.userId, input.userId))
   const enrolled = Boolean(secret?.confirmedAt)
-  // Admin sign-in always takes a second factor; user sign-in when enrolled or enforced.
-  const requiresMfa = input.kind === 'admin' || enrolled || user.mfaEnforced || membership.tenantMfaEnforced
-  await clearSignInFailures(db, keys)
+  const due = input.kind === 'admin' || enrolled || input.userMfaEnforced || input.membership.tenantMfaEnforced
+  const requiresMfa = due && !input.secondFactorAsserted
 
   const created = await createSession(
     db,
     {
-      userId: user.id,
-      tenantId: membership.tenantId,
+      userId: input.userId,
+      tenantId: input.membership.tenantId,
       kind: input.kind,
       requiresMfa,
       mfaEnrollment: requiresMfa && !enrolled,
@@ -122,21 +152,21 @@ export async function signIn(db: Database, input: SignInInput, now: Date): Promi
   )
   if (!requiresMfa) {
     await recordAudit(db, {
-      tenantId: membership.tenantId,
-      actorUserId: user.id,
+      tenantId: input.membership.tenantId,
+      actorUserId: input.userId,
       action: 'auth.signin',
       ip: input.ip,
       correlationId: input.correlationId,
-      data: { kind: input.kind },
+      data: { kind: input.kind, ...(input.method === 'oidc' && { method: 'oidc', secondFactorAsserted: Boolean(input.secondFactorAsserted) }) },
     })
   }
   return created
 }
 
-type ChosenMembership = { tenantId: string; roleKey: string; tenantMfaEnforced: boolean }
+export type ChosenMembership = { tenantId: string; roleKey: string; tenantMfaEnforced: boolean }
 
 /** The organisation a sign-in lands in: the one asked for, else the default, else the oldest. */
-async function chooseMembership(db: Database, userId: string, tenantSlug: string | undefined): Promise<ChosenMembership> {
+export async function chooseMembership(db: Database, userId: string, tenantSlug: string | undefined): Promise<ChosenMembership> {
   const rows = await withUser(db, userId, (tx) =>
     tx
       .select({

@@ -71,7 +71,8 @@ export const CATEGORIES: Record<ConfigCategory, CategoryDefinition> = {
   'identity-provider': {
     key: 'identity-provider',
     title: 'Identity provider',
-    description: 'Single sign-on with an OpenID Connect provider. The sign-in itself comes with issue 16; test the connection now.',
+    description:
+      'Sign-in with a company account: OpenID Connect with your identity provider (Business plan). At the provider, register this portal’s address followed by /auth/oidc/callback as the redirect URI; your people then sign in at /auth/login?org= followed by your organisation’s short name.',
     schema: IdentityProviderConfigSchema,
     tests: ['oidc'],
   },

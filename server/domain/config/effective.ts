@@ -124,3 +124,26 @@ export async function maxPhotoBytesIn(tx: Tx, tenantId: string): Promise<number>
   const { values } = await effectiveValuesIn(tx, tenantId, 'storage')
   return typeof values.maxPhotoMb === 'number' ? values.maxPhotoMb * 1024 * 1024 : Number.POSITIVE_INFINITY
 }
+
+/** Identity provider (issue 16): what the OIDC sign-in needs, secret opened. */
+export type IdentityProviderConfig = { enabled: boolean; issuer?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined }
+
+/**
+ * The organisation's identity-provider settings (server/domain/oidc reads them), or null until an
+ * admin saved them. A secret sealed under another SESSION_SECRET cannot be opened and is left out
+ * (the sign-in then says the organisation's provider is not set up).
+ */
+export async function effectiveIdentityProviderConfig(db: Database, sessionSecret: string, tenantId: string): Promise<IdentityProviderConfig | null> {
+  return inTenant(db, tenantId, async (tx) => {
+    const saved = await savedIn(tx, tenantId, 'identity-provider')
+    if (!saved) return null
+    const values = { ...defaultsOf('identity-provider'), ...saved.values }
+    const sealed = saved.secrets.clientSecret
+    return {
+      enabled: values.enabled === true,
+      issuer: text(values.issuer),
+      clientId: text(values.clientId),
+      clientSecret: sealed ? openSecret(sessionSecret, { tenantId, category: 'identity-provider', field: 'clientSecret' }, sealed) : undefined,
+    }
+  })
+}

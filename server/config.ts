@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { readStoreConfig, storeEnvShape, type StoreConfig } from './domain/store/store-config'
 
 /**
  * The environment is read here, once, at start. Everything else receives this typed object and
@@ -47,6 +48,17 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   DIAGNOSTICS_INTERVAL_MINUTES: z.coerce.number().int('must be a whole number of minutes').min(0, 'must be 0 (off) or more').max(1440, 'must be at most 1440 (a day)').default(15),
+  PLATFORM_OPERATOR_EMAILS: z
+    .string()
+    .transform((text) => text.split(',').map((address) => address.trim().toLowerCase()).filter(Boolean))
+    .refine((list) => list.every((address) => /^[^\s@]+@[^\s@]+$/.test(address)), 'must be e-mail addresses separated by commas')
+    .optional(),
+  BILLING_PROVIDER: z.enum(['none', 'test', 'stripe'], { error: 'must be none, test or stripe' }).default('none'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be the webhook endpoint\'s signing secret (whsec_…)').optional(),
+  STRIPE_PRICE_TEAM: z.string().regex(/^price_\S+$/, 'must be a Stripe price id (price_…)').optional(),
+  STRIPE_PRICE_BUSINESS: z.string().regex(/^price_\S+$/, 'must be a Stripe price id (price_…)').optional(),
+  BILLING_TEST_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   FEATURE_FLAGS: z
     .string()
     .transform((text, ctx) => {
@@ -60,6 +72,8 @@ const envSchema = z.object({
       return z.NEVER
     })
     .optional(),
+  // App stores (APPLE_*, GOOGLE_*, IAP_PRODUCTS, STORE_TIMEOUT_MS): docs/store-subscriptions.md.
+  ...storeEnvShape,
 })
 
 export type Config = {
@@ -97,7 +111,19 @@ export type Config = {
   diagnosticsIntervalMinutes: number
   /** Feature flags every session carries (spec §3 featureFlags), under each tenant's own (tenants.feature_flags). */
   featureFlags: Record<string, unknown>
+  /** PLATFORM_OPERATOR_EMAILS, lower-cased: people (by verified address) who may change any organisation's licence (docs/licensing.md). */
+  platformOperatorEmails: string[]
+  /** The web checkout's payment provider (docs/billing.md); 'none' leaves online payment off. */
+  billing: BillingConfig
+  /** The app stores whose subscriptions an organisation can link (docs/store-subscriptions.md); each undefined when not configured. */
+  store: StoreConfig
 }
+
+export type BillingConfig =
+  | { provider: 'none' }
+  /** The built-in provider with its own checkout page, for development and tests; its webhooks are signed with testWebhookSecret. */
+  | { provider: 'test'; testWebhookSecret: string }
+  | { provider: 'stripe'; stripe: { secretKey: string; webhookSecret: string; prices: { team: string; business: string } } }
 
 export class ConfigError extends Error {}
 
@@ -112,6 +138,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError('Invalid configuration:\n  MAIL_FROM: is required with SMTP_URL, e.g. "Site Portal <no-reply@example.com>"')
   const dataDir = path.resolve(e.DATA_DIR)
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')
+  const sessionSecret = e.SESSION_SECRET ?? readOrCreateSecret(dataDir)
+  const store = readStoreConfig(e)
+  if ('problems' in store) throw new ConfigError(`Invalid configuration:\n${store.problems.join('\n')}`)
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -120,7 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     backendUrl: e.BACKEND_URL,
     publicUrl,
-    sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    sessionSecret,
     logLevel: e.LOG_LEVEL,
     logFile: e.LOG_FILE ? path.resolve(e.LOG_FILE) : undefined,
     seed: e.SEED,
@@ -137,6 +166,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     diagnosticsIntervalMinutes: e.DIAGNOSTICS_INTERVAL_MINUTES,
     featureFlags: e.FEATURE_FLAGS ?? {},
+    platformOperatorEmails: e.PLATFORM_OPERATOR_EMAILS ?? [],
+    billing: billingConfig(e, sessionSecret),
+    store: store.config,
+  }
+}
+
+/** BILLING_PROVIDER and what the chosen provider needs; Stripe without its keys stops start-up with the missing names. */
+function billingConfig(e: z.infer<typeof envSchema>, sessionSecret: string): BillingConfig {
+  if (e.BILLING_PROVIDER === 'test') {
+    // Without its own secret, the test provider signs with one derived from the session secret.
+    return { provider: 'test', testWebhookSecret: e.BILLING_TEST_WEBHOOK_SECRET ?? createHmac('sha256', sessionSecret).update('billing-test-provider').digest('base64url') }
+  }
+  if (e.BILLING_PROVIDER === 'none') return { provider: 'none' }
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PRICE_TEAM: team, STRIPE_PRICE_BUSINESS: business } = e
+  if (!secretKey || !webhookSecret || !team || !business) {
+    const missing = Object.entries({ STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PRICE_TEAM: team, STRIPE_PRICE_BUSINESS: business }).filter(([, value]) => !value)
+    throw new ConfigError(`Invalid configuration:\n${missing.map(([name]) => `  ${name}: is required with BILLING_PROVIDER=stripe`).join('\n')}`)
+  }
+  return {
+    provider: 'stripe',
+    stripe: { secretKey, webhookSecret, prices: { team, business } },
   }
 }
 

@@ -17,6 +17,8 @@ export type AuditAction =
   | 'auth.email.verified'
   | 'auth.device.registered'
   | 'auth.device.revoked'
+  | 'auth.oidc.linked'
+  | 'auth.oidc.failed'
   | 'documents.folder.created'
   | 'documents.folder.changed'
   | 'documents.document.created'
@@ -87,6 +89,18 @@ export type AuditAction =
   | 'auth.email.changed'
   | 'auth.mfa.removed'
   | 'auth.sessions.revoked'
+  // Billing (issue 16, docs/billing.md): a checkout started by an admin, completed by the provider's webhook.
+  | 'billing.checkout.started'
+  | 'billing.checkout.completed'
+  | 'billing.licence.changed'
+  // Store subscriptions (issue 16, docs/store-subscriptions.md).
+  | 'billing.store.link-started'
+  | 'billing.store.linked'
+  | 'billing.store.verified'
+  | 'licensing.organisation.created'
+  | 'licensing.licence.changed'
+  | 'licensing.seat.revoked'
+  | 'licensing.organisation.switched'
 
 export type AuditInput = {
   tenantId?: string | undefined

@@ -51,13 +51,27 @@ const SIGNED_OUT_PATHS = new Set([
   '/auth/password/reset/confirm',
   '/auth/demo-session',
   '/auth/session',
+  '/auth/oidc/authorize',
 ])
+
+/**
+ * The identity provider's answer (issue 16) arrives by a cross-site navigation, so it carries no
+ * token and a cross-site Sec-Fetch-Site. Its CSRF defence is OAuth's: the unguessable `state` of
+ * a flow bound to this browser by an HttpOnly cookie (RFC 6749 §10.12, server/domain/oidc/flows.ts).
+ */
+const OIDC_CALLBACK = /^\/auth\/oidc\/callback\/?$/
 
 /**
  * Paths a browser may call without the token: they carry no credentials and change nothing of the
  * user's. CSP reports come from the browser itself (report-to, report-uri), never with our header.
  */
-const EXEMPT = [/^\/telemetry\/public-/, /^\/telemetry\/csp-reports\/?$/]
+/**
+ * A payment provider's webhooks (their signature is the check) and the built-in test provider's
+ * Pay and Cancel buttons, which stand where the provider's own site would (docs/billing.md).
+ */
+const BILLING_PROVIDER_CALLS = /^\/api\/billing\/(webhooks\/[^/]+|test-provider\/checkout\/[^/]+\/(pay|cancel))\/?$/
+
+const EXEMPT = [/^\/telemetry\/public-/, /^\/telemetry\/csp-reports\/?$/, OIDC_CALLBACK, BILLING_PROVIDER_CALLS]
 /**
  * Paths that need no token but must come from our own pages: the browser's telemetry, which
  * `navigator.sendBeacon` posts on page hide with the cookies and no way to add a header. It only

@@ -11,10 +11,9 @@ export type SpecCall = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; pa
 const call = (area: string, built: boolean) => (method: SpecCall['method'], path: string): SpecCall => ({ method, path, built, area })
 
 const auth = call('Auth', true)
-const authLater = call('Auth', false)
-const invites = call('Invites and tenants', false)
 const invitesBuilt = call('Invites and tenants', true)
-const billing = call('Billing', false)
+const billing = call('Billing', true)
+const storeBuilt = call('Billing', true)
 const sync = call('Sync and projects', true)
 const items = call('Items and photos', true)
 const views = call('Saved views', true)
@@ -29,7 +28,7 @@ export const SPEC_CALLS: SpecCall[] = [
   auth('POST', '/auth/login'),
   auth('POST', '/auth/admin/login'),
   auth('POST', '/auth/register-self'),
-  authLater('POST', '/auth/oidc/authorize'),
+  auth('POST', '/auth/oidc/authorize'),
   auth('POST', '/auth/session/refresh'),
   auth('POST', '/auth/password/set'),
   auth('POST', '/auth/password/reset/request'),
@@ -49,19 +48,19 @@ export const SPEC_CALLS: SpecCall[] = [
   invitesBuilt('POST', '/api/invites/cancel'),
   invitesBuilt('POST', '/api/invites/claim'),
   invitesBuilt('POST', '/api/invites/register'),
-  invites('POST', '/api/tenants'),
-  invites('GET', '/api/tenants/{tenantId}/license'),
-  invites('PATCH', '/api/tenants/{tenantId}/license'),
-  invites('GET', '/api/tenants/{tenantId}/seats'),
-  invites('GET', '/api/tenants/{tenantId}/seats/invites'),
-  invites('POST', '/api/tenants/{tenantId}/seats/invite'),
-  invites('POST', '/api/tenants/{tenantId}/admins/invite'),
-  invites('POST', '/api/seats/{seatId}/revoke'),
+  invitesBuilt('POST', '/api/tenants'),
+  invitesBuilt('GET', '/api/tenants/{tenantId}/license'),
+  invitesBuilt('PATCH', '/api/tenants/{tenantId}/license'),
+  invitesBuilt('GET', '/api/tenants/{tenantId}/seats'),
+  invitesBuilt('GET', '/api/tenants/{tenantId}/seats/invites'),
+  invitesBuilt('POST', '/api/tenants/{tenantId}/seats/invite'),
+  invitesBuilt('POST', '/api/tenants/{tenantId}/admins/invite'),
+  invitesBuilt('POST', '/api/seats/{seatId}/revoke'),
 
-  billing('GET', '/api/entitlements/me'),
-  billing('POST', '/api/iap/link/start'),
-  billing('POST', '/api/iap/link/complete'),
-  billing('POST', '/api/iap/verify'),
+  call('Billing', true)('GET', '/api/entitlements/me'),
+  storeBuilt('POST', '/api/iap/link/start'),
+  storeBuilt('POST', '/api/iap/link/complete'),
+  storeBuilt('POST', '/api/iap/verify'),
   billing('POST', '/api/billing/checkout/session'),
 
   sync('GET', '/api/sync/changes'),

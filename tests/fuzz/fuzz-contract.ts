@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { OpenApiDocument, OpenApiOperation } from '#server/http/openapi'
@@ -7,6 +8,8 @@ import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { createItem, createOrg, createProject, createReport, type Org } from '#tests/helpers/reporting-b'
 import { uploadRevision } from '#tests/helpers/documents'
 import { pngImage } from '#tests/helpers/photos'
+import { memberships } from '#server/db/schema'
+import { withTenant } from '#server/db/tenancy'
 import { anyText, bodyArbitrary, queryArbitrary, type IdPool } from './arbitraries'
 
 /**
@@ -27,7 +30,8 @@ let org: Org
 let known: string[]
 
 beforeAll(async () => {
-  t = await createTestBackend()
+  // The built-in payment provider, so the billing calls and its checkout page are fuzzed working, not refused (docs/billing.md).
+  t = await createTestBackend({ env: { BILLING_PROVIDER: 'test' } })
   document = (await (await t.fetch('/api/openapi.json')).json()) as OpenApiDocument
   org = await createOrg(t)
 })
@@ -40,7 +44,7 @@ const DOC_CONTROL = /workflow|transmittal|\/sets|part(y|ies)|deliverable|matrix|
  * suspend, delete or re-password the people whose ids they are given, so they get a spare member
  * of their own (and the organisation's id) instead of the writer the other operations' set-up needs.
  */
-const ADMINISTRATION = /^\/api\/admin\/|invite|join-request|support/
+const ADMINISTRATION = /^\/api\/admin\/|^\/api\/tenants|^\/api\/seats\/|invite|join-request|support/
 
 /** Rows for the generated requests to find: made anew for each operation, as earlier ones may delete them. */
 async function freshRows(path: string): Promise<string[]> {
@@ -60,7 +64,13 @@ async function freshRows(path: string): Promise<string[]> {
   const revision = await uploadRevision(org.admin, doc.id, pngImage(), { code: 'P01', status: 'S2' })
   const person = ADMINISTRATION.test(path) ? (await createMember(t.db, { tenant: org.tenant })).user.id : org.writer.member.user.id
   const rows = [projectId, reportId, ...items.map((item) => item.id), view.id, upload.id, person, folder.id, doc.id, revision.id].filter(Boolean)
-  if (ADMINISTRATION.test(path)) rows.push(org.tenant.id)
+  if (ADMINISTRATION.test(path)) {
+    // Seats are memberships (POST /api/seats/{seatId}/revoke): the spare member's seat, too.
+    const [seat] = await withTenant(t.db, org.tenant.id, (tx) =>
+      tx.select({ id: memberships.id }).from(memberships).where(and(eq(memberships.tenantId, org.tenant.id), eq(memberships.userId, person))),
+    )
+    rows.push(org.tenant.id, ...(seat ? [seat.id] : []))
+  }
   if (!DOC_CONTROL.test(path)) return rows
   // Document control: a party, a deliverable, a review template and a review running on that revision (with its task).
   const party = await made<{ id: string }>(org.admin.post(`/api/projects/${projectId}/parties`, { name: `Fuzz ${randomUUID()}`, role: 'lead-appointed', code: 'ARC' }))

@@ -8,9 +8,9 @@ const TABS = [
   { to: '/settings/site', label: 'Site', adminOnly: false },
   { to: '/settings/notifications', label: 'Notifications', adminOnly: false },
   { to: '/settings/admin', label: 'Admin', adminOnly: true },
-  { to: '/settings/link', label: 'Link subscription', adminOnly: false },
-  { to: '/settings/billing', label: 'Billing', adminOnly: false },
-  { to: '/settings/entitlements', label: 'Entitlements', adminOnly: false },
+  { to: '/settings/link', label: 'Link subscription', adminOnly: true },
+  { to: '/settings/billing', label: 'Billing', adminOnly: true },
+  { to: '/settings/entitlements', label: 'Entitlements', adminOnly: true },
   { to: '/settings/support', label: 'Support', adminOnly: false },
 ]
 

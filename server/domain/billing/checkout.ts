@@ -9,7 +9,7 @@ import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { Problem } from '#server/http/problem'
 import type { BillingCheckout, BillingOverview, CheckoutStatus, PurchasablePlanKey } from '~/lib/billing/types'
 import { BillingProviderError, type BillingProvider } from './provider'
-import { seatsInUse } from './seats-in-use'
+import { seatsTaken } from '#server/domain/licensing/seats'
 
 /**
  * The web checkout (issue 16, docs/billing.md): an administrator picks a plan and a number of
@@ -23,10 +23,16 @@ type Session = { tenantId: string; userId: string }
 
 const onlyAdmins = 'Only administrators of this organisation can manage billing.'
 
+/** Seats held and reserved (docs/licensing.md "Seats"): a checkout may not buy fewer. */
+async function seatsInUse(ctx: DomainContext): Promise<number> {
+  const { used, reserved } = await seatsTaken(ctx.tx, ctx.actor.tenantId, ctx.now)
+  return used + reserved
+}
+
 export async function billingOverview(db: Database, session: Session, now: Date, provider: BillingProvider | null): Promise<BillingOverview> {
   return asMember(db, session, now, async (ctx) => {
     requireAdmin(ctx)
-    return { provider: provider?.name ?? 'none', licence: await readLicence(ctx.tx, ctx.actor.tenantId), seatsInUse: await seatsInUse(ctx.tx, ctx.actor.tenantId, ctx.now) }
+    return { provider: provider?.name ?? 'none', licence: await readLicence(ctx.tx, ctx.actor.tenantId), seatsInUse: await seatsInUse(ctx) }
   })
 }
 
@@ -42,7 +48,7 @@ export async function startCheckout(
     requireAdmin(ctx)
     if (!provider) throw notConfigured()
     const active = provider
-    const inUse = await seatsInUse(ctx.tx, ctx.actor.tenantId, ctx.now)
+    const inUse = await seatsInUse(ctx)
     if (order.seats < inUse) {
       throw new Problem({
         status: 400,

@@ -25,6 +25,12 @@ import { licenceInForce, type LicenceInForce } from './entitlements'
 
 export async function seatCounts(tx: Tx, tenantId: string, now: Date, inForce?: LicenceInForce): Promise<SeatCounts> {
   const licence = inForce ?? (await licenceInForce(tx, tenantId, now))
+  const { used, reserved } = await seatsTaken(tx, tenantId, now)
+  return { total: licence.seats, used, reserved, free: Math.max(0, licence.seats - used - reserved) }
+}
+
+/** Seats held by active members (`used`) and reserved by pending invites (`reserved`); a checkout may not buy fewer than both. */
+export async function seatsTaken(tx: Tx, tenantId: string, now: Date): Promise<{ used: number; reserved: number }> {
   const [members] = await tx
     .select({ n: count() })
     .from(memberships)
@@ -33,9 +39,7 @@ export async function seatCounts(tx: Tx, tenantId: string, now: Date, inForce?: 
     .select({ n: count() })
     .from(invites)
     .where(and(eq(invites.tenantId, tenantId), isNull(invites.acceptedAt), isNull(invites.cancelledAt), gt(invites.expiresAt, now)))
-  const used = members?.n ?? 0
-  const reserved = pending?.n ?? 0
-  return { total: licence.seats, used, reserved, free: Math.max(0, licence.seats - used - reserved) }
+  return { used: members?.n ?? 0, reserved: pending?.n ?? 0 }
 }
 
 function plural(n: number, one: string, many: string): string {

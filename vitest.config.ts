@@ -75,8 +75,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Bounds for a stuck machine, scaled by the files sharing it (tests/e2e/harness.ts bound()).
+          testTimeout: 60_000 * E2E_WORKERS,
+          hookTimeout: 120_000 * E2E_WORKERS,
           // One file drives one portal process and one Chromium and keeps about one core busy (it
           // waits on the other half of the time): two files at once keep CI's two cores busy. Each
           // file has its own portal, port and data folder (harness.ts), so they never meet.

@@ -5,7 +5,7 @@ import { DEMO } from '#server/db/seed'
 import type { DocumentDetail } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
-import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
 import { demoUserApi, expectScreen, nextAdminCode, signIn, LONG_JOURNEY_VARIANTS } from './steps'
 
 let portal: Portal
@@ -55,7 +55,7 @@ async function signInAdmin(page: Page): Promise<void> {
 }
 
 describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
-  test('a two-step template is defined; a review of P01 is rejected with a reason, resubmitted with P02, approved at both steps from the inbox and the review, and the document is Published', { timeout: 120_000 }, async () => {
+  test('a two-step template is defined; a review of P01 is rejected with a reason, resubmitted with P02, approved at both steps from the inbox and the review, and the document is Published', { timeout: bound(120_000) }, async () => {
     const { project, doc, number } = await documentAtP01()
     const admin = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(() => admin.close())

@@ -5,7 +5,7 @@ import { DEMO } from '#server/db/seed'
 import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
-import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
 import { demoUserApi, expectScreen, nextAdminCode, signIn, LONG_JOURNEY_VARIANTS } from './steps'
 
 let portal: Portal
@@ -22,7 +22,7 @@ afterAll(async () => {
 })
 
 /** A journey here takes many page loads (every step of the wizard is one without JavaScript): a bound for a stuck machine. */
-const JOURNEY_LIMIT_MS = 180_000
+const JOURNEY_LIMIT_MS = bound(180_000)
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex')
 

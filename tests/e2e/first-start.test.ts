@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, onTestFinished, test } from 'vitest'
 import { DEMO } from '#server/db/seed'
 import type { Item, Page } from '~/lib/reporting/types'
+import { bound } from './harness'
 
 // The built server's first start on an empty PGlite data folder (server/db/first-start.ts): a
 // child process builds the folder under the server's lock, the server then opens it, and the
@@ -17,7 +18,7 @@ const rootDir = fileURLToPath(new URL('../..', import.meta.url))
 const serverEntry = path.join(rootDir, 'build/node/index.js')
 const childEntry = path.join(rootDir, 'build/node/initialise-data-folder.js')
 /** Bounds for a machine that is stuck, not expectations: nothing asserts on how long things take. */
-const LIMIT_MS = 60_000
+const LIMIT_MS = bound(60_000)
 
 type Server = { baseUrl: string; pid: number; output: () => string; exited: Promise<number | null>; stop: () => Promise<number | null> }
 

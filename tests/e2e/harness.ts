@@ -14,8 +14,21 @@ import { inject } from 'vitest'
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 const rootDir = fileURLToPath(new URL('../..', import.meta.url))
 const serverEntry = path.join(rootDir, 'build/node/index.js')
-/** Bounds for a machine that is stuck, not expectations: nothing asserts on how long things take. */
-const START_LIMIT_MS = 60_000
+/**
+ * How many browser files share the machine (vitest.config.ts runs E2E_WORKERS at once, two by
+ * default): each runs about that many times slower than alone.
+ */
+export const FILES_AT_ONCE = Number(process.env.E2E_WORKERS) || 2
+
+/**
+ * A bound for a machine that is stuck, not an expectation (nothing asserts on how long things
+ * take), scaled by how many files share the machine.
+ */
+export function bound(ms: number): number {
+  return ms * FILES_AT_ONCE
+}
+
+const START_LIMIT_MS = bound(60_000)
 const STOP_LIMIT_MS = 20_000
 
 // ---- The portal: the built server as its users run it ----

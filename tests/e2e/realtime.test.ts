@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import type { Item } from '~/lib/reporting/types'
-import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
+import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
 import { expectScreen, nextAdminCode, signIn, newDemoItem } from './steps'
 
 let portal: Portal
@@ -33,7 +33,7 @@ const HUB_NOISE = [/\/hub\/realtime/, /WebSocket connection to/, /\/__manifest\?
  * A restart takes the server's start time, and the client's reconnect delays (0, 2, 5, 10 s) may
  * run out before it is back, leaving the 30 s retry: a bound for a stuck machine, not an expectation.
  */
-const RESTART_JOURNEY_LIMIT_MS = 180_000
+const RESTART_JOURNEY_LIMIT_MS = bound(180_000)
 
 /** An item of the demo user's, made through the API of the running portal. */
 function newItem(): Promise<Item> {

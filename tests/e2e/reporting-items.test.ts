@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import type { Item, Member, Page as ListPage, Project, Report } from '~/lib/reporting/types'
-import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
 import { expectScreen, signIn, VARIANTS } from './steps'
 
 let portal: Portal
@@ -155,7 +155,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await page.getByRole('link', { name: 'Back to the item' }).click()
     await expectScreen(page, new RegExp(`^#\\d+ ${itemTitle}$`))
     assertNoConsoleErrors()
-  }, 120_000)
+  }, bound(120_000))
 
   test('the verifier rejects a close with a reason: the item is open again and the reason is in the thread and the activity', async () => {
     const { page, assertNoConsoleErrors } = await journey()
@@ -197,7 +197,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await reopened.getByText('Reason: Still moves at the second post.').waitFor()
     await checkAccessibility(page)
     assertNoConsoleErrors()
-  }, 90_000)
+  }, bound(90_000))
 
   test('filters and grouping change the list and live in the URL; a saved view is saved, applied and deleted', async () => {
     const { page, assertNoConsoleErrors } = await journey()
@@ -261,7 +261,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     expect(await page.getByRole('link', { name: viewName, exact: true }).count()).toBe(0)
     await checkAccessibility(page)
     assertNoConsoleErrors()
-  }, 90_000)
+  }, bound(90_000))
 
   test('a bulk action assigns three items to the demo admin, and a bulk delete asks first', async () => {
     const { page, assertNoConsoleErrors } = await journey()
@@ -303,7 +303,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     expect(await entryOf(page, doomed.title).count()).toBe(0)
     expect(await page.getByRole('checkbox', { name: /^Select item #/ }).count()).toBe(2)
     assertNoConsoleErrors()
-  }, 90_000)
+  }, bound(90_000))
 
   test('comparing two items shows them side by side with the differing fields marked', async () => {
     const { page, assertNoConsoleErrors } = await journey()
@@ -356,5 +356,5 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await page.goto('/items/00000000-0000-4000-8000-000000000000')
     await page.getByText('The requested resource was not found.').waitFor()
     assertNoConsoleErrors()
-  }, 90_000)
+  }, bound(90_000))
 })

@@ -14,8 +14,8 @@ const alias = {
  */
 const DATABASE_SUITE_WORKERS = Math.max(2, Math.min(4, availableParallelism()))
 
-/** Browser files at once: E2E_WORKERS, else two (see the e2e project). */
-const E2E_WORKERS = Number(process.env.E2E_WORKERS) || 2
+/** Browser files at once: E2E_WORKERS, else one (see the e2e project). */
+const E2E_WORKERS = Number(process.env.E2E_WORKERS) || 1
 
 // A separate config so the reactRouter() Vite plugin never runs under vitest.
 export default defineConfig({
@@ -78,9 +78,11 @@ export default defineConfig({
           // Bounds for a stuck machine, scaled by the files sharing it (tests/e2e/harness.ts bound()).
           testTimeout: 60_000 * E2E_WORKERS,
           hookTimeout: 120_000 * E2E_WORKERS,
-          // One file drives one portal process and one Chromium and keeps about one core busy (it
-          // waits on the other half of the time): two files at once keep CI's two cores busy. Each
-          // file has its own portal, port and data folder (harness.ts), so they never meet.
+          // One file at a time: a file's portal and Chromium already keep CI's two cores busy, and
+          // two files at once made every journey over twice as slow (the clean-clone run of
+          // 2026-11-27: admin-shell 66 s beside another file, 27 s alone on a slower machine), so
+          // the suite took longer, not shorter. Each file has its own portal, port and data folder
+          // (harness.ts), so E2E_WORKERS=2 stays possible on a machine with more cores.
           maxWorkers: E2E_WORKERS,
         },
       },

@@ -15,10 +15,10 @@ export const CHROMIUM_PATH = '/usr/bin/chromium'
 const rootDir = fileURLToPath(new URL('../..', import.meta.url))
 const serverEntry = path.join(rootDir, 'build/node/index.js')
 /**
- * How many browser files share the machine (vitest.config.ts runs E2E_WORKERS at once, two by
- * default): each runs about that many times slower than alone.
+ * How many browser files share the machine (vitest.config.ts runs E2E_WORKERS at once, one by
+ * default): on two cores each runs about that many times slower than alone, or worse.
  */
-export const FILES_AT_ONCE = Number(process.env.E2E_WORKERS) || 2
+export const FILES_AT_ONCE = Number(process.env.E2E_WORKERS) || 1
 
 /**
  * A bound for a machine that is stuck, not an expectation (nothing asserts on how long things

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { emailField } from '~/lib/schemas/auth'
-import { inviteMessageField } from '~/lib/schemas/admin-invites'
+import { InviteListQuerySchema, inviteMessageField } from '~/lib/schemas/admin-invites'
 import { FEATURE_KEYS, LICENCE_SOURCES, LICENCE_STATUSES, PLAN_KEYS, type Licence } from '~/lib/licensing/plans'
 import type { CreatedOrganisation, Entitlements, MyOrganisation, Seat, SeatCounts, SeatPage } from '~/lib/licensing/seats'
 
@@ -49,18 +49,8 @@ export const AdminInviteSchema = z.object({ email: emailField, message: inviteMe
 export const TenantParam = z.object({ tenantId: z.string().max(100) })
 export const SeatParam = z.object({ seatId: z.string().max(100) })
 
-export const SeatListQuerySchema = z.object({
-  after: z.string().max(200, 'The paging cursor is not valid.').optional(),
-  limit: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.coerce
-      .number({ error: 'limit must be a whole number from 1 to 200.' })
-      .int('limit must be a whole number from 1 to 200.')
-      .min(1, 'limit must be a whole number from 1 to 200.')
-      .max(200, 'limit must be a whole number from 1 to 200.')
-      .default(50),
-  ),
-})
+/** The same paging as the invite list: `after`, and `limit` 1–200 (50). */
+export const SeatListQuerySchema = InviteListQuerySchema.pick({ after: true, limit: true })
 
 /** The revoke form of /settings/entitlements. */
 export const SeatRevokeFormSchema = z.object({ seatId: z.uuid({ error: 'Choose a seat.' }) })

@@ -74,6 +74,19 @@ const envSchema = z.object({
     .optional(),
   // App stores (APPLE_*, GOOGLE_*, IAP_PRODUCTS, STORE_TIMEOUT_MS): docs/store-subscriptions.md.
   ...storeEnvShape,
+  // Operations at scale (docs/operations.md): the blob store, metrics, draining.
+  BLOB_STORE: z.enum(['file', 's3'], { error: 'must be file or s3' }).default('file'),
+  S3_ENDPOINT: z.url({ error: 'must be an absolute http(s) URL, e.g. http://127.0.0.1:9000' }).optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3–63 lower-case letters, digits, dots and hyphens)').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: booleanish.default(false),
+  S3_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'must be path segments such as site-portal/production').optional(),
+  S3_PRESIGN_MIN_BYTES: z.coerce.number().int('must be a whole number of bytes').min(0, 'must be 0 (off) or more').default(0),
+  S3_PRESIGN_TTL_SECONDS: z.coerce.number().int().min(10, 'must be at least 10 seconds').max(3600, 'must be at most 3600 (an hour)').default(60),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  SHUTDOWN_DEADLINE_SECONDS: z.coerce.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 (ten minutes)').default(25),
 })
 
 export type Config = {
@@ -117,7 +130,29 @@ export type Config = {
   billing: BillingConfig
   /** The app stores whose subscriptions an organisation can link (docs/store-subscriptions.md); each undefined when not configured. */
   store: StoreConfig
+  /** Where photo and document bytes live (docs/operations.md "File storage"): the data folder, or an S3-compatible bucket. */
+  blobs: BlobsConfig
+  /** GET /metrics (docs/operations.md "Metrics"): behind a bearer token, on a port of its own, both, or neither (then off). */
+  metrics: { token: string | undefined; port: number | undefined; host: string }
+  /** How long a stopping instance lets requests and uploads in flight finish (SIGTERM → exit). */
+  shutdownDeadlineMs: number
 }
+
+export type BlobsConfig =
+  | { store: 'file' }
+  | {
+      store: 's3'
+      /** S3_ENDPOINT; undefined: the SDK's default endpoint for the region. */
+      endpoint: string | undefined
+      bucket: string
+      region: string
+      forcePathStyle: boolean
+      /** Keys are stored under this prefix (several portals may share one bucket). */
+      keyPrefix: string | undefined
+      /** Downloads of at least this many bytes are answered with a short-lived presigned URL after the permission check; 0: never. */
+      presignMinBytes: number
+      presignTtlSeconds: number
+    }
 
 export type BillingConfig =
   | { provider: 'none' }
@@ -169,6 +204,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     platformOperatorEmails: e.PLATFORM_OPERATOR_EMAILS ?? [],
     billing: billingConfig(e, sessionSecret),
     store: store.config,
+    blobs: blobsConfig(e),
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_SECONDS * 1000,
+  }
+}
+
+/** BLOB_STORE and, for s3, its bucket (credentials come from the SDK's standard chain: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, profiles, roles). */
+function blobsConfig(e: z.infer<typeof envSchema>): BlobsConfig {
+  if (e.BLOB_STORE === 'file') return { store: 'file' }
+  if (!e.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: is required with BLOB_STORE=s3')
+  return {
+    store: 's3',
+    endpoint: e.S3_ENDPOINT,
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    keyPrefix: e.S3_KEY_PREFIX,
+    presignMinBytes: e.S3_PRESIGN_MIN_BYTES,
+    presignTtlSeconds: e.S3_PRESIGN_TTL_SECONDS,
   }
 }
 

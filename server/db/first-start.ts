@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process'
 import { z } from 'zod'
+import type { BlobsConfig } from '#server/config'
 import type { Logger } from '#server/http/logger'
 
 /**
@@ -15,6 +16,8 @@ export const initialiseRequest = z.object({
   pgliteDir: z.string().min(1),
   migrationsFolder: z.string().min(1),
   seed: z.boolean(),
+  /** The server's blob store (config.blobs), where the demo seed's photos go: the data folder or a bucket. */
+  blobs: z.custom<BlobsConfig>((value) => typeof value === 'object' && value !== null && 'store' in value),
 })
 export type InitialiseRequest = z.infer<typeof initialiseRequest>
 
@@ -29,6 +32,7 @@ export type ChildInitOptions = {
   dataDir: string
   migrationsFolder: string
   seed: boolean
+  blobs: BlobsConfig
   logger: Logger
 }
 
@@ -36,7 +40,7 @@ export type ChildInitOptions = {
 export function initialiseInChildProcess(options: ChildInitOptions): (pgliteDir: string) => Promise<void> {
   return async (pgliteDir) => {
     const started = performance.now()
-    const request: InitialiseRequest = { dataDir: options.dataDir, pgliteDir, migrationsFolder: options.migrationsFolder, seed: options.seed }
+    const request: InitialiseRequest = { dataDir: options.dataDir, pgliteDir, migrationsFolder: options.migrationsFolder, seed: options.seed, blobs: options.blobs }
     options.logger.info({ dataDir: options.dataDir }, 'new data folder: initialising it in a child process')
     const report = await runChild(options.entry, request)
     options.logger.info(

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   let seeded = false
   try {
     await assertRowLevelSecurity(db)
-    if (request.seed) seeded = await seedIfEmpty(db, { store: blobStoreFor({ dataDir: request.dataDir }) })
+    if (request.seed) seeded = await seedIfEmpty(db, { store: blobStoreFor({ dataDir: request.dataDir, blobs: request.blobs }) })
   } finally {
     await client.close()
   }

@@ -1,20 +1,22 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises'
+import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { BlobsConfig } from '#server/config'
+import { S3BlobStore } from './s3-blob-store'
 
 /**
- * Where photo and document bytes live (docs/photos.md "Storage"). Keys are tenant-prefixed paths:
- * `{tenantId}/…` for served blobs, `staging/{tenantId}/…` for uploads in progress, which are never
- * served. A served blob only ever appears whole: `put` writes a temporary name and renames it,
- * and `move` renames a finished staging file into place.
+ * Where photo and document bytes live (docs/photos.md "Storage", docs/operations.md "File storage").
+ * Keys are tenant-prefixed paths: `{tenantId}/…` for served blobs, `staging/{tenantId}/…` for
+ * uploads in progress, which are never served. A served blob only ever appears whole.
  *
- * Written so an S3-compatible store can implement it later: `put` is a streamed PutObject (or a
- * multipart upload), `append` a multipart part (or a compose), `move` CopyObject + DeleteObject,
- * `read` a ranged GetObject, `withLocalFile` a download to a temporary file.
+ * Two implementations: the data folder (FileBlobStore, below: `put` writes a temporary name and
+ * renames it, `move` renames) and an S3-compatible bucket (S3BlobStore, s3-blob-store.ts: `put` a
+ * streamed multipart upload, `append` parts of an S3 multipart upload, `move` CopyObject +
+ * DeleteObject, `read` a ranged GetObject, `withLocalFile` a download to a temporary file).
  */
 export type BlobStat = { size: number }
 export type ByteRange = { start: number; end: number }
@@ -23,13 +25,16 @@ export interface BlobStore {
   /** Stores the whole stream under `key`, replacing any blob there; answers its size and SHA-256 (hex). */
   put(key: string, data: Readable | Uint8Array): Promise<{ size: number; sha256: string }>
   /**
-   * Appends the stream to `key` if it holds exactly `expectedOffset` bytes (a missing blob holds 0).
+   * Appends the stream to `key`, an upload in progress (under `staging/`), if it holds exactly
+   * `expectedOffset` bytes (a missing blob holds 0).
    * The bytes that arrived stay even when the stream fails half-way; the error then carries the
-   * stored size (`AppendError`). At most `maxBytes` are accepted: more fails with `AppendError` too.
+   * stored size (`AppendError`). At most `maxBytes` are accepted: more fails with `AppendError` too,
+   * after storing the allowed ones. One writer per key at a time is the caller's guard (the upload
+   * session's lease, valid across instances).
    */
   append(key: string, data: AsyncIterable<Uint8Array>, expectedOffset: number, maxBytes: number): Promise<BlobStat>
   stat(key: string): Promise<BlobStat | undefined>
-  /** A stream of the blob, or of `range` (inclusive ends, like HTTP). */
+  /** A stream of the blob, or of `range` (inclusive ends, like HTTP); a missing blob fails it with code ENOENT. */
   read(key: string, range?: ByteRange): Readable
   /** Removes the blob; a missing one is fine. */
   delete(key: string): Promise<void>
@@ -39,9 +44,18 @@ export interface BlobStore {
   withLocalFile<T>(key: string, work: (filePath: string) => Promise<T>): Promise<T>
   /** Every blob under the key prefix (a folder), with when it was last written or moved there. */
   list(prefix: string): Promise<BlobEntry[]>
-  /** Removes the store's own temporary files (unfinished puts) last written before `olderThan`. */
+  /** Removes the store's own temporary files (unfinished puts and appends) last written before `olderThan`. */
   purgeTemporary(olderThan: Date): Promise<number>
+  /** Fails unless the store can be written (readiness): the data folder is writable, the bucket answers. */
+  check(): Promise<void>
+  /**
+   * A short-lived URL the client may fetch a blob of `size` bytes from directly, with these
+   * response headers, when the store offers one (S3 with S3_PRESIGN_MIN_BYTES); undefined otherwise.
+   */
+  directDownloadUrl?(key: string, size: number, headers: DirectDownloadHeaders): Promise<string | undefined>
 }
+
+export type DirectDownloadHeaders = { contentType: string; contentDisposition: string; cacheControl: string }
 
 export type BlobEntry = { key: string; size: number; modifiedAt: Date }
 
@@ -229,17 +243,28 @@ export class FileBlobStore implements BlobStore {
   async withLocalFile<T>(key: string, work: (filePath: string) => Promise<T>): Promise<T> {
     return work(this.pathOf(key))
   }
+
+  async check(): Promise<void> {
+    await mkdir(this.tmp, { recursive: true })
+    const probe = path.join(this.tmp, `${randomUUID()}.check`)
+    await writeFile(probe, '')
+    await rm(probe, { force: true })
+  }
 }
 
-const stores = new Map<string, FileBlobStore>()
+const stores = new Map<string, BlobStore>()
 
-/** The process's store for a data folder (one per root, so its append guard is shared). */
-export function blobStoreFor(config: { dataDir: string }): BlobStore {
-  const root = path.join(config.dataDir, 'blobs')
-  let store = stores.get(root)
+/**
+ * The process's store for this configuration: the data folder's (BLOB_STORE=file, the default), or
+ * the bucket's (BLOB_STORE=s3: one S3 client per bucket and prefix, sharing its connections).
+ */
+export function blobStoreFor(config: { dataDir: string; blobs?: BlobsConfig }): BlobStore {
+  const blobs = config.blobs
+  const id = blobs?.store === 's3' ? `s3:${JSON.stringify(blobs)}` : `file:${path.join(config.dataDir, 'blobs')}`
+  let store = stores.get(id)
   if (!store) {
-    store = new FileBlobStore(root)
-    stores.set(root, store)
+    store = blobs?.store === 's3' ? new S3BlobStore(blobs) : new FileBlobStore(path.join(config.dataDir, 'blobs'))
+    stores.set(id, store)
   }
   return store
 }

@@ -1,6 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import { withTenant } from '#server/db/tenancy'
 import { diagnosticAttempts, diagnosticRuns } from '#server/db/schema-observability'
 import { createLogger } from '#server/http/logger'
@@ -23,11 +23,13 @@ import type {
 } from '~/lib/admin/diagnostics'
 import { expectProblem } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
+import { createTestBucket, type TestBucket } from '#tests/helpers/s3'
 import { body, organisation } from '#tests/helpers/reporting-a'
 
 /**
  * Diagnostics (docs/observability.md "Diagnostics"), through HTTP: real runs of the real checks
- * (storage broken for real, by a file where the blob store keeps its temporary files), their
+ * (storage broken for real: by a file where the file store keeps its temporary files, or by
+ * deleting the S3 store's bucket, one of this file's own), their
  * attempts and failure tracking, the instance's scheduled run, paging, filters, the analysis from
  * known rows, other organisations and non-administrators.
  */
@@ -35,10 +37,13 @@ import { body, organisation } from '#tests/helpers/reporting-a'
 let t: TestBackend
 let hub: PortalHub
 let mailDir: string
+let bucket: TestBucket | undefined
 
 beforeAll(async () => {
   mailDir = `/tmp/sp-diagnostics-test-${process.pid}`
-  t = await createTestBackend({ now: '2026-11-25T06:00:00.000Z', env: { MAIL_FILE_DIR: mailDir } })
+  const s3Env = inject('s3Env')
+  if (s3Env.BLOB_STORE) bucket = await createTestBucket(s3Env, `diagnostics-${process.pid}-${Date.now().toString(36)}`)
+  t = await createTestBackend({ now: '2026-11-25T06:00:00.000Z', env: { MAIL_FILE_DIR: mailDir, ...bucket?.env } })
   hub = createPortalHub({
     config: t.config,
     db: t.db,
@@ -59,8 +64,13 @@ afterAll(async () => {
 const HOUR = 60 * 60_000
 const checkOf = (run: DiagnosticRun, check: DiagnosticCheck) => run.checks.find((c) => c.check === check)
 
-/** Breaks the blob store for real: a file where it makes its temporary files, so every write fails. */
+/** Breaks the blob store for real, so every write fails: no bucket, or a file where it makes its temporary files. */
 async function breakStorage(): Promise<() => Promise<void>> {
+  const own = bucket
+  if (own) {
+    await own.remove()
+    return () => own.restore()
+  }
   const tmp = path.join(t.config.dataDir, 'blobs', 'tmp')
   await rm(tmp, { recursive: true, force: true })
   await mkdir(path.dirname(tmp), { recursive: true })

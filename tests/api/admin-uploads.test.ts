@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs'
-import path from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { uploadSessions } from '#server/db/schema-photos'
 import { withTenant } from '#server/db/tenancy'
 import type { AdminUpload, AdminUploadStats } from '~/lib/admin/uploads'
 import type { UploadSession } from '#server/domain/photos/uploads'
+import { blobStoreFor } from '#server/storage/blob-store'
 import { auditOf, expectProblem } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { createUpload, getUpload, pngImage, putChunk, uploadPhoto } from '#tests/helpers/photos'
@@ -26,7 +25,8 @@ afterAll(async () => {
 
 type List = { items: AdminUpload[]; nextCursor: string | null }
 
-const stagedFile = (tenantId: string, sessionId: string) => path.join(t.config.dataDir, 'blobs', 'staging', tenantId, `upload-${sessionId}`)
+/** Whether the session's staged bytes are in the store (the data folder or the bucket). */
+const staged = async (tenantId: string, sessionId: string) => (await blobStoreFor(t.config).stat(`staging/${tenantId}/upload-${sessionId}`)) !== undefined
 
 /** Moves a session's last progress back in time, as an upload that stalled would leave it. */
 async function stall(tenantId: string, sessionId: string, hours: number) {
@@ -109,11 +109,11 @@ test('an admin aborts a stuck upload: its staged bytes are freed, its owner can 
   const session = await createUpload(org.writer, item.id, image, { fileName: 'stuck.png' })
   await json<UploadSession>(await putChunk(org.writer, session.id, 0, image.subarray(0, 30)))
   await stall(org.tenant.id, session.id, 3)
-  expect(existsSync(stagedFile(org.tenant.id, session.id))).toBe(true)
+  expect(await staged(org.tenant.id, session.id)).toBe(true)
   const log = await changeLogOf(t, org.tenant.id)
 
   expect((await org.admin.delete(`/api/admin/uploads/${session.id}`)).status).toBe(204)
-  expect(existsSync(stagedFile(org.tenant.id, session.id))).toBe(false)
+  expect(await staged(org.tenant.id, session.id)).toBe(false)
   expect((await getUpload(org.writer, session.id)).state).toBe('aborted')
   await expectProblem(await putChunk(org.writer, session.id, 30, image.subarray(30)), 409, 'KR_UPLOAD_STATE')
   await expectProblem(await org.writer.post(`/api/uploads/${session.id}/complete`), 409, 'KR_UPLOAD_STATE')

@@ -1,5 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs'
-import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -7,6 +5,7 @@ import { itemPins } from '#server/db/schema-documents'
 import { MultipartError, readMultipart } from '#server/domain/documents/revision-form'
 import { withTenant } from '#server/db/tenancy'
 import type { UploadSession } from '#server/domain/photos/uploads'
+import { blobStoreFor } from '#server/storage/blob-store'
 import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import { auditOf, expectProblem, type TestClient } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
@@ -52,7 +51,8 @@ async function bytesOf(response: Response, status = 200): Promise<Buffer> {
   return Buffer.from(await response.arrayBuffer())
 }
 
-const staged = (tenantId: string, sessionId: string) => path.join(t.config.dataDir, 'blobs', 'staging', tenantId, `upload-${sessionId}`)
+/** Whether the session's staged bytes are in the store (the data folder or the bucket). */
+const staged = async (tenantId: string, sessionId: string) => (await blobStoreFor(t.config).stat(`staging/${tenantId}/upload-${sessionId}`)) !== undefined
 
 test('P01, then P02 supersedes it: both stay downloadable; the document takes P02’s status and state; complete again answers the same revision', async () => {
   const { tenant, admin, writer, reader, doc } = await withDocument()
@@ -64,7 +64,7 @@ test('P01, then P02 supersedes it: both stay downloadable; the document takes P0
   expect(p01).toMatchObject({ id: session.id, documentId: doc.id, version: 1, code: 'P01', status: 'S2', comment: 'For information', fileName: 'GA plan.pdf', contentType: 'application/pdf' })
   expect(p01).toMatchObject({ sizeBytes: first.length, sha256: sha256Hex(first), superseded: false, issuedBy: { id: writer.user.id }, downloadUrl: `/api/revisions/${p01.id}/file` })
   expect(await getUpload(writer.c, session.id)).toMatchObject({ state: 'completed', revisionId: p01.id, photoId: null })
-  expect(existsSync(staged(tenant.id, session.id))).toBe(false)
+  expect(await staged(tenant.id, session.id)).toBe(false)
   // A retry after a lost response: 200 with the same revision, nothing issued twice.
   expect((await body<Revision>(await writer.c.post(`/api/uploads/${session.id}/complete`), 200)).id).toBe(p01.id)
   expect(await detail(reader.c, doc.id)).toMatchObject({ status: 'S2', state: 'Shared', currentRevision: { id: p01.id, code: 'P01', status: 'S2' } })
@@ -142,7 +142,7 @@ test('a checksum mismatch fails the session with 422: its bytes deleted, no revi
   await sendBytes(writer.c, session.id, file)
   await expectProblem(await writer.c.post(`/api/uploads/${session.id}/complete`), 422, 'KR_UPLOAD_CHECKSUM_MISMATCH')
   expect(await getUpload(writer.c, session.id)).toMatchObject({ state: 'failed', failureReason: 'checksum', revisionId: null })
-  expect(existsSync(staged(tenant.id, session.id))).toBe(false)
+  expect(await staged(tenant.id, session.id)).toBe(false)
   expect(await detail(writer.c, doc.id)).toMatchObject({ revisions: [], currentRevision: null, status: 'S0' })
 })
 
@@ -268,7 +268,7 @@ test('two uploads of the same next code complete at once: one is issued, the oth
   expect(conflict).toMatchObject({ currentCode: 'P02', expectedCode: 'P03' })
   expect(conflict.errors?.code?.[0]).toMatch(/P03 is next/)
   expect(await getUpload(lostClient, lostSession.id)).toMatchObject({ state: 'failed', failureReason: 'conflict' })
-  expect(existsSync(staged(tenant.id, lostSession.id))).toBe(false)
+  expect(await staged(tenant.id, lostSession.id)).toBe(false)
   expect((await detail(writer.c, doc.id)).revisions.map((r) => r.code)).toEqual(['P02', 'P01'])
 })
 
@@ -408,8 +408,7 @@ test('the one-request form’s edges (busboy): cut short, a broken part header, 
   form.append('file', new File([new Uint8Array(pdf)], 'drawings/"GA" plan.pdf'))
   const quoted = await body<Revision>(await writer.c.request(`/api/documents/${doc.id}/revisions`, { method: 'POST', body: form }), 201)
   expect(quoted.fileName).toBe('drawings/"GA" plan.pdf')
-  const staging = path.join(t.config.dataDir, 'blobs', 'staging', tenant.id)
-  expect(existsSync(staging) ? readdirSync(staging).filter((name) => name.startsWith('direct-')) : []).toEqual([])
+  expect((await blobStoreFor(t.config).list(`staging/${tenant.id}`)).filter((e) => e.key.split('/').at(-1)?.startsWith('direct-'))).toEqual([])
 })
 
 test('the form reader keeps memory flat: a slow consumer holds the body back (backpressure); past maxBodyBytes it stops as too-large', async () => {

@@ -12,7 +12,9 @@ import { withTenant } from '#server/db/tenancy'
 import { STRAY_AGE_MS } from '#server/domain/photos/sweep'
 import { createLogger } from '#server/http/logger'
 import { sweepStrayPhotos } from '#server/jobs/upload-purge'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor, type BlobStore } from '#server/storage/blob-store'
+import { Bucket } from '#server/storage/s3-bucket'
+import { S3BlobStore } from '#server/storage/s3-blob-store'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { createUpload, pngImage, putChunk, uploadPhoto } from '#tests/helpers/photos'
 import { createItem, createOrg, json } from '#tests/helpers/reporting-b'
@@ -23,14 +25,18 @@ import { createItem, createOrg, json } from '#tests/helpers/reporting-b'
  * (as at the next start) must leave no file without a row and no session stuck in `completing`.
  * On PGlite, which one process owns, the child works on a copy of the data folder (database dump
  * and blobs) and the test reopens that copy after the kill; on PostgreSQL the child shares the
- * database and the data folder.
+ * database and the data folder. With S3 the child shares the bucket either way.
+ *
+ * The clock starts at the real time: the sweep compares the rows' times with the blobs' modification
+ * times, which S3 sets itself (the file store's are set to the test clock below). The sweeps run at
+ * least ten minutes past the hour after it, far more than the test can take.
  */
 
 let t: TestBackend
 const scratch: string[] = []
 
 beforeAll(async () => {
-  t = await createTestBackend({ now: '2025-03-10T08:00:00.000Z' })
+  t = await createTestBackend()
 })
 
 afterAll(async () => {
@@ -60,6 +66,18 @@ function filesUnder(dir: string): string[] {
     .map((d) => path.join(d.parentPath, d.name))
 }
 
+async function keysUnder(store: BlobStore, prefix: string): Promise<string[]> {
+  return (await store.list(prefix)).map((e) => e.key).sort()
+}
+
+/** As the file store's files were written at the test clock's now (the test's one clock for rows and files). */
+function dateFilesAtNow(dataDir: string): void {
+  if (t.config.blobs.store !== 'file') return
+  for (const file of filesUnder(path.join(dataDir, 'blobs'))) utimesSync(file, t.now(), t.now())
+}
+
+const LATER_MS = STRAY_AGE_MS + 10 * 60_000
+
 test('a process killed between moving the file and inserting the row leaves nothing orphaned once the sweep has run', { timeout: 90_000 }, async () => {
   const org = await createOrg(t)
   const item = await createItem(org.writer, org.reportId)
@@ -80,6 +98,7 @@ test('a process killed between moving the file and inserting the row leaves noth
     CHILD_NOW: t.now().toISOString(),
     LOG_LEVEL: 'silent',
   }
+  childEnv.CHILD_BLOBS = JSON.stringify(t.config.blobs)
   if (t.driver === 'postgres') {
     childEnv.CHILD_DATA_DIR = dataDir
     childEnv.CHILD_DATABASE_URL = t.config.databaseUrl ?? ''
@@ -87,7 +106,7 @@ test('a process killed between moving the file and inserting the row leaves noth
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-crash-'))
     scratch.push(dataDir)
     const dump = await (t.db as unknown as { $client: PGlite }).$client.dumpDataDir('none')
-    cpSync(path.join(t.config.dataDir, 'blobs'), path.join(dataDir, 'blobs'), { recursive: true })
+    if (t.config.blobs.store === 'file') cpSync(path.join(t.config.dataDir, 'blobs'), path.join(dataDir, 'blobs'), { recursive: true })
     const seeded = await openDatabase({ dataDir, migrationsFolder: path.resolve('server/db/migrations'), loadDataDir: dump })
     await seeded.close()
     childEnv.CHILD_DATA_DIR = dataDir
@@ -103,12 +122,13 @@ test('a process killed between moving the file and inserting the row leaves noth
     close = () => reopened.close()
   }
   try {
-    const tenantDir = path.join(dataDir, 'blobs', 'objects', org.tenant.id, 'photos')
-    const keptFiles = filesUnder(path.join(tenantDir, kept.id))
-    expect(keptFiles.length).toBe(3)
+    const store = blobStoreFor({ dataDir, blobs: t.config.blobs })
+    const photosOfTenant = `${org.tenant.id}/photos`
+    const keptKeys = (await keysUnder(store, photosOfTenant)).filter((k) => k.includes(kept.id))
+    expect(keptKeys.length).toBe(3)
     // The crash left the original moved into place, no row, and the session claimed.
-    const stray = filesUnder(tenantDir).filter((f) => !f.includes(kept.id))
-    expect(stray.map((f) => path.basename(f).split('.')[0])).toEqual(['original'])
+    const stray = (await keysUnder(store, photosOfTenant)).filter((k) => !k.includes(kept.id))
+    expect(stray.map((k) => k.split('/').at(-1)?.split('.')[0])).toEqual(['original'])
     const rowsOf = () =>
       withTenant(db, org.tenant.id, async (tx) => ({
         session: (await tx.select({ state: uploadSessions.state, failureReason: uploadSessions.failureReason }).from(uploadSessions).where(and(eq(uploadSessions.tenantId, org.tenant.id), eq(uploadSessions.id, session.id))))[0],
@@ -116,22 +136,21 @@ test('a process killed between moving the file and inserting the row leaves noth
       }))
     expect(await rowsOf()).toEqual({ session: { state: 'completing', failureReason: null }, photoIds: [kept.id] })
 
-    // One clock for rows and files: the files are dated at the test clock's now, as if the crash were then.
-    for (const file of [...filesUnder(tenantDir), ...filesUnder(path.join(dataDir, 'blobs', 'staging'))]) utimesSync(file, t.now(), t.now())
-    const store = blobStoreFor({ dataDir })
+    // One clock for rows and files: the blobs date from the test clock's now, as if the crash were then.
+    dateFilesAtNow(dataDir)
     const logger = createLogger('silent')
     // Within the hour, a complete may still be under way: nothing is touched.
     const soon = await sweepStrayPhotos(db, store, logger, () => new Date(t.now().getTime() + 60_000))
     expect(soon).toMatchObject({ interruptedSessions: 0, strayBlobs: 0 })
-    expect(filesUnder(tenantDir).filter((f) => !f.includes(kept.id)).length).toBe(1)
+    expect((await keysUnder(store, photosOfTenant)).filter((k) => !k.includes(kept.id)).length).toBe(1)
 
     // An hour on (at the next start, or the next pass of the timer).
-    const later = () => new Date(t.now().getTime() + STRAY_AGE_MS + 60_000)
+    const later = () => new Date(t.now().getTime() + LATER_MS)
     const swept = await sweepStrayPhotos(db, store, logger, later)
     expect(swept).toMatchObject({ interruptedSessions: 1, strayBlobs: 1 })
-    expect(filesUnder(tenantDir).filter((f) => !f.includes(kept.id))).toEqual([])
-    expect(filesUnder(path.join(tenantDir, kept.id))).toEqual(keptFiles)
-    expect(filesUnder(path.join(dataDir, 'blobs', 'staging', org.tenant.id)).filter((f) => f.includes(session.id))).toEqual([])
+    expect((await keysUnder(store, photosOfTenant)).filter((k) => !k.includes(kept.id))).toEqual([])
+    expect((await keysUnder(store, photosOfTenant)).filter((k) => k.includes(kept.id))).toEqual(keptKeys)
+    expect((await keysUnder(store, `staging/${org.tenant.id}`)).filter((k) => k.includes(session.id))).toEqual([])
     expect(await rowsOf()).toEqual({ session: { state: 'failed', failureReason: 'interrupted' }, photoIds: [kept.id] })
     // A second pass finds nothing more.
     expect(await sweepStrayPhotos(db, store, logger, later)).toMatchObject({ interruptedSessions: 0, strayBlobs: 0 })
@@ -146,18 +165,36 @@ test('the sweep keeps an open upload’s staged bytes however old, and deletes o
   const image = pngImage(5, 5, 72)
   const open = await createUpload(org.writer, item.id, image)
   await json(await putChunk(org.writer, open.id, 0, image.subarray(0, 20)))
-  const blobs = path.join(t.config.dataDir, 'blobs')
-  const staging = path.join(blobs, 'staging', org.tenant.id)
-  const leftovers = [path.join(staging, `edit-${crypto.randomUUID()}`), path.join(staging, `upload-${crypto.randomUUID()}`), path.join(blobs, 'tmp', `${crypto.randomUUID()}.part`)]
-  mkdirSync(path.join(blobs, 'tmp'), { recursive: true })
-  for (const file of leftovers) writeFileSync(file, 'left behind')
-  const files = [path.join(staging, `upload-${open.id}`), ...leftovers]
-  for (const file of files) utimesSync(file, t.now(), t.now())
-  const later = () => new Date(t.now().getTime() + STRAY_AGE_MS + 60_000)
-  const swept = await sweepStrayPhotos(t.db, blobStoreFor(t.config), createLogger('silent'), later)
+  const store = blobStoreFor(t.config)
+  const staging = `staging/${org.tenant.id}`
+  const leftovers = [`${staging}/edit-${crypto.randomUUID()}`, `${staging}/upload-${crypto.randomUUID()}`]
+  for (const key of leftovers) await store.put(key, Buffer.from('left behind'))
+  const temporary = await leaveTemporary(store)
+  dateFilesAtNow(t.config.dataDir)
+  const later = () => new Date(t.now().getTime() + LATER_MS)
+  const swept = await sweepStrayPhotos(t.db, store, createLogger('silent'), later)
   expect(swept.strayStaged).toBeGreaterThanOrEqual(3)
-  expect(files.map((f) => existsSync(f))).toEqual([true, false, false, false])
+  expect(await Promise.all([`${staging}/upload-${open.id}`, ...leftovers].map(async (key) => (await store.stat(key)) !== undefined))).toEqual([true, false, false])
+  expect(await temporary.exists()).toBe(false)
   // The open upload goes on where it was.
   await json(await putChunk(org.writer, open.id, 20, image.subarray(20)))
   expect((await json<{ id: string }>(await org.writer.post(`/api/uploads/${open.id}/complete`), 201)).id).toBeDefined()
 })
+
+/**
+ * What a crash leaves among the store's own temporaries: an unfinished put's file on disk; on S3,
+ * a tail written by an append that died before it committed (s3-append.ts).
+ */
+async function leaveTemporary(store: BlobStore): Promise<{ exists(): Promise<boolean> }> {
+  if (store instanceof S3BlobStore) {
+    const bucket = new Bucket(store.client, store.config.bucket)
+    const key = `${store.config.keyPrefix ? `${store.config.keyPrefix}/` : ''}.appends/staging/crashed/upload-${crypto.randomUUID()}/tail-${crypto.randomUUID()}`
+    await bucket.putBytes(key, Buffer.from('left behind'))
+    return { exists: async () => (await bucket.head(key)) !== undefined }
+  }
+  const tmp = path.join(t.config.dataDir, 'blobs', 'tmp')
+  mkdirSync(tmp, { recursive: true })
+  const file = path.join(tmp, `${crypto.randomUUID()}.part`)
+  writeFileSync(file, 'left behind')
+  return { exists: async () => existsSync(file) }
+}

@@ -105,6 +105,7 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
     await assertRowLevelSecurity(handle.db)
 
     const config = loadConfig({
+      ...s3Environment(),
       NODE_ENV: 'test',
       SESSION_SECRET: TEST_SESSION_SECRET,
       DATA_DIR: dataDir,
@@ -146,6 +147,18 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
     await cleanUp()
     throw error
   }
+}
+
+/**
+ * With TEST_BLOB_STORE=s3, the run's S3 server (tests/setup/api-global.ts) under a fresh key
+ * prefix, so no backend sees another's objects. The SDK takes its credentials from the process's
+ * environment (the standard chain), so they go there too.
+ */
+function s3Environment(): Record<string, string> {
+  const env = inject('s3Env')
+  if (!env.BLOB_STORE) return {}
+  for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const) process.env[name] = env[name]
+  return { ...env, S3_KEY_PREFIX: `t-${randomBytes(6).toString('hex')}` }
 }
 
 function createClock(start: Date | string | number): TestClock {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { openDatabase, openPglite } from '#server/db/client'
+import { startS3 } from '#tests/helpers/s3'
 
 /**
  * globalSetup of the api project, run once per `vitest run` in the main process.
@@ -16,6 +17,8 @@ import { openDatabase, openPglite } from '#server/db/client'
  * PostgreSQL (TEST_DATABASE_URL): every test file creates its own database; here we only prove the
  * server answers and run the migrations once on a throw-away database, because the first migration
  * creates the cluster-wide role app_user and parallel workers would otherwise race to create it.
+ * TEST_BLOB_STORE=s3: one S3-compatible server (s3rver) for the run; every backend then stores its
+ * blobs there, under a key prefix of its own (tests/helpers/backend.ts).
  */
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,15 +26,42 @@ declare module 'vitest' {
     pgliteTemplate: string
     /** Prefix of this run's PostgreSQL test databases, so teardown can drop strays of this run only. */
     testDatabasePrefix: string
+    /** The portal's environment for this run's S3 server (BLOB_STORE=s3, S3_*, AWS_*); empty with the file store. */
+    s3Env: Record<string, string>
   }
 }
 
 const migrationsFolder = fileURLToPath(new URL('../../server/db/migrations', import.meta.url))
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const databaseUrl = process.env.TEST_DATABASE_URL
-  if (databaseUrl) return setupPostgres(project, databaseUrl)
-  return setupPglite(project)
+  const stopS3 = await setupBlobStore(project)
+  try {
+    const databaseUrl = process.env.TEST_DATABASE_URL
+    const teardown = databaseUrl ? await setupPostgres(project, databaseUrl) : await setupPglite(project)
+    return async () => {
+      try {
+        await teardown()
+      } finally {
+        await stopS3()
+      }
+    }
+  } catch (error) {
+    await stopS3()
+    throw error
+  }
+}
+
+async function setupBlobStore(project: TestProject): Promise<() => Promise<void>> {
+  const store = process.env.TEST_BLOB_STORE ?? 'file'
+  if (store === 'file') {
+    project.provide('s3Env', {})
+    return async () => {}
+  }
+  if (store !== 's3') throw new Error(`TEST_BLOB_STORE must be file or s3, not ${store}`)
+  const s3 = await startS3()
+  console.info(`[api] blobs in s3rver at ${s3.endpoint}, bucket ${s3.bucket}: one key prefix per backend`)
+  project.provide('s3Env', s3.env)
+  return () => s3.stop()
 }
 
 async function setupPglite(project: TestProject): Promise<() => Promise<void>> {

@@ -3,13 +3,14 @@ import type { Context } from 'hono'
 import type { BackendEnv } from '#server/http/env'
 import { parseRange, type ServedBlob } from '#server/domain/photos/serving'
 import { Problem, problems } from '#server/http/problem'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor, type BlobStore } from '#server/storage/blob-store'
 
 /**
  * Streams a stored blob (docs/photos.md "Serving"): photos, their renditions and edits, document
  * revisions and their sheets. ETag is the bytes' SHA-256 (If-None-Match → 304); one byte range
  * (206, or 416 past the end; If-Range honoured); nosniff and a sandboxing CSP always, so a file is
- * never run as a page of the portal.
+ * never run as a page of the portal. With S3 and S3_PRESIGN_MIN_BYTES, a large download is answered
+ * with a redirect to a short-lived presigned URL instead (docs/operations.md "File storage").
  */
 export type ServeOptions = {
   /**
@@ -65,6 +66,22 @@ export async function serveBlob(c: Context<BackendEnv>, blob: ServedBlob, option
   if (part) headers['content-range'] = `bytes ${part.start}-${part.end}/${stat.size}`
   // HEAD: the headers only, without opening the file.
   if (c.req.method === 'HEAD') return c.body(null, part ? 206 : 200, { ...headers, 'content-length': String(length) })
+  const direct = await directDownload(c, store, blob, headers, stat.size)
+  if (direct) return direct
   const stream = Readable.toWeb(store.read(blob.key, part)) as unknown as ReadableStream<Uint8Array>
   return c.body(stream, part ? 206 : 200, { ...headers, 'content-length': String(length) })
+}
+
+/**
+ * The caller checked the permission already; the URL then lets the client fetch the bytes from the
+ * bucket itself, for a short while, with our content type, disposition and cache policy. Only whole
+ * downloads (an attachment, no Range): a file shown inline may sit in a page of the portal, whose
+ * CSP admits only its own origin, and ranges keep our ETag for If-Range.
+ */
+async function directDownload(c: Context<BackendEnv>, store: BlobStore, blob: ServedBlob, headers: Record<string, string>, size: number): Promise<Response | undefined> {
+  const contentDisposition = headers['content-disposition']
+  if (!store.directDownloadUrl || !contentDisposition?.startsWith('attachment') || c.req.header('range') !== undefined) return undefined
+  const url = await store.directDownloadUrl(blob.key, size, { contentType: blob.contentType, contentDisposition, cacheControl: headers['cache-control'] ?? 'private, no-cache' })
+  if (!url) return undefined
+  return c.body(null, 302, { location: url, 'cache-control': 'private, no-store' })
 }

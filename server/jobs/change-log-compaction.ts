@@ -33,6 +33,7 @@ export function startChangeLogCompaction(options: { db: Database; logger: Logger
   const { db, logger, intervalMs = 60 * 60_000 } = options
   return startPeriodic({
     name: 'change log compaction',
+    lease: { db },
     intervalMs,
     logger,
     pass: async () => {

@@ -17,6 +17,9 @@ export function startDiagnostics(options: { db: Database; config: Config; store:
   if (intervalMs <= 0) return undefined
   return startPeriodic({
     name: 'diagnostics',
+    // Leased, not per-instance: instances already share one run per interval (claimScheduledRun),
+    // whose checks look at whichever instance ran it; the lease spares the others the claim.
+    lease: { db },
     intervalMs,
     logger,
     runAtStart: true,

@@ -180,6 +180,8 @@ export function startMailDelivery(options: { db: Database; router: () => MailRou
   const { db, logger, intervalMs = 1_000 } = options
   return startPeriodic({
     name: 'mail delivery pass',
+    // One instance delivers at a time; the claims (FOR UPDATE SKIP LOCKED) stay the guarantee.
+    lease: { db },
     intervalMs,
     logger,
     pass: async () => {

@@ -146,6 +146,7 @@ export function startNotificationDigest(options: { db: Database; logger: Logger;
   const { db, logger, links, intervalMs = 15 * 60_000 } = options
   return startPeriodic({
     name: 'notification digest',
+    lease: { db },
     intervalMs,
     logger,
     pass: async () => {

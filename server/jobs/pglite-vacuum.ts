@@ -30,6 +30,9 @@ export function startPgliteVacuum(options: { db: Database; logger: Logger; inter
   const { db, logger, intervalMs = 10 * 60_000 } = options
   return startPeriodic({
     name: 'PGlite vacuum pass',
+    // The embedded database is this process's own (PGlite is one instance by construction), and
+    // job_leases lives in it: a lease would guard nothing.
+    lease: 'per-instance',
     intervalMs,
     logger,
     pass: async () => {

@@ -12,6 +12,7 @@ export function startRetention(options: { db: Database; logger: Logger; interval
   const { db, logger, intervalMs = 24 * 60 * 60_000 } = options
   return startPeriodic({
     name: 'retention pass',
+    lease: { db },
     intervalMs,
     logger,
     runAtStart: false,

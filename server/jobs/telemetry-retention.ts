@@ -14,6 +14,7 @@ export function startTelemetryRetention(options: { db: Database; logger: Logger;
   const { db, logger, intervalMs = 60 * 60_000 } = options
   return startPeriodic({
     name: 'telemetry retention',
+    lease: { db },
     intervalMs,
     logger,
     pass: async () => {

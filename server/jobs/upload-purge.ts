@@ -66,6 +66,7 @@ export function startUploadPurge(options: { db: Database; store: BlobStore; logg
   const { db, store, logger, intervalMs = 10 * 60_000 } = options
   return startPeriodic({
     name: 'upload purge pass',
+    lease: { db },
     intervalMs,
     logger,
     runAtStart: true,

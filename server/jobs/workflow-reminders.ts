@@ -88,6 +88,7 @@ export function startWorkflowReminders(options: { db: Database; logger: Logger; 
   const { db, logger, links, intervalMs = 60 * 60_000 } = options
   return startPeriodic({
     name: 'workflow reminders',
+    lease: { db },
     intervalMs,
     logger,
     pass: async () => {

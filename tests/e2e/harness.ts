@@ -93,6 +93,8 @@ export async function startPortal(options: StartOptions = {}): Promise<Portal> {
     PUBLIC_URL: baseUrl,
     SEED: 'true',
     LOG_LEVEL: 'warn',
+    // A stop finishes well inside the harness's own limit (STOP_LIMIT_MS) before it kills the server.
+    SHUTDOWN_DEADLINE_SECONDS: '10',
     ...options.env,
   }
   let output = ''

@@ -7,6 +7,8 @@ import { initialiseInChildProcess } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
+import { startMetricsListener } from '#server/http/metrics'
+import { startTracing } from '#server/http/tracing'
 import { LogRing } from '#server/domain/observability/log-ring'
 import { startMailDelivery } from '#server/jobs/mail-delivery'
 import { createMailRouter, instanceMailRoute } from '#server/mail/routing'
@@ -76,7 +78,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
     migrationsFolder,
     onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
     initialise: options.initialiseEntry
-      ? initialiseInChildProcess({ entry: options.initialiseEntry, dataDir: config.dataDir, migrationsFolder, seed: config.seed, logger })
+      ? initialiseInChildProcess({ entry: options.initialiseEntry, dataDir: config.dataDir, migrationsFolder, seed: config.seed, blobs: config.blobs, logger })
       : undefined,
   })
   try {
@@ -99,6 +101,11 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const telemetryRetention = startTelemetryRetention({ db: database.db, logger: jobs })
   const realtime = startRealtime({ config, db: database.db, logger: logger.child({ unit: 'hub' }), now: () => new Date(), logRing })
   registerHubProbe(database.db, { stats: () => realtime.hub.stats(), backplane: config.redisUrl ? 'redis' : 'memory' })
+  backend.metrics.observe({ poolStats: database.poolStats, hub: realtime.hub })
+  const metricsPort = config.metrics.port
+  const metricsListener = metricsPort === undefined ? undefined : await startMetricsListener({ ...config.metrics, port: metricsPort, metrics: backend.metrics, logger })
+  // Off unless the OTEL_* variables ask for it (server/http/tracing.ts).
+  const tracing = startTracing(env, logger)
   const diagnostics = startDiagnostics({ db: database.db, config, store: blobStoreFor(config), logger: jobs })
   return {
     config,
@@ -108,6 +115,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
     backend,
     realtime,
     async close() {
+      await metricsListener?.close()
       await realtime.close()
       // Registration and reset work that answered before it ran (server/api/auth/after-response.ts).
       await settleAfterResponse(database.db)
@@ -122,6 +130,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
       await telemetryRetention.stop()
       await diagnostics?.stop()
       await database.close()
+      await tracing?.shutdown()
     },
   }
 }

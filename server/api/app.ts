@@ -3,12 +3,15 @@ import { Hono, type Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ZodError } from 'zod'
 import { getCookie } from 'hono/cookie'
+import { databaseUnavailable, isDatabaseOutage } from '#server/db/outage'
 import { VISITOR_ID } from '#server/domain/observability/events'
 import type { BackendBindings, BackendDeps, BackendEnv } from '#server/http/env'
 import { fieldErrors, Problem, problemResponse, problems, type ProblemInit } from '#server/http/problem'
 import { HEADERS, VISITOR_COOKIE } from '~/lib/constants'
 import { clientAddress } from '#server/http/client-address'
 import { csrfProtection } from '#server/http/csrf'
+import { createInstanceMetrics, recordHttpRequest, routeOf, type InstanceMetrics } from '#server/http/metrics'
+import { inServerSpan, instrumentQueries, nameServerSpan, tracingOn } from '#server/http/tracing'
 import { resolveSession } from '#server/http/session'
 import { auditRoutes } from './admin/audit'
 import { adminConfigRoutes } from './admin/config'
@@ -70,18 +73,26 @@ export const NO_SUCH_CALL = 'There is no such call in this API.'
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{8,64}$/
 
+/** The X-Correlation-Id a request brought, when it is a sensible one; otherwise a new id. */
+export function correlationIdFor(incoming: string | null | undefined): string {
+  return incoming && CORRELATION_ID.test(incoming) ? incoming : randomUUID()
+}
+
 export type Backend = {
   app: Hono<BackendEnv>
   fetch: (request: Request, bindings?: BackendBindings) => Promise<Response>
+  /** GET /metrics of this instance (server/http/metrics.ts); the front door and the metrics port answer it. */
+  metrics: InstanceMetrics
 }
 
 export function createBackend(deps: BackendDeps): Backend {
   // strict: false — a path with a trailing slash is the same call (spec §7 writes `/api/projects/`).
   const app = new Hono<BackendEnv>({ strict: false })
+  const metrics = createInstanceMetrics(deps.db, deps.logger)
+  instrumentQueries()
 
   app.use(async (c, next) => {
-    const incoming = c.req.header(HEADERS.correlationId)
-    const correlationId = incoming && CORRELATION_ID.test(incoming) ? incoming : randomUUID()
+    const correlationId = correlationIdFor(c.req.header(HEADERS.correlationId))
     // The browser's visitor id (the kr-vis cookie of the telemetry batchers), so a person's
     // frontend errors and their requests' lines are found by one search.
     const visitor = getCookie(c, VISITOR_COOKIE)
@@ -97,6 +108,7 @@ export function createBackend(deps: BackendDeps): Backend {
     // unless its route said how (photos: private, revalidated by ETag).
     c.header('x-content-type-options', 'nosniff')
     if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store')
+    recordHttpRequest(c.req.method, routeOf(c), c.res.status, (performance.now() - started) / 1000)
     // The session was resolved by a later middleware: the line names the organisation (only its
     // administrators see it in the logs tail, docs/observability.md "Logs") and the person.
     const session = c.get('session')
@@ -104,6 +116,16 @@ export function createBackend(deps: BackendDeps): Backend {
       { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), tenantId: session?.tenantId, userId: session?.userId },
       'request',
     )
+  })
+
+  // Tracing (off unless OTEL_* asks for it): a server span per call, named after its route template.
+  app.use(async (c, next) => {
+    if (!tracingOn()) return next()
+    await inServerSpan(c.req.raw, c.get('correlationId'), async (span) => {
+      await next()
+      nameServerSpan(span, c.req.method, routeOf(c))
+      return c.res
+    })
   })
 
   app.use(resolveSession)
@@ -189,6 +211,11 @@ export function createBackend(deps: BackendDeps): Backend {
   app.onError((error, c) => {
     if (error instanceof Problem) return respond(c, error.init)
     if (error instanceof ZodError) return respond(c, problems.badRequest('The request is not valid.', fieldErrors(error)))
+    // PostgreSQL gone or going away: a 503 the client may retry, not a bug (server/db/outage.ts).
+    if (deps.config.databaseUrl && isDatabaseOutage(error, deps.config.databaseUrl)) {
+      ;(c.get('log') ?? deps.logger).warn({ err: error }, 'database unavailable')
+      return respond(c, databaseUnavailable())
+    }
     ;(c.get('log') ?? deps.logger).error({ err: error }, 'unhandled error')
     return respond(c, {
       status: 500,
@@ -199,5 +226,5 @@ export function createBackend(deps: BackendDeps): Backend {
     })
   })
 
-  return { app, fetch: (request, bindings = {}) => Promise.resolve(app.fetch(request, bindings)) }
+  return { app, fetch: (request, bindings = {}) => Promise.resolve(app.fetch(request, bindings)), metrics }
 }

@@ -75,6 +75,8 @@ export type Hub = {
   closeConnection(connectionId: string, options: { error?: string; allowReconnect: boolean }): void
   shutdown(): Promise<void>
   stats(): { connections: number; groups: number }
+  /** Messages sent to connections and invocations received from them since the hub started (GET /metrics). */
+  messageCounts(): { sent: number; received: number }
 }
 
 /** .NET's defaults (HubOptionsSetup.cs, HttpConnectionDispatcherOptions), notes §2. */
@@ -109,6 +111,8 @@ export function createHub(options: HubOptions): Hub {
   const posting = new Set<string>()
   const hooks = new Set<Promise<void>>()
   let closing = false
+  let messagesSent = 0
+  let messagesReceived = 0
   // A frame may carry several messages; each is held to maxMessageBytes by the connection.
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes * 4 + 1024, perMessageDeflate: false })
 
@@ -117,7 +121,10 @@ export function createHub(options: HubOptions): Hub {
       maxQueuedInvocations: options.maxQueuedInvocations ?? DEFAULT_MAX_QUEUED_INVOCATIONS,
     },
     logger,
-    findMethod: (target) => methods.get(target.toLowerCase()),
+    findMethod: (target) => {
+      messagesReceived += 1
+      return methods.get(target.toLowerCase())
+    },
     async opened(connection) {
       try {
         await options.onConnected?.(connection)
@@ -160,7 +167,11 @@ export function createHub(options: HubOptions): Hub {
   function deliver(group: string, frame: string, exclude: readonly string[] = []) {
     const members = groups.get(group)
     if (!members) return
-    for (const connection of members) if (!exclude.includes(connection.id)) connection.sendFrame(frame)
+    for (const connection of members) {
+      if (exclude.includes(connection.id)) continue
+      connection.sendFrame(frame)
+      messagesSent += 1
+    }
   }
 
   async function leaveGroup(connection: HubConnection, group: string) {
@@ -357,7 +368,10 @@ export function createHub(options: HubOptions): Hub {
     },
 
     sendToConnection(connectionId, target, args) {
-      live.get(connectionId)?.send({ type: MessageType.Invocation, target, arguments: args })
+      const connection = live.get(connectionId)
+      if (!connection) return
+      connection.send({ type: MessageType.Invocation, target, arguments: args })
+      messagesSent += 1
     },
 
     *connections() {
@@ -377,5 +391,7 @@ export function createHub(options: HubOptions): Hub {
     },
 
     stats: () => ({ connections: live.size + leaving.size, groups: groups.size }),
+
+    messageCounts: () => ({ sent: messagesSent, received: messagesReceived }),
   }
 }

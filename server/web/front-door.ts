@@ -5,17 +5,24 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono, type Context } from 'hono'
 import { compression } from './compression'
 import type { AppLoadContext } from 'react-router'
-import type { Backend } from '#server/api/app'
+import { correlationIdFor, type Backend } from '#server/api/app'
 import type { Config } from '#server/config'
 import { CSP_ENDPOINT_NAME, cspReportAddress, cspReportToken } from '#server/domain/observability/csp'
 import { clientAddress } from '#server/http/client-address'
 import type { Logger } from '#server/http/logger'
+import { answerScrape, recordHttpRequest } from '#server/http/metrics'
+import { inServerSpan, nameServerSpan, tracedTransport, tracingOn } from '#server/http/tracing'
 import { warnIfProxyUntrusted } from '#server/http/proxy-warning'
+import { HEADERS } from '~/lib/constants'
 import type { BackendTransport } from '~/lib/load-context'
 
 export type WebHandler = (request: Request, context: AppLoadContext) => Promise<Response>
 
-type FrontEnv = { Bindings: { incoming: IncomingMessage } }
+/**
+ * `route` is what GET /metrics counts the request as: a page, the scrape itself, or (unset) a
+ * static file; 'backend' when the backend answered, which counts its calls by route template itself.
+ */
+type FrontEnv = { Bindings: { incoming: IncomingMessage }; Variables: { route: 'backend' | 'page' | '/metrics' } }
 
 export type FrontDoorOptions = {
   config: Config
@@ -40,9 +47,23 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
   app.use(async (c, next) => {
     // Pages and form posts reach the backend without the header: warn here, where every request passes.
     warnIfProxyUntrusted(options, c.req.raw)
+    const started = performance.now()
     await next()
+    const route = c.get('route') ?? 'static'
+    if (route !== 'backend') recordHttpRequest(c.req.method, route, c.res.status, (performance.now() - started) / 1000)
   })
   app.use(compression())
+
+  // Only with METRICS_TOKEN: without it the path is an unknown page like any other, so nothing
+  // shows that metrics exist (METRICS_PORT serves them apart).
+  const metricsToken = config.metrics.token
+  if (metricsToken !== undefined) {
+    app.get('/metrics', async (c) => {
+      c.set('route', '/metrics')
+      const answer = await answerScrape(backend.metrics, c.req.header('authorization'), metricsToken)
+      return c.body(answer.body, answer.status, answer.headers)
+    })
+  }
 
   if (clientDir) {
     // Hashed file names: cached for good. The build wrote .br and .gz beside each text asset
@@ -75,10 +96,12 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
     )
   }
 
-  const toBackend = (c: Context<FrontEnv>) =>
-    remoteTransport
+  const toBackend = (c: Context<FrontEnv>) => {
+    c.set('route', 'backend')
+    return remoteTransport
       ? remoteTransport(c.req.raw, remoteAddressOf(c, config))
       : backend.fetch(c.req.raw, { remoteAddress: remoteAddressOf(c, config) })
+  }
 
   app.all('/api/*', toBackend)
   app.all('/hub/*', toBackend)
@@ -89,25 +112,37 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
     if ((pathname.startsWith('/auth/') || pathname.startsWith('/invite/')) && wantsJson(c.req.raw)) {
       return toBackend(c)
     }
+    c.set('route', 'page')
     const remoteAddress = remoteAddressOf(c, config)
-    const cspNonce = randomBytes(16).toString('base64')
-    // The page's CSP reports are its organisation's when the page is drawn for a signed-in member.
-    let reportTenant: string | undefined
-    const transport: BackendTransport = watchSessionTenant(
-      remoteTransport ? (request) => remoteTransport(request, remoteAddress) : (request) => backend.fetch(request, { remoteAddress }),
-      (tenantId) => (reportTenant = tenantId),
-    )
-    const response = await web(c.req.raw, {
-      backend: transport,
-      cspNonce,
-      remoteAddress,
-      // Identity-provider sign-in (issue 16) is per organisation: the sign-in page always offers the
-      // company-account form, and the backend says plainly when an organisation has no provider.
-      oidcEnabled: true,
-      logger: webLogger,
+    // The page's id, carried by every call its loaders and action make: one search finds them all.
+    const correlationId = correlationIdFor(c.req.header(HEADERS.correlationId))
+    const page = async () => {
+      const cspNonce = randomBytes(16).toString('base64')
+      // The page's CSP reports are its organisation's when the page is drawn for a signed-in member.
+      let reportTenant: string | undefined
+      const transport: BackendTransport = watchSessionTenant(
+        tracedTransport(
+          withCorrelationId(correlationId, remoteTransport ? (request) => remoteTransport(request, remoteAddress) : (request) => backend.fetch(request, { remoteAddress })),
+        ),
+        (tenantId) => (reportTenant = tenantId),
+      )
+      const response = await web(c.req.raw, {
+        backend: transport,
+        cspNonce,
+        remoteAddress,
+        // Identity-provider sign-in (issue 16) is per organisation: the sign-in page always offers the
+        // company-account form, and the backend says plainly when an organisation has no provider.
+        oidcEnabled: true,
+        logger: webLogger,
+      })
+      const reportTo = cspReportAddress(reportTenant ? cspReportToken(config.sessionSecret, reportTenant, new Date()) : null)
+      return withSecurityHeaders(response, cspNonce, config, reportTo, correlationId)
+    }
+    if (!tracingOn()) return page()
+    return inServerSpan(c.req.raw, correlationId, (span) => {
+      nameServerSpan(span, c.req.method, 'page')
+      return page()
     })
-    const reportTo = cspReportAddress(reportTenant ? cspReportToken(config.sessionSecret, reportTenant, new Date()) : null)
-    return withSecurityHeaders(response, cspNonce, config, reportTo)
   })
 
   return app
@@ -143,6 +178,16 @@ function watchSessionTenant(transport: BackendTransport, seen: (tenantId: string
   }
 }
 
+/** The page's correlation id on each of its calls, unless the call names its own. */
+function withCorrelationId(correlationId: string, transport: BackendTransport): BackendTransport {
+  return (request) => {
+    if (request.headers.has(HEADERS.correlationId)) return transport(request)
+    const headers = new Headers(request.headers)
+    headers.set(HEADERS.correlationId, correlationId)
+    return transport(new Request(request, { headers }))
+  }
+}
+
 /** With BACKEND_URL the same calls go over HTTP to a remote backend. */
 function createRemoteTransport(backendUrl: string) {
   const base = new URL(backendUrl)
@@ -163,7 +208,7 @@ function createRemoteTransport(backendUrl: string) {
   }
 }
 
-function withSecurityHeaders(response: Response, nonce: string, config: Config, reportTo: string): Response {
+function withSecurityHeaders(response: Response, nonce: string, config: Config, reportTo: string, correlationId: string): Response {
   const dev = config.env === 'development'
   const secure = config.publicUrl.startsWith('https://')
   const csp = [
@@ -194,5 +239,6 @@ function withSecurityHeaders(response: Response, nonce: string, config: Config, 
   headers.set('permissions-policy', 'camera=(self), geolocation=(), microphone=()')
   if (secure) headers.set('strict-transport-security', 'max-age=31536000')
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')
+  headers.set(HEADERS.correlationId, correlationId)
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 }

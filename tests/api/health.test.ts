@@ -1,17 +1,27 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { memberships, tenants, users } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
+import { markDraining, markServing } from '#server/http/draining'
+import { expectProblem } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
+import { startS3, type TestS3 } from '#tests/helpers/s3'
 
 let t: TestBackend
+let s3: TestS3
 
 beforeAll(async () => {
   t = await createTestBackend()
+  s3 = await startS3()
+  // The AWS SDK reads its credentials from the environment, as in production.
+  vi.stubEnv('AWS_ACCESS_KEY_ID', s3.env.AWS_ACCESS_KEY_ID)
+  vi.stubEnv('AWS_SECRET_ACCESS_KEY', s3.env.AWS_SECRET_ACCESS_KEY)
 })
 
 afterAll(async () => {
-  await t.close()
+  vi.unstubAllEnvs()
+  await t?.close()
+  await s3?.stop()
 })
 
 test('GET /api/health answers 200 with the database reachable and the versions of the contract', async () => {
@@ -26,6 +36,61 @@ test('GET /api/health answers 200 with the database reachable and the versions o
     contractVersion: '0.3.0',
     timeUtc: t.now().toISOString(),
   })
+})
+
+test('GET /api/health/live answers 200 {status: ok}, never cached', async () => {
+  const response = await t.fetch('/api/health/live')
+
+  expect(response.status).toBe(200)
+  expect(response.headers.get('cache-control')).toBe('no-store')
+  expect(await response.json()).toEqual({ status: 'ok' })
+})
+
+test('GET /api/health/ready answers 200 with each part up; Redis is named only when REDIS_URL is set', async () => {
+  const response = await t.fetch('/api/health/ready')
+
+  expect(response.status).toBe(200)
+  expect(response.headers.get('cache-control')).toBe('no-store')
+  expect(await response.json()).toEqual({ status: 'ready', checks: { database: 'up', blobStore: 'up' } })
+})
+
+test('ready with this machine’s Redis and an S3 bucket that answers: 200, every part up', async () => {
+  const scaled = await createTestBackend({ env: { ...s3.env, REDIS_URL: 'redis://127.0.0.1:6379' } })
+  try {
+    const response = await scaled.fetch('/api/health/ready')
+
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ status: 'ready', checks: { database: 'up', redis: 'up', blobStore: 'up' } })
+  } finally {
+    await scaled.close()
+  }
+})
+
+test('ready answers 503 KR_NOT_READY naming what is down: a Redis that refuses, a bucket that does not exist; liveness stays 200', async () => {
+  const broken = await createTestBackend({ env: { ...s3.env, S3_BUCKET: 'no-such-bucket', REDIS_URL: 'redis://127.0.0.1:1' } })
+  try {
+    const response = await broken.fetch('/api/health/ready')
+
+    const problem = await expectProblem(response, 503, 'KR_NOT_READY')
+    expect(problem).toMatchObject({ detail: 'Not ready: Redis and the blob store are down.', draining: false, checks: { database: 'up', redis: 'down', blobStore: 'down' } })
+    expect(JSON.stringify(problem)).not.toContain('127.0.0.1')
+    expect((await broken.fetch('/api/health/live')).status).toBe(200)
+  } finally {
+    await broken.close()
+  }
+})
+
+test('a draining instance answers ready 503 at once, and live 200', async () => {
+  markDraining()
+  try {
+    const problem = await expectProblem(await t.fetch('/api/health/ready'), 503, 'KR_NOT_READY')
+    expect(problem).toMatchObject({ draining: true, detail: expect.stringContaining('shutting down') })
+    expect(problem).not.toHaveProperty('checks')
+    expect((await t.fetch('/api/health/live')).status).toBe(200)
+  } finally {
+    markServing()
+  }
+  expect((await t.fetch('/api/health/ready')).status).toBe(200)
 })
 
 test('an unknown /api path answers 404 problem details whose correlationId is the X-Correlation-Id header', async () => {

@@ -3,6 +3,7 @@ import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useLoc
 import { ErrorScreen } from '~/components/errors/error-screen'
 import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus, useReportRouteError } from '~/components/errors/route-error'
 import { createServerApi } from '~/lib/api.server'
+import { MESSAGES } from '~/lib/api/messages'
 import { blockedPath } from '~/lib/api/paths'
 import { buildFlags, isMobileSyncEnabled } from '~/lib/auth/flags'
 import { evaluateGuard } from '~/lib/auth/guard'
@@ -32,6 +33,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mode = guardModeFor(url.pathname)
 
   const result = await api.get<Session>('/auth/session')
+  // The backend could not tell whether there is a session (its database is down): a 503 page, not a
+  // sign-in page that cannot work either (docs/operations.md "Database outage").
+  if (!result.ok && (result.error.status ?? 0) >= 500 && mode !== 'public') {
+    throw data({ correlationId: result.error.correlationId ?? null }, { status: 503, statusText: MESSAGES.serviceUnavailable, headers: responseHeaders })
+  }
   let session = result.ok ? result.data : null
   // Spec §4: the automatic demo admin session, only in a build made with the adminAutoSession flag.
   if (!session && mode !== 'public' && buildFlags.adminAutoSession) {

@@ -21,8 +21,9 @@ import * as licensingSchema from './schema-licensing'
 import * as billingSchema from './schema-billing'
 import * as storeSchema from './schema-store'
 import * as oidcSchema from './schema-oidc'
+import * as opsSchema from './schema-ops'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema, ...opsSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]
@@ -30,8 +31,12 @@ export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]
 export type DatabaseHandle = {
   db: Database
   driver: 'pglite' | 'postgres'
+  /** PostgreSQL's connection pool as it stands (GET /metrics); undefined on PGlite, which has one connection in process. */
+  poolStats?: (() => PoolStats) | undefined
   close(): Promise<void>
 }
+
+export type PoolStats = { total: number; idle: number; waiting: number; max: number }
 
 export type OpenOptions = {
   dataDir: string
@@ -54,15 +59,57 @@ export type OpenOptions = {
   inMemory?: boolean | undefined
 }
 
+/**
+ * The pool's bounds, so a database that stops answering fails calls instead of holding them: the
+ * API answers them 503 (server/db/outage.ts) and the pool opens new connections by itself once the
+ * database is back (docs/operations.md "Database outage"). No call of ours runs one statement for
+ * long: uploads stream outside any statement (a lease, not a lock, guards a session), packaging
+ * and the jobs work in short transactions and batches.
+ */
+const POOL_LIMITS = {
+  max: 10,
+  /** A new connection, or a free one when all ten are busy, within 10 s. */
+  connectionTimeoutMillis: 10_000,
+  /** PostgreSQL cancels a statement (lock waits included) after 30 s. */
+  statement_timeout: 30_000,
+  /** No answer at all (a network that drops packets silently): the client gives up after 40 s. */
+  query_timeout: 40_000,
+  /** TCP keep-alive on every connection, so a peer that vanished is noticed while idle too. */
+  keepAlive: true,
+} satisfies pg.PoolConfig
+
+/**
+ * Migrations run on a connection of their own without the pool's statement timeout: building an
+ * index on a large table may take longer than any request should.
+ */
+async function migrateOnOwnConnection(databaseUrl: string, migrationsFolder: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: POOL_LIMITS.connectionTimeoutMillis })
+  await client.connect()
+  try {
+    await migratePg(drizzlePg({ client }), { migrationsFolder })
+  } finally {
+    await client.end()
+  }
+}
+
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    await migrateOnOwnConnection(options.databaseUrl, options.migrationsFolder)
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, ...POOL_LIMITS })
     // Without a listener, an idle client's error (the server restarting, a connection killed by an
     // administrator) is an unhandled 'error' event and ends the process; the pool replaces it anyway.
     pool.on('error', (error) => options.onIdleError?.(error))
+    // A client checked out for a transaction has no listener of the pool's: its connection dropping
+    // would be an unhandled 'error' event that ends the process. The transaction's next statement
+    // fails with the same error (answered 503) and the pool discards the client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}))
     const db = drizzlePg({ client: pool, schema }) as unknown as Database
-    await migratePg(drizzlePg({ client: pool }), { migrationsFolder: options.migrationsFolder })
-    return { db, driver: 'postgres', close: () => pool.end() }
+    return {
+      db,
+      driver: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_LIMITS.max }),
+      close: () => pool.end(),
+    }
   }
 
   if (options.inMemory) {

@@ -9,6 +9,15 @@ import { csrfNonce } from './csrf'
 import { Problem } from './problem'
 
 const TTL_MS = 24 * 60 * 60_000
+/**
+ * A claim still `running` this long after it was made belongs to a request that can no longer
+ * finish (its instance was killed): a retry takes it over. Far past any call's statement and
+ * query timeouts (server/db/client.ts), so a live request is never overtaken.
+ */
+export const ABANDONED_CLAIM_MS = 10 * 60_000
+/** Recording an outcome the database refused (it was gone) is tried again this often, this many times. */
+const SETTLE_RETRY_MS = 1_000
+const SETTLE_ATTEMPTS = 120
 const KEY = /^[\x21-\x7e]{1,255}$/
 const REPLAYED_HEADERS = ['content-type', 'location', 'cache-control']
 
@@ -32,12 +41,14 @@ export const idempotent = createMiddleware<BackendEnv>(async (c, next) => {
   const at = now()
 
   const [existing] = await db.select().from(idempotencyKeys).where(where)
-  if (existing && existing.expiresAt <= at) await db.delete(idempotencyKeys).where(where)
+  const abandoned = existing?.state === 'running' && existing.createdAt.getTime() <= at.getTime() - ABANDONED_CLAIM_MS
+  // The old row is deleted only as it was read (its expiry, set by us to the millisecond, as the version).
+  if (existing && (existing.expiresAt <= at || abandoned)) await db.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.expiresAt, existing.expiresAt)))
   else if (existing) return replay(existing, requestHash)
 
   const claimed = await db
     .insert(idempotencyKeys)
-    .values({ key, principal, route, requestHash, expiresAt: new Date(at.getTime() + TTL_MS) })
+    .values({ key, principal, route, requestHash, createdAt: at, expiresAt: new Date(at.getTime() + TTL_MS) })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key })
   if (claimed.length === 0) {
@@ -47,8 +58,9 @@ export const idempotent = createMiddleware<BackendEnv>(async (c, next) => {
 
   await next()
 
+  const log = c.get('log')
   if (c.res.status >= 500) {
-    await db.delete(idempotencyKeys).where(where)
+    await settle(() => db.delete(idempotencyKeys).where(where), log)
     return
   }
   const stored = c.res.clone()
@@ -57,11 +69,34 @@ export const idempotent = createMiddleware<BackendEnv>(async (c, next) => {
     const value = stored.headers.get(name)
     if (value) headers[name] = value
   }
-  await db
-    .update(idempotencyKeys)
-    .set({ state: 'done', responseStatus: stored.status, responseHeaders: headers, responseBody: await stored.text() })
-    .where(where)
+  const outcome = { state: 'done', responseStatus: stored.status, responseHeaders: headers, responseBody: await stored.text() }
+  await settle(() => db.update(idempotencyKeys).set(outcome).where(where), log)
 })
+
+type Warn = { warn(object: object, message: string): void }
+
+/**
+ * Records a request's outcome before its answer goes out. When the database went away after the
+ * call's own work (docs/operations.md "Database outage"), the answer still goes out and the
+ * record is tried again in the background until the database is back: a retry meanwhile gets 409
+ * "still being processed", then the stored answer — never a second write, never a key stuck for a day.
+ */
+async function settle(record: () => Promise<unknown>, log: Warn): Promise<void> {
+  try {
+    await record()
+  } catch {
+    retrySettle(record, log, 2)
+  }
+}
+
+function retrySettle(record: () => Promise<unknown>, log: Warn, attempt: number): void {
+  setTimeout(() => {
+    record().catch((error: unknown) => {
+      if (attempt < SETTLE_ATTEMPTS) retrySettle(record, log, attempt + 1)
+      else log.warn({ err: error }, 'an idempotency key could not be settled; a retry takes it over once abandoned')
+    })
+  }, SETTLE_RETRY_MS).unref()
+}
 
 function replay(row: typeof idempotencyKeys.$inferSelect, requestHash: string): Response {
   if (row.requestHash !== requestHash) {

@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { devices, idempotencyKeys, users } from '#server/db/schema'
 import { csrfBinding, mintCsrfToken } from '#server/http/csrf'
+import { ABANDONED_CLAIM_MS } from '#server/http/idempotency'
 import {
   CSRF_COOKIE,
   client,
@@ -223,6 +224,7 @@ test('a retry while the first request is still running answers 409 KR_IDEMPOTENC
     route: 'POST /auth/register-self',
     requestHash: requestHashOf(body),
     state: 'running',
+    createdAt: t.now(),
     expiresAt: new Date(t.now().getTime() + 24 * HOUR),
   })
 
@@ -232,6 +234,35 @@ test('a retry while the first request is still running answers 409 KR_IDEMPOTENC
   expect(problem.retryAfterSeconds).toBeGreaterThan(0)
   expect(response.headers.get('retry-after')).toBe(String(problem.retryAfterSeconds))
   expect(await userCount(input.email)).toBe(0)
+})
+
+test('a claim left running by an instance that died is taken over once abandoned, and the retry runs once', async () => {
+  const input = registration()
+  const body = JSON.stringify(input)
+  const key = randomUUID()
+  const c = client(t)
+  await c.get('/auth/session')
+  const nonce = c.jar.get(CSRF_COOKIE)?.split('.')[0]
+  const claimedAt = t.now()
+  await t.db.insert(idempotencyKeys).values({
+    key,
+    principal: `anon:${nonce}`,
+    route: 'POST /auth/register-self',
+    requestHash: requestHashOf(body),
+    state: 'running',
+    createdAt: claimedAt,
+    expiresAt: new Date(claimedAt.getTime() + 24 * HOUR),
+  })
+
+  t.now.advance(ABANDONED_CLAIM_MS - 1_000)
+  await expectProblem(await register(c, body, key), 409, 'KR_IDEMPOTENCY_IN_PROGRESS')
+  t.now.advance(2_000)
+  const retried = await register(c, body, key)
+  await settleAfterResponse(t.db)
+  expect(retried.status, await show(retried)).toBe(202)
+  const replayed = await register(c, body, key)
+  expect(replayed.headers.get('idempotent-replayed')).toBe('true')
+  expect(await userCount(input.email)).toBe(1)
 })
 
 test('an invalid Idempotency-Key answers 400 and runs nothing', async () => {

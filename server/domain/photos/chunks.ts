@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, isNull, lte, or } from 'drizzle-orm'
 import { uploadSessions } from '#server/db/schema-photos'
+import { recordUploadBytes } from '#server/http/metrics'
 import type { Problem } from '#server/http/problem'
 import { AppendError, BlobOffsetError } from '#server/storage/blob-store'
 import type { PhotoRuntime } from './photos'
 import { busy, ensureOpen, findSession, offsetMismatch, recordOffset, toSession, uploadProblem, type UploadSession } from './upload-session'
 
 /** How long a chunk writer's lease lasts without renewal, and how often a streaming chunk renews it. */
-export const LEASE_MS = 60_000
-const LEASE_RENEW_MS = 20_000
+export const LEASE_MS = 15_000
+const LEASE_RENEW_MS = 5_000
 
 class LeaseLostError extends Error {
   override name = 'LeaseLostError'
@@ -95,6 +96,7 @@ export async function receiveChunk(rt: PhotoRuntime, id: string, offset: number,
     clearInterval(renewal)
   }
   await renewing
+  if (!(failure instanceof BlobOffsetError)) recordUploadBytes(row.purpose, stored - offset)
   const session = await rt.run(async (ctx) => {
     const current = await findSession(ctx, id, { lock: true })
     await ctx.tx

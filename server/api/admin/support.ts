@@ -180,7 +180,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       description: 'Always as an attachment (Content-Disposition), under nosniff and a sandboxing CSP. The opener and administrators.',
       tag: TAG,
       access: 'session',
-      responses: { 200: 'The bytes, with ETag and Range support.', 206: 'A byte range.', 304: 'Not modified.', 404: 'No such ticket or attachment.' },
+      responses: { 200: 'The bytes, with ETag and Range support.', 206: 'A byte range.', 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such ticket or attachment.' },
     }),
     async (c) => {
       const rt = photoRuntime(c)

@@ -69,6 +69,7 @@ export const transmittalPackageRoutes = new Hono<BackendEnv>()
       responses: {
         200: 'The ZIP.',
         206: 'A byte range.',
+        302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.',
         304: 'Not modified.',
         404: 'No such transmittal, or not packaged yet.',
         409: 'Not ready yet, or failed (KR_PACKAGE_NOT_READY).',

@@ -115,7 +115,7 @@ export const revisionRoutes = new Hono<BackendEnv>()
       description: 'file: inline for PDF and PNG, JPEG, WebP and GIF images, an attachment otherwise; always under Content-Security-Policy: sandbox.',
       tag: 'Documents',
       access: 'session',
-      responses: { 200: 'The bytes, with ETag and Range support.', 206: 'A byte range.', 304: 'Not modified.', 404: 'No such revision, or no sheet.', 416: 'The range is past the end.' },
+      responses: { 200: 'The bytes, with ETag and Range support.', 206: 'A byte range.', 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such revision, or no sheet.', 416: 'The range is past the end.' },
     }),
     async (c) => {
       const variant = c.req.param('variant') as RevisionVariant

@@ -172,7 +172,7 @@ export const photosRoutes = new Hono<BackendEnv>()
       summary: 'A photo’s file: display, thumbnail or original (a download)',
       tag: 'Photos',
       access: 'session',
-      responses: { 200: 'The image, with ETag and Range support.', 206: 'A byte range.', 304: 'Not modified.', 404: 'No such photo.' },
+      responses: { 200: 'The image, with ETag and Range support.', 206: 'A byte range.', 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such photo.' },
     }),
     async (c) => {
       const rt = photoRuntime(c)

@@ -153,6 +153,8 @@ test('idempotency: a replay answers the same checkout, another body with the key
     route: 'POST /api/billing/checkout/session',
     requestHash: requestHashOf(body),
     state: 'running',
+    // A claim made now by the test's clock: one made long before would be taken over as abandoned.
+    createdAt: t.now(),
     expiresAt: new Date(t.now().getTime() + 24 * 60 * 60_000),
   })
   await expectProblem(await checkout(org.admin, { plan: 'team', seats: 8 }, running), 409, 'KR_IDEMPOTENCY_IN_PROGRESS')

@@ -99,6 +99,8 @@ test('POST /api/tenants is idempotent: a replay answers the same organisation, a
     route: 'POST /api/tenants',
     requestHash: createHash('sha256').update(text).digest('base64url'),
     state: 'running',
+    // A claim made now by the test's clock: one made long before would be taken over as abandoned.
+    createdAt: t.now(),
     expiresAt: new Date(t.now().getTime() + 60 * 60_000),
   })
   await expectProblem(await admin.c.request('/api/tenants', { method: 'POST', body: text, headers: { 'Idempotency-Key': running, 'content-type': 'application/json' } }), 409, 'KR_IDEMPOTENCY_IN_PROGRESS')

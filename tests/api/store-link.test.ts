@@ -293,7 +293,7 @@ test('idempotency: a replayed start answers the same code, a replayed complete a
 
   const running = randomUUID()
   const verifyBody = JSON.stringify({ subscriptionId: linked.subscription.id })
-  await t.db.insert(idempotencyKeys).values({ key: running, principal: admin.user.id, route: 'POST /api/iap/verify', requestHash: requestHashOf(verifyBody), state: 'running', expiresAt: new Date(t.now().getTime() + DAY) })
+  await t.db.insert(idempotencyKeys).values({ key: running, principal: admin.user.id, route: 'POST /api/iap/verify', requestHash: requestHashOf(verifyBody), state: 'running', createdAt: t.now(), expiresAt: new Date(t.now().getTime() + DAY) })
   await expectProblem(
     await admin.c.request('/api/iap/verify', { method: 'POST', body: verifyBody, headers: { 'idempotency-key': running, 'content-type': 'application/json' } }),
     409,

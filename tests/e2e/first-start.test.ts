@@ -136,7 +136,7 @@ test('a second server on a data folder in use is refused, and the first keeps ru
 
 test('the child entry refuses to run when its parent does not hold the data folder lock', async () => {
   const dataDir = await emptyDataDir()
-  const request = { dataDir, pgliteDir: path.join(dataDir, 'pglite'), migrationsFolder: path.join(rootDir, 'server/db/migrations'), seed: true }
+  const request = { dataDir, pgliteDir: path.join(dataDir, 'pglite'), migrationsFolder: path.join(rootDir, 'server/db/migrations'), seed: true, blobs: { store: 'file' } }
   const child = spawn(process.execPath, [childEntry, JSON.stringify(request)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))

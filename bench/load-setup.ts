@@ -3,7 +3,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,6 +18,7 @@ import { newToken } from '#server/domain/auth/tokens'
 import { cookieName } from '#server/http/cookies'
 import { csrfBinding, mintCsrfToken } from '#server/http/csrf'
 import { createLogger } from '#server/http/logger'
+import { freePort, sleep } from '#tests/multi/instances'
 import { HEADERS } from '~/lib/constants'
 import { configFor, SESSION_SECRET, serverFile, type Running } from './built-server'
 import { adminQuery, databaseOf, seed } from './items-workload'
@@ -186,20 +186,10 @@ export function scratchFolder(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'sp-bench-load-'))
 }
 
+export { sleep }
+
 export function removeFolder(dir: string): Promise<void> {
   return rm(dir, { recursive: true, force: true })
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -1,13 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, freePort, migrationsFolder, requireBuild, rootDir, startInstance, type TestDatabase } from './instances'
 import { openDatabase, type Database } from '#server/db/client'
 import { initialiseInChildProcess } from '#server/db/first-start'
 import { csrfBinding, mintCsrfToken } from '#server/http/csrf'
@@ -26,10 +23,6 @@ import type { Item, Page } from '~/lib/reporting/types'
  * new data folder (embedded) or a new database (PostgreSQL), a server started on the copy, and
  * every project, item and photo found again with the same bytes.
  */
-const rootDir = fileURLToPath(new URL('../..', import.meta.url))
-const serverEntry = path.join(rootDir, 'build/node/index.js')
-const migrationsFolder = path.join(rootDir, 'server/db/migrations')
-const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const secret = randomBytes(32).toString('base64url')
 
 type Instance = { baseUrl: string; stop(): Promise<void> }
@@ -38,16 +31,16 @@ type Made = { projectId: string; reportId: string; items: Array<{ id: string; ti
 
 let scratch: string
 const running = new Set<Instance>()
-const databases: string[] = []
+const databases: TestDatabase[] = []
 
 beforeAll(async () => {
-  if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first.`)
+  requireBuild()
   scratch = await mkdtemp(path.join(os.tmpdir(), 'sp-backup-'))
 })
 
 afterAll(async () => {
   for (const instance of running) await instance.stop()
-  for (const name of databases) await adminQuery(`drop database if exists "${name}" with (force)`)
+  for (const database of databases) await database.drop()
   if (scratch) await rm(scratch, { recursive: true, force: true })
 }, 60_000)
 
@@ -183,43 +176,20 @@ async function download(instance: Instance, who: Caller, url: string | null): Pr
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
+/** The built server on `env` (tests/multi/instances.ts), stopped at the end of the file if the test did not; a stop must exit 0. */
 async function startServer(env: Record<string, string>): Promise<Instance> {
   const port = await freePort()
-  const baseUrl = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(process.execPath, [serverEntry], {
-    cwd: rootDir,
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), SESSION_SECRET: secret, PUBLIC_URL: baseUrl, SEED: 'false', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-32_000)
-  }
-  child.stdout?.on('data', keep)
-  child.stderr?.on('data', keep)
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const killOnExit = () => child.kill('SIGKILL')
-  process.once('exit', killOnExit)
+  const started = await startInstance('backup', { SESSION_SECRET: secret, PUBLIC_URL: `http://127.0.0.1:${port}`, SEED: 'false', ...env }, port)
   const instance: Instance = {
-    baseUrl,
+    baseUrl: started.baseUrl,
     async stop() {
       if (!running.delete(instance)) return
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-      const code = await exited
-      clearTimeout(timer)
-      process.off('exit', killOnExit)
-      if (code !== 0) throw new Error(`the server did not stop cleanly (${code}):\n${output}`)
+      const code = await started.stop()
+      if (code !== 0) throw new Error(`the server did not stop cleanly (${code}):\n${started.output()}`)
     },
   }
   running.add(instance)
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited during start:\n${output}`)
-    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) return instance
-    if (Date.now() > deadline) throw new Error(`the server did not answer in 60 s:\n${output}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+  return instance
 }
 
 /** Runs scripts/<name> as `npm run backup|restore` does, with only the given environment. */
@@ -235,32 +205,7 @@ function script(name: string, args: string[], env: Record<string, string>): Prom
 }
 
 async function createDatabase(): Promise<string> {
-  const name = `sp_backup_${randomBytes(6).toString('hex')}`
-  await adminQuery(`create database "${name}"`)
-  databases.push(name)
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
-async function adminQuery(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
+  const database = await createTestDatabase('sp_backup_')
+  databases.push(database)
+  return database.url
 }

@@ -127,8 +127,13 @@ export async function inServerSpan(request: Request, correlationId: string, hand
     { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: request.method, [ATTR_URL_PATH]: new URL(request.url).pathname, [CORRELATION_ATTRIBUTE]: correlationId } },
     parent,
   )
+  return answered(span, () => context.with(trace.setSpan(parent, span).setValue(CORRELATION_ID, correlationId), () => handle(span)))
+}
+
+/** Runs an HTTP exchange under `span`: its status recorded (5xx an error), a throw recorded, the span ended either way. */
+async function answered(span: Span, exchange: () => Promise<Response>): Promise<Response> {
   try {
-    const response = await context.with(trace.setSpan(parent, span).setValue(CORRELATION_ID, correlationId), () => handle(span))
+    const response = await exchange()
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.status)
     if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
     return response
@@ -157,17 +162,7 @@ export function tracedTransport(transport: BackendTransport): BackendTransport {
     const active = trace.setSpan(context.active(), span)
     const headers = new Headers(request.headers)
     propagation.inject(active, headers, headerSetter)
-    try {
-      const response = await context.with(active, () => transport(new Request(request, { headers })))
-      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.status)
-      if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
-      return response
-    } catch (error) {
-      failed(span, error)
-      throw error
-    } finally {
-      span.end()
-    }
+    return answered(span, () => context.with(active, () => transport(new Request(request, { headers }))))
   }
 }
 

@@ -117,11 +117,17 @@ export async function api<T>(base: string, session: Session, method: string, pat
 /** A built server process on a free port (bench/built-server.ts starts one on a random port; two may meet). */
 export type Instance = Running & { pid: number; kill(): void }
 
+/** BENCH_SERVER_LOG=<folder>: each instance logs every request (info) to <folder>/server-<port>.log, to see where load waits. */
+function serverLog(port: number): Record<string, string> {
+  const folder = process.env.BENCH_SERVER_LOG
+  return folder ? { LOG_LEVEL: 'info', LOG_FILE: path.join(folder, `server-${port}.log`) } : {}
+}
+
 export async function launch(env: Record<string, string>): Promise<Instance> {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const child: ChildProcess = spawn(process.execPath, [serverFile], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: base, SESSION_SECRET, SEED: 'false', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: base, SESSION_SECRET, SEED: 'false', LOG_LEVEL: 'warn', ...serverLog(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let log = ''

@@ -9,7 +9,8 @@
 // `db-cut`, `redis-cut`, `kill-upload` (files in s3rver; `--blobs file`: one shared data folder
 // instead). `--seconds 5 --connections 20` is a smoke run; the figures
 // want a quiet machine. PostgreSQL: BENCH_DATABASE_URL (default this machine's), Redis:
-// BENCH_REDIS_URL. Needs `npm run build` first.
+// BENCH_REDIS_URL; BENCH_SERVER_LOG=<folder>: every instance logs each request there (where load
+// waits: inside the server or before it). Needs `npm run build` first.
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'

@@ -18,6 +18,7 @@ import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
 import * as settingsSchema from './schema-settings'
 import * as licensingSchema from './schema-licensing'
+import { takeTurns } from './turns'
 import * as billingSchema from './schema-billing'
 import * as storeSchema from './schema-store'
 import * as oidcSchema from './schema-oidc'
@@ -145,6 +146,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 export async function openPglite(dir: string, migrationsFolder: string, loadDataDir?: Blob): Promise<{ client: PGlite; db: Database }> {
   // pg_trgm: document search finds partial numbers (migration 0015 creates the extension).
   const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } })
+  takeTurns(client)
   try {
     await migratePglite(drizzlePglite({ client }), { migrationsFolder })
   } catch (error) {

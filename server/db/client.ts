@@ -18,11 +18,11 @@ import * as realtimeSchema from './schema-realtime'
 import * as reportingSchema from './schema-reporting'
 import * as settingsSchema from './schema-settings'
 import * as licensingSchema from './schema-licensing'
-import { takeTurns } from './turns'
 import * as billingSchema from './schema-billing'
 import * as storeSchema from './schema-store'
 import * as oidcSchema from './schema-oidc'
 import * as opsSchema from './schema-ops'
+import { takeTurns } from './turns'
 
 const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema, ...opsSchema }
 

@@ -39,25 +39,21 @@ export function takeTurns(client: PGlite, turnMs = PGLITE_TURN_MS): void {
     turnStarted = undefined
     letNextGo()
   }
-  /** The first waiting piece goes if the turn has time left; else the next turn lets it go. */
+  /** The first waiting piece goes if nothing runs and the turn has time left; else a later call lets it go. */
   function letNextGo() {
     if (waiting.length === 0 || running > 0) return
-    if (!inBudget()) return scheduleTurn()
+    // The turn's clock stops at the loop's next turn.
+    scheduleTurn()
+    if (!inBudget()) return
     turnStarted ??= performance.now()
     running += 1
     waiting.shift()?.()
   }
   const inTurn = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (waiting.length > 0 || running > 0 || !inBudget()) {
-      scheduleTurn()
-      // letNextGo counts it as running when it lets it go.
-      await new Promise<void>((resolve) => waiting.push(resolve))
-    } else {
-      turnStarted ??= performance.now()
-      running += 1
-      // The turn's clock stops at the loop's next turn.
-      scheduleTurn()
-    }
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve)
+      letNextGo()
+    })
     try {
       return await work()
     } finally {

@@ -5,7 +5,8 @@ import { PGLITE_TURN_MS, takeTurns } from '#server/db/turns'
 
 // server/db/turns.ts: PGlite answers in microtasks, so without turns a burst of work finishes
 // before the event loop can accept a connection or read a socket.
-describe('PGlite takes turns with the event loop', () => {
+// Each test opens its own PGlite (2–4 s; the file's first also compiles its WebAssembly).
+describe('PGlite takes turns with the event loop', { timeout: 30_000 }, () => {
   const clients: PGlite[] = []
   afterEach(async () => {
     for (const client of clients.splice(0)) await client.close()

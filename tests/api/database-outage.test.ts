@@ -106,22 +106,34 @@ describe.runIf(serverUrl)('PostgreSQL lost and back (PostgreSQL only: PGlite has
 
   test('a write in flight when the connection drops answers 503, not 500, and leaves nothing half-written', async () => {
     const item = await createItem(org.writer, org.reportId)
-    // Hold the item's row lock on the direct connection, so the write waits mid-transaction.
+    // Hold the item's row lock on the direct connection, so the write waits mid-transaction. The
+    // write is sent only once the lock is held: sent at once, on a busy machine it could take the
+    // row first and finish, and then nobody would ever wait for the lock.
     let release = () => {}
     const gate = new Promise<void>((resolve) => {
       release = resolve
     })
+    let locked = () => {}
+    const lockHeld = new Promise<void>((resolve) => {
+      locked = resolve
+    })
     const holding = withTenant(direct.db, org.tenant.id, async (tx) => {
       await tx.execute(sql`select id from report_items where id = ${item.id} for update`)
+      locked()
       await gate
     })
-    const write = org.writer.post(`/api/items/${item.id}/responses`, { body: 'In flight' })
-    await waitForLockWait()
+    try {
+      await Promise.race([lockHeld, holding])
+      const write = org.writer.post(`/api/items/${item.id}/responses`, { body: 'In flight' })
+      await waitForLockWait()
 
-    await proxy.cut()
-    await expectProblem(await write, 503, 'KR_DB_UNAVAILABLE')
-    release()
-    await holding
+      await proxy.cut()
+      await expectProblem(await write, 503, 'KR_DB_UNAVAILABLE')
+    } finally {
+      // Even when the test fails: a lock held for ever would keep afterAll from closing the pool.
+      release()
+      await holding
+    }
     await proxy.restore()
 
     expect(await responsesOf(org.reader, item.id)).toEqual([])
@@ -131,12 +143,14 @@ describe.runIf(serverUrl)('PostgreSQL lost and back (PostgreSQL only: PGlite has
 
   /** Until a session of this database waits for a row lock (the write reached the locked item). */
   async function waitForLockWait(): Promise<void> {
-    for (;;) {
+    const deadline = Date.now() + 15_000
+    while (Date.now() < deadline) {
       const [row] = rowsOf<{ waiting: number }>(
         await direct.db.execute(sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`),
       )
       if ((row?.waiting ?? 0) > 0) return
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
+    throw new Error('No session of the test database waited for a row lock within 15 s')
   }
 })

@@ -1,13 +1,18 @@
 // Makes sure Debian's Chromium is at /usr/bin/chromium for the browser tests (playwright-core
-// drives it; we never download a browser build any other way). As root it installs the Debian
-// package; otherwise it stops with what to run.
+// drives it; we never download a browser build any other way), and Debian's headless build of the
+// same Chromium at /usr/bin/chromium-headless-shell, which the browser tests prefer: it draws no
+// browser window at all, so each journey costs the machine about half the browser's CPU time
+// (docs/decisions/018-e2e-on-the-headless-shell.md). As root it installs the Debian packages; otherwise
+// it stops with what to run (Chromium), or says the tests fall back to it (the headless shell).
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
 const CHROMIUM = '/usr/bin/chromium'
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell'
+const isRoot = process.getuid?.() === 0
 
-function version() {
-  const result = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' })
+function version(binary) {
+  const result = spawnSync(binary, ['--version'], { encoding: 'utf8' })
   return result.status === 0 ? result.stdout.trim() : 'version unknown'
 }
 
@@ -18,28 +23,40 @@ function run(command, args) {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   })
   if (result.error) throw result.error
-  if (result.status !== 0) {
-    console.error(`ensure-chromium: \`${command} ${args.join(' ')}\` failed with exit code ${result.status}`)
-    process.exit(1)
-  }
+  return result.status ?? 1
 }
 
-if (existsSync(CHROMIUM)) {
-  console.log(`ensure-chromium: ${CHROMIUM} is present (${version()}); nothing to do`)
-} else if (process.getuid?.() === 0) {
-  console.log(`ensure-chromium: ${CHROMIUM} is missing; installing the Debian package "chromium"`)
-  run('apt-get', ['update'])
-  run('apt-get', ['install', '-y', 'chromium'])
+const missing = [
+  ...(existsSync(CHROMIUM) ? [] : ['chromium']),
+  ...(existsSync(HEADLESS_SHELL) ? [] : ['chromium-headless-shell']),
+]
+
+if (missing.length === 0) {
+  console.log(`ensure-chromium: ${CHROMIUM} (${version(CHROMIUM)}) and ${HEADLESS_SHELL} are present; nothing to do`)
+} else if (isRoot) {
+  console.log(`ensure-chromium: installing the Debian package(s) ${missing.map((p) => `"${p}"`).join(', ')}`)
+  if (run('apt-get', ['update']) !== 0 || run('apt-get', ['install', '-y', ...missing]) !== 0) {
+    // The headless shell only makes the tests lighter: without it they drive Chromium itself.
+    if (!existsSync(CHROMIUM)) {
+      console.error(`ensure-chromium: apt-get could not install ${missing.join(', ')}`)
+      process.exit(1)
+    }
+  }
   if (!existsSync(CHROMIUM)) {
     console.error(`ensure-chromium: apt-get installed "chromium" but ${CHROMIUM} is still missing`)
     process.exit(1)
   }
-  console.log(`ensure-chromium: installed ${CHROMIUM} (${version()})`)
-} else {
+  console.log(`ensure-chromium: ${CHROMIUM} (${version(CHROMIUM)})${existsSync(HEADLESS_SHELL) ? ` and ${HEADLESS_SHELL}` : ''} installed`)
+} else if (!existsSync(CHROMIUM)) {
   console.error(
     `ensure-chromium: ${CHROMIUM} is missing and this user is not root, so it cannot be installed here.\n` +
-      '  Install Debian\'s Chromium once as root:  sudo apt-get update && sudo apt-get install -y chromium\n' +
+      '  Install Debian\'s Chromium once as root:  sudo apt-get update && sudo apt-get install -y chromium chromium-headless-shell\n' +
       '  (the browser tests use only that build; they never download one)',
   )
   process.exit(1)
+} else {
+  console.log(
+    `ensure-chromium: ${CHROMIUM} is present (${version(CHROMIUM)}); ${HEADLESS_SHELL} is not, so the browser tests drive Chromium itself ` +
+      '(slower; as root: apt-get install -y chromium-headless-shell)',
+  )
 }

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
-import { startPortal } from './harness'
+import { CHROMIUM_PATH, startPortal } from './harness'
 
 /**
  * globalSetup of the e2e project: fail fast, with what to do, when the browser or the build is
@@ -13,10 +13,9 @@ import { startPortal } from './harness'
  * pay forty first starts; tests/e2e/first-start.test.ts still checks the first start itself.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const chromium = '/usr/bin/chromium'
-  if (!existsSync(chromium)) {
+  if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
-      `${chromium} is missing. The browser tests drive Debian's Chromium only: run ` +
+      `${CHROMIUM_PATH} is missing. The browser tests drive Debian's Chromium only: run ` +
         '`node scripts/ensure-chromium.mjs` (as root it installs the "chromium" package).',
     )
   }
@@ -24,6 +23,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!existsSync(entry)) {
     throw new Error(`${entry} is missing: run the browser tests with \`npm run test:e2e\`, which builds first.`)
   }
+  console.info(`[e2e] browser: ${CHROMIUM_PATH}`)
   const first = await startPortal({ fresh: true, keepData: true })
   await first.stop()
   // Mail the first start wrote belongs to no test.

@@ -11,7 +11,13 @@ import { simpleParser } from 'mailparser'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 
-export const CHROMIUM_PATH = '/usr/bin/chromium'
+/**
+ * Debian's headless build of Chromium when it is installed (scripts/ensure-chromium.mjs installs
+ * it as root), else Debian's Chromium itself: the same browser engine, without a browser window to
+ * draw, so a journey costs the machine about half the browser's CPU time
+ * (docs/decisions/018-e2e-on-the-headless-shell.md).
+ */
+export const CHROMIUM_PATH = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((binary) => existsSync(binary)) ?? '/usr/bin/chromium'
 const rootDir = fileURLToPath(new URL('../..', import.meta.url))
 const serverEntry = path.join(rootDir, 'build/node/index.js')
 /**

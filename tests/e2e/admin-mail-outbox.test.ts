@@ -85,7 +85,8 @@ describe.each([VARIANTS[0], VARIANTS[1], VARIANTS[2]])('$name', ({ javaScript, v
     await filters.getByRole('button', { name: 'Show messages' }).click()
     await page.waitForURL(/status=queued/)
     await page.getByRole('row', { name: new RegExp(dropped) }).waitFor()
-    expect(await page.getByRole('row', { name: new RegExp(kept) }).count()).toBe(0)
+    // With script the address changes a moment before the list does: the other row goes once it has.
+    await expect.poll(() => page.getByRole('row', { name: new RegExp(kept) }).count()).toBe(0)
 
     // Read it, and cancel it after confirming.
     await page

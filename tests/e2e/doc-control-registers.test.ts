@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, newDemoProject, nextAdminCode, signIn, LONG_JOURNEY_VARIANTS } from './steps'
+import { enterAdminCode, expectScreen, LONG_JOURNEY_VARIANTS, newDemoProject, signIn } from './steps'
 
 /**
  * Document control's registers (docs/doc-control.md "Screens"): parties and their people, the
@@ -49,9 +49,7 @@ describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
 
     await page.goto('/doc-control/parties')
     await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await enterAdminCode(page)
     await expectScreen(page, 'Parties')
     await page.getByRole('heading', { name: 'Choose a project' }).waitFor()
     const picker = page.getByRole('form', { name: 'Choose a project' })

@@ -6,7 +6,7 @@ import type { DocumentDetail } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, expectScreen, nextAdminCode, signIn, LONG_JOURNEY_VARIANTS } from './steps'
+import { demoUserApi, enterAdminCode, expectScreen, LONG_JOURNEY_VARIANTS, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -49,9 +49,7 @@ async function errorsOf(field: Locator, page: Page): Promise<string> {
 
 async function signInAdmin(page: Page): Promise<void> {
   await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-  await expectScreen(page, 'Enter your authentication code')
-  await page.getByLabel('Authentication code').fill(await nextAdminCode())
-  await page.getByRole('button', { name: 'Continue' }).click()
+  await enterAdminCode(page)
 }
 
 describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {

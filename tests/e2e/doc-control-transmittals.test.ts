@@ -6,7 +6,7 @@ import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, expectScreen, nextAdminCode, signIn, LONG_JOURNEY_VARIANTS } from './steps'
+import { demoUserApi, enterAdminCode, expectScreen, LONG_JOURNEY_VARIANTS, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -248,9 +248,7 @@ describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
       onTestFinished(() => alex.close())
       await alex.page.goto(new URL(transmittalUrl).pathname + new URL(transmittalUrl).search)
       await signIn(alex.page, DEMO.admin.email, DEMO.admin.password)
-      await expectScreen(alex.page, 'Enter your authentication code')
-      await alex.page.getByLabel('Authentication code').fill(await nextAdminCode())
-      await alex.page.getByRole('button', { name: 'Continue' }).click()
+      await enterAdminCode(alex.page, 'user')
       await expectScreen(alex.page, number)
       const part = alex.page.getByRole('region', { name: 'Your part' })
       await part.getByRole('button', { name: 'Acknowledge receipt' }).click()

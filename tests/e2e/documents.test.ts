@@ -5,7 +5,7 @@ import { DEMO } from '#server/db/seed'
 import type { DocumentDetail } from '~/lib/documents/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, newDemoProject, nextAdminCode, signIn, VARIANTS } from './steps'
+import { enterAdminCode, expectScreen, newDemoProject, signIn, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -165,9 +165,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const { page } = j
     await page.goto(`/documents/${doc.id}`)
     await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await enterAdminCode(page)
     await expectScreen(page, number)
     await page.getByRole('heading', { name: 'No revisions yet' }).waitFor()
 

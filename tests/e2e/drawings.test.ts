@@ -6,7 +6,7 @@ import type { DocumentDetail, ItemPin, Revision } from '~/lib/documents/types'
 import type { Item, Project, Report } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, expectScreen, nextAdminCode, pathOf, signIn, VARIANTS, type DemoCall } from './steps'
+import { demoUserApi, enterAdminCode, expectScreen, pathOf, signIn, type DemoCall, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -134,9 +134,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const { page } = j
     await page.goto('/admin/drawings-overlay')
     await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await enterAdminCode(page)
     await expectScreen(page, 'Drawings overlay')
     await page.getByRole('link', { name: project.title ?? '' }).click()
     await expectScreen(page, `Drawings of ${project.title}`)

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { expectProblem } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { pngImage, sha256Hex, uploadPhoto } from '#tests/helpers/photos'
@@ -17,14 +17,16 @@ let t: TestBackend
 
 beforeAll(async () => {
   s3 = await startS3()
-  process.env.AWS_ACCESS_KEY_ID = s3.env.AWS_ACCESS_KEY_ID
-  process.env.AWS_SECRET_ACCESS_KEY = s3.env.AWS_SECRET_ACCESS_KEY
+  vi.stubEnv('AWS_ACCESS_KEY_ID', s3.env.AWS_ACCESS_KEY_ID)
+  vi.stubEnv('AWS_SECRET_ACCESS_KEY', s3.env.AWS_SECRET_ACCESS_KEY)
   t = await createTestBackend({ env: { ...s3.env, S3_KEY_PREFIX: 'presigned', S3_PRESIGN_MIN_BYTES: '100', S3_PRESIGN_TTL_SECONDS: '30' } })
 })
 
 afterAll(async () => {
   await t?.close()
   await s3?.stop()
+  // The API files share their worker's modules and environment (vitest.config.ts).
+  vi.unstubAllEnvs()
 })
 
 test('a large original is a redirect to the bucket, after the permission check; HEAD, 304, ranges and inline renditions are served by the portal', async () => {

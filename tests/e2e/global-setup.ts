@@ -16,7 +16,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `${CHROMIUM_PATH} is missing. The browser tests drive Debian's Chromium only: run ` +
-        '`node scripts/ensure-chromium.mjs` (as root it installs the "chromium" package).',
+        '`node scripts/ensure-chromium.mjs` (as root it installs the Debian packages "chromium" and "chromium-headless-shell").',
     )
   }
   const entry = fileURLToPath(new URL('../../build/node/index.js', import.meta.url))

@@ -243,10 +243,15 @@ async function outboxOf(owner: Owner, itemId: string): Promise<OutboxEntry[]> {
 // Who is signed in on this device, as the last page told the worker (and its client id).
 type StoredOwner = { owner: Owner; clientId: string }
 
+/**
+ * Version 2 only makes sure 'meta' exists: a database opened at version 1 by anything else before
+ * the worker (a page, a test's probe) had no store, and version 1 never upgrades again, so the
+ * worker could never learn who is signed in on that device.
+ */
 function fieldDb() {
-  return openDB('site-portal-field', 1, {
+  return openDB('site-portal-field', 2, {
     upgrade(database) {
-      database.createObjectStore('meta')
+      if (!database.objectStoreNames.contains('meta')) database.createObjectStore('meta')
     },
   })
 }

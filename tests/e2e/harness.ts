@@ -375,6 +375,11 @@ export async function checkAccessibility(page: Page): Promise<void> {
 async function runAxe(page: Page): Promise<Violation[]> {
   if (await page.evaluate(() => !('axe' in window))) await page.evaluate(axeSource)
   return page.evaluate(async () => {
+    // Check what the user sees once it settles: a button that just changed variant is, for its
+    // 150-ms colour transition, a mix of both looks (grey on light blue), which is not a state
+    // anyone reads. Finite animations only: a spinner never finishes.
+    const settling = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+    await Promise.all(settling.map((a) => a.finished.catch(() => undefined)))
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe
     const results = await axe.run(document, { resultTypes: ['violations'] })
     return results.violations.map((v) => ({

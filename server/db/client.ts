@@ -22,6 +22,7 @@ import * as billingSchema from './schema-billing'
 import * as storeSchema from './schema-store'
 import * as oidcSchema from './schema-oidc'
 import * as opsSchema from './schema-ops'
+import { parseAsDrizzleOnce } from './pglite-parsers'
 import { takeTurns } from './turns'
 
 const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema, ...opsSchema }
@@ -146,6 +147,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 export async function openPglite(dir: string, migrationsFolder: string, loadDataDir?: Blob): Promise<{ client: PGlite; db: Database }> {
   // pg_trgm: document search finds partial numbers (migration 0015 creates the extension).
   const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } })
+  parseAsDrizzleOnce(client)
   takeTurns(client)
   try {
     await migratePglite(drizzlePglite({ client }), { migrationsFolder })

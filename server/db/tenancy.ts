@@ -22,8 +22,8 @@ import { oidcTenantTables } from './schema-oidc'
  */
 export async function withTenant<T>(db: Database, tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return transactionAnnouncingChanges(db, async (tx) => {
-    await tx.execute(sql`set local role app_user`)
-    await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true)`)
+    // One statement for both (set_config('role', …, true) is SET LOCAL ROLE): every request pays it.
+    await tx.execute(sql`select set_config('role', 'app_user', true), set_config('app.tenant_id', ${tenantId}, true)`)
     return work(tx)
   })
 }
@@ -34,8 +34,7 @@ export async function withTenant<T>(db: Database, tenantId: string, work: (tx: T
  */
 export async function withUser<T>(db: Database, userId: string | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`set local role app_user`)
-    await tx.execute(sql`select set_config('app.user_id', ${userId ?? ''}, true)`)
+    await tx.execute(sql`select set_config('role', 'app_user', true), set_config('app.user_id', ${userId ?? ''}, true)`)
     return work(tx)
   })
 }

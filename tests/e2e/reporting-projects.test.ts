@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/seed'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, pathOf, signIn, VARIANTS } from './steps'
+import { enterAdminCode, expectScreen, pathOf, signIn, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -233,9 +233,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const { page } = j
     await page.goto('/projects')
     await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
-    await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await enterAdminCode(page)
     await expectScreen(page, 'Projects')
 
     const projectName = unique('Quay Wall')

@@ -377,9 +377,10 @@ async function runAxe(page: Page): Promise<Violation[]> {
   return page.evaluate(async () => {
     // Check what the user sees once it settles: a button that just changed variant is, for its
     // 150-ms colour transition, a mix of both looks (grey on light blue), which is not a state
-    // anyone reads. Finite animations only: a spinner never finishes.
+    // anyone reads. Finite animations only (a spinner never finishes), and 2 s at most (a paused one).
     const settling = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
-    await Promise.all(settling.map((a) => a.finished.catch(() => undefined)))
+    const settled = Promise.all(settling.map((a) => a.finished.catch(() => undefined)))
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2000))])
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe
     const results = await axe.run(document, { resultTypes: ['violations'] })
     return results.violations.map((v) => ({

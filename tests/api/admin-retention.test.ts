@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { reportItems, reports } from '#server/db/schema-reporting'
 import { rowsOf, withTenant } from '#server/db/tenancy'
-import { runRetentionPass } from '#server/domain/admin/retention'
+import { RETENTION_SPACING_MS, runRetentionPass } from '#server/domain/admin/retention'
 import type { RetentionHealth, RetentionPolicy } from '~/lib/schemas/admin-retention'
 import type { Report } from '~/lib/reporting/types'
 import { auditOf, expectProblem, signedInClient } from '#tests/helpers/auth'
@@ -123,6 +123,15 @@ test('the daily pass archives closed items after N days and purges them after M,
     nextDueAtUtc: new Date(closedAt.getTime() + 90 * DAY).toISOString(),
   })
   expect(await body<RetentionPolicy>(await (await signedInClient(t, admin)).get('/api/admin/retention'))).toMatchObject({ lastRunAtUtc: t.now().toISOString() })
+
+  // The job looks hourly and at every start: a pass under a day after the last leaves the
+  // organisation alone (an item just archived is not purged by a restart), one a day after serves it.
+  const lastRun = t.now().toISOString()
+  t.now.advance(RETENTION_SPACING_MS - 60_000)
+  expect((await runRetentionPass(t.db, t.now())).find((r) => r.tenantId === tenant.id)).toBeUndefined()
+  expect(await body<RetentionPolicy>(await (await signedInClient(t, admin)).get('/api/admin/retention'))).toMatchObject({ lastRunAtUtc: lastRun })
+  t.now.advance(60_000)
+  expect((await runRetentionPass(t.db, t.now())).find((r) => r.tenantId === tenant.id)).toEqual({ tenantId: tenant.id, archived: 0, purgedItems: 0, purgedReports: 0 })
 
   // Day 91: the archived items and the empty archived report are purged, by one of two instances at once.
   t.now.set(closedAt.getTime() + 91 * DAY)

@@ -14,10 +14,19 @@ import type { RetentionHealth, RetentionPolicy, RetentionPolicyInput } from '~/l
  * item is archived `archiveAfterDays` after it closed (report_items.archived_at) and purged —
  * deleted, its photos, responses and activity with it — `purgeAfterDays` after it closed, once
  * archived. An archived report with no live item left is purged `purgeAfterDays` after it was
- * archived. The daily job (server/jobs/retention.ts) runs `runRetentionPass`.
+ * archived. The job (server/jobs/retention.ts) runs `runRetentionPass` hourly; each organisation's
+ * passes are a day apart (RETENTION_SPACING_MS).
  */
 
 const DAY_MS = 24 * 60 * 60_000
+/**
+ * An organisation's passes are at least this far apart, whatever the job's clock says: the job
+ * looks every hour and at start (a server restarted more often than daily would otherwise never
+ * reach its next day), and an organisation whose last pass is younger is left alone. An item
+ * archived by one pass is so purged a day later at the soonest, never by a restart a minute on.
+ * Under a day, so a pass that ran a little late does not push every later one back by an hour.
+ */
+export const RETENTION_SPACING_MS = 23 * 60 * 60_000
 /** Items purged per transaction: each is a change-log entry. The pass loops until less is left. */
 const BATCH = 500
 
@@ -174,10 +183,12 @@ export async function runRetentionPass(db: Database, now: Date): Promise<Retenti
 
 async function runForTenant(ctx: DomainContext): Promise<RetentionRun | undefined> {
   const tenantId = ctx.actor.tenantId
-  const [policy] = await ctx.tx.select().from(retentionPolicies).where(eq(retentionPolicies.tenantId, tenantId)).limit(1)
-  if (!policy?.enabled) return undefined
+  // Claimed first, so the policy read next is the one a pass that just finished wrote (its last run).
   const claimed = rowsOf<{ ok: boolean }>(await ctx.tx.execute(sql`select pg_try_advisory_xact_lock(hashtextextended(${`retention:${tenantId}`}, 0)) as ok`))[0]
   if (!claimed?.ok) return undefined
+  const [policy] = await ctx.tx.select().from(retentionPolicies).where(eq(retentionPolicies.tenantId, tenantId)).limit(1)
+  if (!policy?.enabled) return undefined
+  if (policy.lastRunAt && ctx.now.getTime() - policy.lastRunAt.getTime() < RETENTION_SPACING_MS) return undefined
   const { archiveBefore, purgeBefore } = cutoffsOf(policy, ctx.now)
 
   // Purge archived items past the purge age: their photos, responses and activity go with them (cascade).

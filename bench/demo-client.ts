@@ -1,4 +1,4 @@
-import { DEMO } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
 import { currentTotp } from '#server/domain/auth/totp'
 
 /**

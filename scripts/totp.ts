@@ -1,6 +1,6 @@
 // Prints the current authentication code of the demo admin (README "Demo accounts"), or of the
 // Base32 secret given as the first argument.
-import { DEMO } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
 import { currentTotp } from '#server/domain/auth/totp'
 
 const secret = process.argv[2] ?? DEMO.adminTotpSecret

@@ -7,20 +7,7 @@ import { seedDocControl } from './seed-doc-control'
 import { seedDocuments } from './seed-documents'
 import { seedReporting } from './seed-reporting'
 import { withTenant } from './tenancy'
-
-/**
- * Demo accounts, created on first start when SEED is on (the default). They are public knowledge
- * (the README lists them): switch SEED off for any real deployment.
- */
-export const DEMO = {
-  tenant: { name: 'Demo Construction', slug: 'demo' },
-  otherTenant: { name: 'Northwind Builders', slug: 'northwind' },
-  admin: { email: 'admin@demo.example.com', password: 'demo-admin-password', displayName: 'Alex Admin' },
-  user: { email: 'user@demo.example.com', password: 'demo-user-password', displayName: 'Sam Site' },
-  otherUser: { email: 'user@northwind.example.com', password: 'northwind-user-password', displayName: 'Nico North' },
-  /** The admin's TOTP secret (Base32), to add to an authenticator app. */
-  adminTotpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
-} as const
+import { DEMO } from './demo-accounts'
 
 /** `store`: where the demo documents' files go; without one, the demo has no documents. */
 export async function seedIfEmpty(db: Database, options: { store?: BlobStore } = {}): Promise<boolean> {

@@ -11,7 +11,8 @@ import {
   reportItems,
   reports,
 } from '#server/db/schema-reporting'
-import { DEMO, seedIfEmpty } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
+import { seedIfEmpty } from '#server/db/seed'
 import { withTenant } from '#server/db/tenancy'
 import type { DashboardFigures, Page, Project, Report } from '~/lib/reporting/types'
 import { addMembership, client, createUser, expectProblem, signedInClient, type TestClient } from '#tests/helpers/auth'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Locator, Browser, Page } from 'playwright-core'
-import { DEMO } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
 import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'

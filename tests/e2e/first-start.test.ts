@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, onTestFinished, test } from 'vitest'
-import { DEMO } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
 import type { Item, Page } from '~/lib/reporting/types'
 import { bound } from './harness'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { DEMO } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
 import { startOidcProvider, type TestOidcProvider } from '#tests/helpers/oidc-provider'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
 import { expectScreen, nextAdminCode, pathOf, portalApi, signOut, VARIANTS } from './steps'

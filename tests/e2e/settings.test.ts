@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { DEMO } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
 import { currentTotp } from '#server/domain/auth/totp'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
 import { expectScreen, newRegisteredPerson, signIn, signInDemoAdmin, VARIANTS } from './steps'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'
 import type { Cookie, Page } from 'playwright-core'
-import { DEMO } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
 import { currentTotp } from '#server/domain/auth/totp'
 import type { Item, Project, Report } from '~/lib/reporting/types'
 import { checkAccessibility, type Portal } from './harness'

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
 import { memberships, tenants, users } from '#server/db/schema'
-import { DEMO } from '#server/db/seed'
+import { DEMO } from '#server/db/demo-accounts'
 import { withUser } from '#server/db/tenancy'
 import { Problem } from '#server/http/problem'
 import { DEMO_SESSION_MS } from '~/lib/constants'

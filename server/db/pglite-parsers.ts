@@ -8,6 +8,7 @@ import { types, type PGlite, type Transaction } from '@electric-sql/pglite'
 const AS_TEXT = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182]
 
 type QueryOptions = Parameters<PGlite['query']>[2]
+type Query = (sql: string, params?: unknown[], options?: QueryOptions) => Promise<unknown>
 
 /**
  * drizzle passes those nine parsers with every query, and PGlite (0.5) then copies its whole table
@@ -19,15 +20,18 @@ type QueryOptions = Parameters<PGlite['query']>[2]
 export function parseAsDrizzleOnce(client: PGlite): void {
   const identity = (value: string) => value
   for (const type of AS_TEXT) client.parsers[type] = identity
-  const query = client.query.bind(client)
   const transaction = client.transaction.bind(client)
-  client.query = ((sql: string, params?: unknown[], options?: QueryOptions) => query(sql, params, withoutDrizzleParsers(options))) as PGlite['query']
+  client.query = withoutDrizzleParsersIn(client.query.bind(client)) as PGlite['query']
   client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
     transaction((tx) => {
-      const txQuery = tx.query.bind(tx)
-      tx.query = ((sql: string, params?: unknown[], options?: QueryOptions) => txQuery(sql, params, withoutDrizzleParsers(options))) as Transaction['query']
+      tx.query = withoutDrizzleParsersIn(tx.query.bind(tx)) as Transaction['query']
       return callback(tx)
     })) as PGlite['transaction']
+}
+
+/** The client's or a transaction's `query`, given its options without drizzle's parsers. */
+function withoutDrizzleParsersIn(query: Query): Query {
+  return (sql, params, options) => query(sql, params, withoutDrizzleParsers(options))
 }
 
 function withoutDrizzleParsers(options: QueryOptions): QueryOptions {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { checkInBackground, pathTemplate, recordInBackground, type SchemaMismatch } from '#server/domain/observability/schema-incidents'
 import { CLIENT_VERSION } from '~/lib/constants'
 import { textProblems } from '~/lib/schemas/text'
@@ -152,8 +152,17 @@ function checkResponseSample(c: Context<BackendEnv>, spec: OperationSpec): void 
 function sameMediaType(declared: string, actual: string): boolean {
   return declared.split(',').some((one) => {
     const type = one.split(';')[0]?.trim() ?? ''
+    if (type === '*/*') return true
     return type.endsWith('/*') ? actual.startsWith(type.slice(0, -1)) : type === actual
   })
+}
+
+/**
+ * A path parameter the handler reads itself and answers 404 to when it is not one of `values`
+ * (photo variants and the like): published as an enum, without turning a wrong value into a 400.
+ */
+export function pathEnum(values: Iterable<string>, description?: string): z.ZodString {
+  return z.string().meta({ enum: [...values], ...(description !== undefined && { description }) })
 }
 
 async function readJson(text: Promise<string>): Promise<unknown> {

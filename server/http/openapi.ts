@@ -122,6 +122,21 @@ function rewriteRefs(value: unknown, names: Map<string, string>): unknown {
   return out
 }
 
+/**
+ * Every record's id is a UUID (server/db), so a path parameter named `id` or `…Id` whose spec says
+ * no more (a plain string of at most 100 characters, or nothing) is published as one; a device's id
+ * is the device's own text, and longer strings are tokens of their own kind. The handlers still answer 404, not 400, to an id that is not a
+ * UUID (it names nothing), so the routes need not validate the format to keep that promise.
+ */
+const ID_PARAMETER = /^(?!deviceId$)(id|[a-z][A-Za-z]*Id)$/
+const UUID_PARAMETER = { type: 'string', format: 'uuid', description: 'A UUID; one that names nothing here (or is not a UUID) is 404.' }
+
+function pathParameterSchema(name: string, declared: JsonSchema | undefined): JsonSchema {
+  const bare = declared === undefined || (declared.type === 'string' && declared.format === undefined && declared.enum === undefined && declared.pattern === undefined && ((declared.maxLength as number | undefined) ?? 0) <= 100)
+  if (bare && ID_PARAMETER.test(name)) return UUID_PARAMETER
+  return declared ?? { type: 'string' }
+}
+
 function parameters(route: Route, spec: OperationSpec, components: Components): OpenApiOperation['parameters'] {
   const pathSchema = spec.params ? toSchema(spec.params, 'input', components) : undefined
   const pathProperties = (pathSchema?.properties ?? {}) as Record<string, JsonSchema>
@@ -129,7 +144,7 @@ function parameters(route: Route, spec: OperationSpec, components: Components): 
     name,
     in: 'path',
     required: true,
-    schema: pathProperties[name] ?? { type: 'string' },
+    schema: pathParameterSchema(name, pathProperties[name]),
   }))
   if (spec.query) {
     const querySchema = toSchema(spec.query, 'input', components)

@@ -4,7 +4,7 @@ import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { getAppearance, patchAppearance } from '#server/domain/settings/appearance'
 import { getPreferences, putPreferences } from '#server/domain/settings/notification-preferences'
 import { operation } from '#server/http/contract'
-import { AppearanceSettingsSchema, NotificationPreferencesSchema } from '~/lib/schemas/settings-responses'
+import { AppearanceSettingsSchema, NotificationPreferencesSchema as PreferencesAnswer } from '~/lib/schemas/settings-responses'
 import { requireSession } from '#server/http/session'
 import { AppearancePatchSchema } from '~/lib/schemas/appearance'
 import { NotificationPreferencesSchema } from '~/lib/schemas/notification-preferences'
@@ -56,7 +56,7 @@ export const preferenceRoutes = new Hono<BackendEnv>()
       summary: 'Which events mail you, in your current organisation',
       tag: 'Settings',
       access: 'session',
-      responses: { 200: { description: 'Your preferences (the defaults until you save).', schema: NotificationPreferencesSchema } },
+      responses: { 200: { description: 'Your preferences (the defaults until you save).', schema: PreferencesAnswer } },
     }),
     async (c) => c.json(await asSessionMember(c, (ctx) => getPreferences(ctx))),
   )
@@ -68,7 +68,7 @@ export const preferenceRoutes = new Hono<BackendEnv>()
       tag: 'Settings',
       access: 'session',
       body: NotificationPreferencesSchema,
-      responses: { 200: { description: 'Your preferences.', schema: NotificationPreferencesSchema }, 400: 'A value is not valid.' },
+      responses: { 200: { description: 'Your preferences.', schema: PreferencesAnswer }, 400: 'A value is not valid.' },
     }),
     async (c) => {
       const input = c.req.valid('json')

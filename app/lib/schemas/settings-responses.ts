@@ -73,8 +73,8 @@ export const AccountSessionsSchema = z.object({
   ),
 }) satisfies z.ZodType<AccountSessions>
 
-export const EmailChangeSchema = z.object({ newEmail: z.string(), expiresAtUtc: utc })
-export const EmailSchema = z.object({ email: z.string() })
+export const PendingEmailChangeSchema = z.object({ newEmail: z.string(), expiresAtUtc: utc })
+export const VerifiedEmailSchema = z.object({ email: z.string() })
 export const RevokedSchema = z.object({ revoked: z.number().int().min(0) })
 
 export const AppearanceSchema = z

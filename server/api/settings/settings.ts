@@ -10,7 +10,7 @@ import { listSessions, revokeOtherSessions, revokeSession } from '#server/domain
 import { getSite, logoBlob, logoKey, onlyAdminsChangeSite, patchSite, removeLogo, setLogo } from '#server/domain/settings/site'
 import { getUserSettings, mfaEnforced, patchUserSettings } from '#server/domain/settings/user'
 import { operation } from '#server/http/contract'
-import { AccountSessionsSchema, AdminSettingsSchema, EmailChangeSchema, EmailSchema, MfaEnrollmentSchema, RevokedSchema, SettingsOverviewSchema, SiteSettingsSchema, UserSettingsSchema } from '~/lib/schemas/settings-responses'
+import { AccountSessionsSchema, AdminSettingsSchema, PendingEmailChangeSchema, VerifiedEmailSchema, MfaEnrollmentSchema, RevokedSchema, SettingsOverviewSchema, SiteSettingsSchema, UserSettingsSchema } from '~/lib/schemas/settings-responses'
 import type { BackendEnv } from '#server/http/env'
 import { fileParts, multipartForm, multipartLimit } from '#server/http/multipart'
 import { Problem } from '#server/http/problem'
@@ -121,7 +121,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: EmailChangeSchema,
       responses: {
-        202: { description: 'The link is on its way (or queued).', schema: EmailChangeSchema },
+        202: { description: 'The link is on its way (or queued).', schema: PendingEmailChangeSchema },
         400: 'Wrong current password, or the address is yours already.',
         409: 'The address cannot be used (errors.newEmail).',
         429: 'Too many wrong passwords.',
@@ -143,7 +143,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       access: 'public',
       body: EmailConfirmSchema,
       responses: {
-        200: { description: 'The account’s address now, verified.', schema: EmailSchema },
+        200: { description: 'The account’s address now, verified.', schema: VerifiedEmailSchema },
         400: 'The link is not valid (KR_TOKEN_INVALID), has expired (KR_TOKEN_EXPIRED) or was used (KR_TOKEN_USED).',
         409: 'Another account took the address meanwhile.',
       },

@@ -1,5 +1,7 @@
 import { z } from 'zod'
+import type { AuditActionCount, AuditEntry, AuditPage, ChainVerification } from '~/lib/admin/audit'
 import type { AdminDevice, DevicePage } from '~/lib/admin/devices'
+import type { EmailTemplateDetail, EmailTemplateList, EmailTemplatePreview, EmailTemplateSummary, EmailTemplateTestResult } from '~/lib/admin/email-templates'
 import {
   INVITE_STATUSES,
   PROJECT_INVITE_STATUSES,
@@ -13,11 +15,13 @@ import {
 } from '~/lib/admin/invites'
 import { ROLE_CHOICES, type AdminJoinRequest, type JoinRequestPage, type OwnJoinRequest } from '~/lib/admin/join-requests'
 import type { AdminPackage, ProjectPackageSetting } from '~/lib/admin/packages'
+import { UPLOAD_PURPOSES, UPLOAD_STATES, type AdminUpload, type AdminUploadStats } from '~/lib/admin/uploads'
 import { ADMIN_ROLE_KEYS, ADMIN_USER_STATUSES, MEMBERSHIP_STATUSES, type AdminOrganisation, type AdminRole, type AdminUser, type HardDeleteResult } from '~/lib/admin/users'
+import type { AdminOverview, RetentionHealth, RetentionPolicy } from './admin-retention'
 
 /**
  * Administration's answers (docs/admin/*.md): people, devices, invites, join requests and work
- * packages; published in /api/openapi.json as named components and checked against every answer in
+ * packages, overview and retention, audit, uploads and e-mail templates; published in /api/openapi.json as named components and checked against every answer in
  * the tests (schema incidents). They mirror app/lib/admin/*.ts (`satisfies`).
  */
 
@@ -198,3 +202,118 @@ export const AdminPackageSchema = z
 export const ProjectPackageSettingSchema = z
   .object({ key: z.string(), name: z.string(), organisationActive: z.boolean(), override: z.boolean().nullable(), active: z.boolean() })
   .meta({ id: 'ProjectPackageSetting' }) satisfies z.ZodType<ProjectPackageSetting>
+
+// ---- Overview and retention ----
+
+export const RetentionHealthSchema = z
+  .object({ activeCount: count, archivedCount: count, purgedCount: count, dueCount: count, nextDueAtUtc: utc.nullable() })
+  .meta({ id: 'RetentionHealth' }) satisfies z.ZodType<RetentionHealth>
+
+export const RetentionPolicyAnswerSchema = z
+  .object({ enabled: z.boolean(), archiveAfterDays: z.number().int(), purgeAfterDays: z.number().int(), lastRunAtUtc: utc.nullable(), updatedAtUtc: utc.nullable() })
+  .meta({ id: 'RetentionPolicy' }) satisfies z.ZodType<RetentionPolicy>
+
+export const AdminOverviewSchema = z.object({
+  activeUsers: count,
+  seats: z.object({ used: count, limit: z.number().int().nullable() }),
+  pendingInvites: count,
+  pendingJoinRequests: count,
+  failingMail: count,
+  storageUsedBytes: count,
+  storageQuotaBytes: count,
+  retention: RetentionHealthSchema.extend({ enabled: z.boolean() }),
+}) satisfies z.ZodType<AdminOverview>
+
+// ---- Audit ----
+
+export const AuditEntrySchema = z
+  .object({
+    id: z.uuid(),
+    chainSeq: z.number().int(),
+    action: z.string(),
+    actor: z.object({ id: z.uuid(), displayName: z.string().nullable(), email: z.string().nullable() }).nullable(),
+    targetType: z.string().nullable(),
+    targetId: z.string().nullable(),
+    ip: z.string().nullable(),
+    correlationId: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()).nullable(),
+    createdAtUtc: utc,
+    hash: z.string().nullable(),
+    prevHash: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' }) satisfies z.ZodType<AuditEntry>
+
+export const AuditPageSchema = z.object({ items: z.array(AuditEntrySchema), nextCursor: z.string().nullable() }) satisfies z.ZodType<AuditPage>
+export const AuditActionCountsSchema = z.object({ items: z.array(z.object({ action: z.string(), count, lastAtUtc: utc }) satisfies z.ZodType<AuditActionCount>) })
+
+export const ChainVerificationSchema = z.object({
+  ok: z.boolean(),
+  checked: count,
+  headSeq: z.number().int(),
+  firstBroken: z
+    .object({ chainSeq: z.number().int(), id: z.uuid().nullable(), reason: z.enum(['hash-mismatch', 'link-mismatch', 'missing-entry', 'head-mismatch']), detail: z.string().optional() })
+    .nullable(),
+  verifiedAtUtc: utc,
+}) satisfies z.ZodType<ChainVerification>
+
+// ---- Uploads ----
+
+export const AdminUploadSchema = z
+  .object({
+    id: z.uuid(),
+    purpose: z.enum(UPLOAD_PURPOSES),
+    state: z.enum(UPLOAD_STATES),
+    fileName: z.string(),
+    contentType: z.string(),
+    size: count,
+    offset: count,
+    who: person.nullable(),
+    stuck: z.boolean(),
+    createdAtUtc: utc,
+    updatedAtUtc: utc,
+    expiresAtUtc: utc,
+    completedAtUtc: utc.nullable(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: 'AdminUpload' }) satisfies z.ZodType<AdminUpload>
+
+export const AdminUploadPageSchema = z.object({ items: z.array(AdminUploadSchema), nextCursor: z.string().nullable() })
+
+export const AdminUploadStatsSchema = z.object({
+  open: count,
+  completing: count,
+  completed: count,
+  failed: count,
+  aborted: count,
+  expired: count,
+  stuck: count,
+  bytesCompleted: count,
+  bytesInProgress: count,
+}) satisfies z.ZodType<AdminUploadStats>
+
+// ---- E-mail templates ----
+
+const templateTexts = { subject: z.string(), html: z.string(), text: z.string() }
+
+export const EmailTemplateSummarySchema = z
+  .object({ key: z.string(), title: z.string(), description: z.string(), customised: z.boolean(), version: count, updatedAtUtc: utc.nullable(), updatedBy: person.nullable() })
+  .meta({ id: 'EmailTemplateSummary' }) satisfies z.ZodType<EmailTemplateSummary>
+
+export const EmailTemplateListSchema = z.object({ items: z.array(EmailTemplateSummarySchema) }) satisfies z.ZodType<EmailTemplateList>
+
+export const EmailTemplateSchema = EmailTemplateSummarySchema.extend({
+  ...templateTexts,
+  defaults: z.object(templateTexts),
+  variables: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      sample: z.string(),
+      fields: z.array(z.object({ name: z.string(), description: z.string(), sample: z.string() })).optional(),
+      common: z.boolean(),
+    }),
+  ),
+}).meta({ id: 'EmailTemplate' }) satisfies z.ZodType<EmailTemplateDetail>
+
+export const EmailTemplateRenderedSchema = z.object(templateTexts) satisfies z.ZodType<EmailTemplatePreview>
+export const EmailTemplateTestResultSchema = z.object({ queued: z.literal(true), to: z.string(), subject: z.string() }) satisfies z.ZodType<EmailTemplateTestResult>

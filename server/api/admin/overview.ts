@@ -1,9 +1,10 @@
 import { Hono } from 'hono'
+import { exposedDemoAccounts } from '#server/domain/admin/demo-accounts'
 import { adminOverview } from '#server/domain/admin/overview'
 import { getRetentionPolicy, putRetentionPolicy, retentionHealth } from '#server/domain/admin/retention'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
-import { RetentionPolicySchema } from '~/lib/schemas/admin-retention'
+import { AdminOverviewSchema, RetentionPolicySchema, type AdminOverview } from '~/lib/schemas/admin-retention'
 import { runAdmin } from './run'
 
 /**
@@ -18,11 +19,19 @@ export const adminOverviewRoutes = new Hono<BackendEnv>()
       tag: 'Administration',
       access: 'admin',
       responses: {
-        200: '`{ activeUsers, seats: { used, limit: null }, pendingInvites, pendingJoinRequests, failingMail, storageUsedBytes, storageQuotaBytes, retention: { enabled, activeCount, archivedCount, purgedCount, dueCount, nextDueAtUtc } }`.',
+        200: {
+          description:
+            'The figures; `demoAccounts`: the demo accounts (published passwords) present while this server is reached at an address other than a loopback one, to be removed (empty when none).',
+          schema: AdminOverviewSchema,
+        },
         403: 'Not an administrator of the organisation.',
       },
     }),
-    async (c) => c.json(await runAdmin(c, adminOverview)),
+    async (c) => {
+      const overview = await runAdmin(c, adminOverview)
+      const { db, config } = c.get('deps')
+      return c.json({ ...overview, demoAccounts: await exposedDemoAccounts(db, config.publicUrl) } satisfies AdminOverview)
+    },
   )
   .get(
     '/api/admin/retention',

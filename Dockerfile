@@ -15,7 +15,8 @@ FROM node:20-bookworm-slim
 # HOST 0.0.0.0: reachable from outside the container. DATA_DIR: the embedded database, file blobs
 # and the generated session secret; mount a volume there (PGlite), or set DATABASE_URL,
 # BLOB_STORE=s3 and SESSION_SECRET and it holds nothing that matters.
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+# SEED=false: the demo accounts have published passwords, and a container is reached from elsewhere.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data SEED=false
 WORKDIR /app
 COPY package.json package-lock.json ./
 # No production dependency has an install script, so none runs (scripts/check-image.mjs proves the

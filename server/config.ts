@@ -26,7 +26,8 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FILE: z.string().min(1).optional(),
-  SEED: booleanish.default(true),
+  // Unset: on only when PUBLIC_URL is a loopback address (a laptop); the demo accounts' passwords are public.
+  SEED: booleanish.optional(),
   COOKIE_SECURE: booleanish.optional(),
   TRUST_PROXY: booleanish.default(false),
   DEMO_AUTO_SESSION: booleanish.default(false),
@@ -187,7 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret,
     logLevel: e.LOG_LEVEL,
     logFile: e.LOG_FILE ? path.resolve(e.LOG_FILE) : undefined,
-    seed: e.SEED,
+    seed: e.SEED ?? isLoopbackUrl(publicUrl),
     // Secure cookies need https; browsers accept them on http://localhost only, not on a LAN address.
     cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY,
@@ -208,6 +209,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_SECONDS * 1000,
   }
+}
+
+/** Only this machine can reach it: localhost, *.localhost, 127.0.0.0/8 or ::1 (where the demo data may be seeded by default). */
+export function isLoopbackUrl(url: string): boolean {
+  let hostname: string
+  try {
+    hostname = new URL(url).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]'
 }
 
 /** BLOB_STORE and, for s3, its bucket (credentials come from the SDK's standard chain: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, profiles, roles). */

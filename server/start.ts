@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '#server/config'
 import { openDatabase, type DatabaseHandle } from '#server/db/client'
 import { initialiseInChildProcess } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
+import { reportExposedDemoAccounts } from '#server/domain/admin/demo-accounts'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
 import { startMetricsListener } from '#server/http/metrics'
@@ -84,6 +85,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   try {
     await assertRowLevelSecurity(database.db)
     if (config.seed && (await seedIfEmpty(database.db, { store: blobStoreFor(config) }))) logger.info('seeded the demo tenants and accounts')
+    await reportExposedDemoAccounts(database.db, config.publicUrl, logger)
   } catch (error) {
     await database.close()
     throw error

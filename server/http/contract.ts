@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { checkInBackground, pathTemplate, recordInBackground, type SchemaMismatch } from '#server/domain/observability/schema-incidents'
 import { CLIENT_VERSION } from '~/lib/constants'
 import { textProblems } from '~/lib/schemas/text'
+import { refuseNonAdmin } from './access'
 import type { BackendEnv } from './env'
 import { bodyTooLarge } from './limits'
 import { fieldErrors, groupErrors, Problem, problems } from './problem'
@@ -24,7 +25,10 @@ export type ResponseSpec = {
   contentType?: string
 }
 
-/** Who may call an operation; documents the security requirement (the handler enforces it). */
+/**
+ * Who may call an operation; documents the security requirement. The handler enforces it; for
+ * 'admin', `operation()` also refuses anyone else before validating anything (server/http/access.ts).
+ */
 export type Access = 'public' | 'session' | 'pending-session' | 'admin'
 
 export type OperationSpec = {
@@ -33,6 +37,8 @@ export type OperationSpec = {
   /** The area of spec §7 the call belongs to; groups the reference page. */
   tag: string
   access: Access
+  /** With access 'admin': a platform operator (PLATFORM_OPERATOR_EMAILS) passes the early check too; the handler decides what they may do. */
+  alsoPlatformOperator?: boolean
   params?: z.ZodObject
   query?: z.ZodType
   /** Request headers the call reads, with lower-case names; validated like the query and published as header parameters. */
@@ -72,6 +78,7 @@ export function specOf(handler: unknown): OperationSpec | undefined {
 
 export function operation<const S extends OperationSpec>(spec: S): MiddlewareHandler<BackendEnv, string, OperationInput<S>> {
   const validated: MiddlewareHandler<BackendEnv> = async (c, next) => {
+    if (spec.access === 'admin') await refuseNonAdmin(c, { alsoPlatformOperator: spec.alsoPlatformOperator })
     const params = c.req.param() as Record<string, string>
     refuseBrokenText(params, 'Some path parameters are not valid.')
     if (spec.params) c.req.addValidatedData('param', parse(spec.params, params, 'Some path parameters are not valid.') as object)

@@ -225,7 +225,8 @@ const SECURITY: Record<OperationSpec['access'], Record<string, string[]>[]> = {
   public: [],
   session: [{ session: [] }],
   'pending-session': [{ session: [] }],
-  admin: [{ session: [] }],
+  // The role the call needs (OpenAPI 3.1 lists roles for schemes other than OAuth).
+  admin: [{ session: ['admin'] }],
 }
 
 /** Unsafe methods also need the CSRF header (server/http/csrf.ts); the reference page says so once. */

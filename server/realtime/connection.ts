@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks'
 import { type Logger } from '#server/http/logger'
-import { errorText, formatMessage, type InvocationMessage, isSequenced, MessageType, parseClientMessage, parseHandshake, splitMessages } from './protocol'
+import { errorText, formatMessage, type InvocationMessage, isSequenced, MessageType, parseClientMessage, parseHandshake, RECORD_SEPARATOR, splitMessages } from './protocol'
 import { type ConnectionInfo, HubError, type HubMethod, type Principal } from './types'
+
+/** Text a paused connection may hold: a socket read or two (the WebSocket's frames are at most 4 × maxMessageBytes + 1 KiB). */
+const HELD_BYTES_MAX = 1024 * 1024
 
 /** One way of carrying frames to a client (WebSocket, SSE, long polling). */
 export type Transport = {
@@ -12,6 +15,13 @@ export type Transport = {
   bufferedBytes(): number
   /** Ends the transport; `abort` drops it without a graceful close (slow consumer). */
   close(abort?: boolean): void
+  /**
+   * Stops and restarts reading from the client (back-pressure, as ASP.NET Core SignalR stops
+   * reading the pipe of a client whose invocations pile up). Only a transport that reads a stream
+   * it can pause has them (WebSockets); the others' clients are closed past the bound instead.
+   */
+  pauseReading?(): void
+  resumeReading?(): void
 }
 
 export type ConnectionSettings = {
@@ -21,7 +31,11 @@ export type ConnectionSettings = {
   statefulGraceMs: number
   maxMessageBytes: number
   maxBufferedBytes: number
-  /** Invocations waiting behind the running one; a client that sends faster than they run is closed past it. */
+  /**
+   * Invocations waiting behind the running one. At it, a WebSocket stops being read until the
+   * queue is down to half; the messages of frames already read still queue, up to twice the bound,
+   * and a client past that (or on a transport that cannot pause) is closed.
+   */
   maxQueuedInvocations: number
 }
 
@@ -57,6 +71,10 @@ export class HubConnection implements ConnectionInfo {
   private invocations: Promise<void> = Promise.resolve()
   private running = 0
   private queued = 0
+  /** The transport was asked to stop reading (the queue is full). */
+  private readingPaused = false
+  /** Text read before the pause took effect (the rest of a frame, frames of the same read), handled on resume. */
+  private held = ''
   private lastSent = performance.now()
   private lastReceived = performance.now()
   private keepAliveTimer: NodeJS.Timeout | undefined
@@ -116,6 +134,7 @@ export class HubConnection implements ConnectionInfo {
     const previous = this.transport
     this.transport = transport
     if (previous && previous !== transport) previous.close(true)
+    if (this.readingPaused) transport.pauseReading?.()
     clearTimeout(this.graceTimer)
     this.graceTimer = undefined
     this.inbox = ''
@@ -131,10 +150,21 @@ export class HubConnection implements ConnectionInfo {
   receive(text: string): void {
     if (this.state === 'ended' || this.state === 'detached') return
     this.lastReceived = performance.now()
+    if (this.readingPaused) {
+      // Only what the transport had read before it paused arrives here: about one socket read.
+      this.held += text
+      if (Buffer.byteLength(this.held) > HELD_BYTES_MAX) this.close({ error: errorText.tooManyInvocations })
+      return
+    }
     const { messages, rest } = splitMessages(this.inbox + text)
     this.inbox = rest
-    for (const message of messages) {
+    for (const [index, message] of messages.entries()) {
       if (this.isEnded) return
+      if (this.readingPaused) {
+        this.held = messages.slice(index).map((held) => held + RECORD_SEPARATOR).join('') + this.inbox
+        this.inbox = ''
+        return
+      }
       if (Buffer.byteLength(message) > this.host.settings.maxMessageBytes) return this.protocolError('message too large')
       if (this.state === 'handshake') this.handshake(message)
       else this.dispatch(message)
@@ -310,17 +340,38 @@ export class HubConnection implements ConnectionInfo {
     this.enqueue(() => this.invoke(message))
   }
 
+  /** The queue has room again: what was held is read first, then the transport reads on. */
+  private resumeReading(): void {
+    this.readingPaused = false
+    const held = this.held
+    this.held = ''
+    if (held) this.receive(held)
+    if (!this.readingPaused && !this.isEnded) this.transport?.resumeReading?.()
+  }
+
+  /** Invocations waiting behind the running one (bounded: see ConnectionSettings.maxQueuedInvocations). */
+  get queuedInvocations(): number {
+    return this.queued
+  }
+
   /** One invocation at a time, in order (.NET's default MaximumParallelInvocationsPerClient = 1). */
   private enqueue(work: () => Promise<void>): void {
-    // .NET stops reading from a client whose invocations pile up; we cannot pause every transport,
-    // so a client that floods is closed instead of queueing work without bound.
-    if (this.queued >= this.host.settings.maxQueuedInvocations) {
+    const max = this.host.settings.maxQueuedInvocations
+    const pausable = this.transport?.pauseReading !== undefined
+    // .NET stops reading from a client whose invocations pile up: so does a WebSocket here (and
+    // receive() holds what was already read). A transport that cannot pause is closed instead.
+    if (this.queued >= max && !pausable) {
       this.host.logger.warn({ connectionId: this.id, queued: this.queued }, 'hub connection closed: too many invocations waiting')
       return this.close({ error: errorText.tooManyInvocations })
     }
     this.queued++
+    if (pausable && !this.readingPaused && this.queued >= max) {
+      this.readingPaused = true
+      this.transport?.pauseReading?.()
+    }
     this.invocations = this.invocations.then(async () => {
       this.queued--
+      if (this.readingPaused && this.queued <= Math.floor(max / 2)) this.resumeReading()
       if (this.state === 'ended') return
       this.running++
       try {

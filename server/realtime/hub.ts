@@ -195,9 +195,12 @@ export function createHub(options: HubOptions): Hub {
   async function admit(request: IncomingMessage, url: URL, payload: TokenPayload, resuming: boolean): Promise<number | undefined> {
     if (closing) return 503
     if (!resuming && (payload.expiresAt <= now() || ended.has(payload.connectionId))) return 404
-    if (!carriesCredentials(request, url)) return undefined
-    const principal = await options.authenticate(request)
-    if (principal && (principal.userId !== payload.principal.userId || principal.tenantId !== payload.principal.tenantId)) return 401
+    if (carriesCredentials(request, url)) {
+      const principal = await options.authenticate(request)
+      if (principal && (principal.userId !== payload.principal.userId || principal.tenantId !== payload.principal.tenantId)) return 401
+    }
+    // A token opens one connection, on any instance (issue 36): the first use claims its id.
+    if (!resuming && !(await options.backplane.claimConnection(payload.connectionId, payload.expiresAt - now()))) return 404
     return undefined
   }
 

@@ -1,5 +1,17 @@
 import type { Backplane, BackplaneControl, Frame } from './types'
 
+/** Connection ids claimed in this process, each until its token expires. */
+export function createClaims(): (connectionId: string, ttlMs: number) => boolean {
+  const claimed = new Map<string, number>()
+  return (connectionId, ttlMs) => {
+    const now = Date.now()
+    for (const [id, until] of claimed) if (until <= now) claimed.delete(id)
+    if (claimed.has(connectionId)) return false
+    claimed.set(connectionId, now + Math.max(1, ttlMs))
+    return true
+  }
+}
+
 /**
  * The default backplane of one instance: there is nobody else to reach, so publishing frames does
  * nothing (the hub has already delivered to its own connections), and control messages come
@@ -7,6 +19,7 @@ import type { Backplane, BackplaneControl, Frame } from './types'
  */
 export function createMemoryBackplane(): Backplane {
   const controlHandlers: ((message: BackplaneControl) => void)[] = []
+  const claim = createClaims()
   return {
     async publish(_group: string, _frame: Frame, _exclude?: readonly string[]) {},
     async subscribe() {},
@@ -17,6 +30,9 @@ export function createMemoryBackplane(): Backplane {
     },
     onControl(handler) {
       controlHandlers.push(handler)
+    },
+    async claimConnection(connectionId, ttlMs) {
+      return claim(connectionId, ttlMs)
     },
     async close() {},
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Redis, type RedisOptions } from 'ioredis'
 import { z } from 'zod'
 import type { Logger } from '#server/http/logger'
+import { createClaims } from './memory-backplane'
 import type { Backplane, BackplaneControl, Frame } from './types'
 
 /**
@@ -66,6 +67,8 @@ export function createRedisBackplane({
   const log = logger.child({ component: 'redis-backplane', origin })
   const groupPrefix = `${channelPrefix}:group:`
   const controlChannel = `${channelPrefix}:internal:control`
+  const claimPrefix = `${channelPrefix}:claimed:`
+  const localClaim = createClaims()
   const publisher = new Redis(url, { ...failFastRedisOptions(), connectionName: `hub-pub-${origin}` })
   const subscriber = new Redis(url, { ...failFastRedisOptions(), connectionName: `hub-sub-${origin}` })
 
@@ -227,6 +230,16 @@ export function createRedisBackplane({
     },
     onControl(handler) {
       controlHandlers.push(handler)
+    },
+    async claimConnection(connectionId, ttlMs) {
+      // Shared by every instance: SET NX answers OK to the first claim only.
+      try {
+        return (await publisher.set(`${claimPrefix}${connectionId}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK'
+      } catch (error) {
+        // Redis away: this instance's own memory still refuses a second use here (the hub keeps serving).
+        log.warn({ err: error }, 'a connection token could not be claimed in Redis; checked on this instance only')
+        return localClaim(connectionId, ttlMs)
+      }
     },
     async close() {
       closed = true

@@ -64,6 +64,11 @@ export interface Backplane {
   /** Control messages to every instance, this one included (e.g. "close the connections of session S"). */
   broadcast(message: BackplaneControl): Promise<void>
   onControl(handler: (message: BackplaneControl) => void): void
+  /**
+   * Claims a connection id for its first connection, on every instance: true the first time, false
+   * ever after until `ttlMs` (the token's remaining life) has passed. A connection token works once.
+   */
+  claimConnection(connectionId: string, ttlMs: number): Promise<boolean>
   close(): Promise<void>
 }
 

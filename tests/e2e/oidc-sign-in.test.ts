@@ -49,6 +49,11 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(() => j.close())
     const { page } = j
+    // Every authorization request the browser makes to the provider (issue 36: navigate once).
+    const authorizations: string[] = []
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.url().startsWith(idp.issuer) && new URL(request.url()).searchParams.has('client_id')) authorizations.push(request.url())
+    })
     const section = page.getByRole('region', { name: 'Sign in with your company account' })
     const organisation = section.getByLabel('Your organisation’s address')
     const continueButton = section.getByRole('button', { name: 'Continue to your company’s sign-in' })
@@ -65,6 +70,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await organisation.fill(DEMO.tenant.slug)
     await continueButton.click()
     await page.getByRole('heading', { name: 'Test identity provider' }).waitFor()
+    expect(authorizations).toHaveLength(1)
     await page.getByRole('button', { name: 'Cancel' }).click()
     await expectScreen(page, 'Sign in')
     await section.getByText('The sign-in was cancelled or refused at your company’s sign-in service.').waitFor()
@@ -76,6 +82,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await page.getByRole('button', { name: 'Sign in at the provider' }).click()
     await expectScreen(page, 'Dashboard')
     expect(pathOf(page)).toBe('/dashboard')
+    expect(authorizations).toHaveLength(2)
 
     await signOut(page, DEMO.user.displayName)
     j.assertNoConsoleErrors()

@@ -1,4 +1,6 @@
+import * as signalR from '@microsoft/signalr'
 import { request } from 'node:http'
+import { WebSocket } from 'ws'
 import { expect, test } from 'vitest'
 import { client, eventually, negotiate, rawSocket, RS, startHub } from './hub-server'
 
@@ -68,14 +70,14 @@ test('server-sent events: a second POST while one runs is 409; POST to a WebSock
   await server.close()
 })
 
-test('a client whose invocations pile up past maxQueuedInvocations is closed with an error; one within it is served in order', async () => {
+test('a long-polling client whose invocations pile up past maxQueuedInvocations is closed with an error (it cannot be paused); one within it is served in order', async () => {
   const server = await startHub({ maxQueuedInvocations: 10 })
   const calm = client(server.url)
   await calm.start()
   const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => calm.invoke('Echo', String(i))))
   expect(replies).toEqual(Array.from({ length: 10 }, (_, i) => String(i)))
 
-  const flood = client(server.url)
+  const flood = client(server.url, { transport: signalR.HttpTransportType.LongPolling })
   const closed = new Promise<Error | undefined>((resolve) => flood.onclose(resolve))
   await flood.start()
   for (let i = 0; i < 30; i++) void flood.send('Sleep', 200)
@@ -84,3 +86,33 @@ test('a client whose invocations pile up past maxQueuedInvocations is closed wit
   await calm.stop()
   await server.close()
 })
+
+test('a WebSocket that floods is paused, not closed and not queued without bound: its queue stays within the bound, others are served, every call is answered in order', async () => {
+  const MAX = 10
+  const CALLS = 400
+  const server = await startHub({ maxQueuedInvocations: MAX })
+  const calm = client(server.url)
+  await calm.start()
+  const flood = await rawSocket(server.url)
+  await eventually(() => server.connected.length === 2)
+  const floodSocket = server.sockets.at(-1)
+
+  // Many frames, sent as fast as the client can: far more than the bound.
+  for (let i = 0; i < CALLS; i++) flood.send(JSON.stringify({ type: 1, invocationId: String(i), target: 'Queued', arguments: [1] }) + RS)
+  // The server stops reading the flooding socket (back-pressure) …
+  await eventually(() => floodSocket?.isPaused() === true)
+  // … while the other connection is served at once.
+  expect(await calm.invoke('Echo', 'still served')).toBe('still served')
+
+  await flood.waitFor(`"invocationId":"${CALLS - 1}"`, 30_000)
+  const completions = [...flood.received.join('').matchAll(/"type":3,"invocationId":"(\d+)","result":(\d+)/g)]
+  expect(completions.map((m) => Number(m[1]))).toEqual(Array.from({ length: CALLS }, (_, i) => i))
+  const waiting = completions.map((m) => Number(m[2]))
+  expect(Math.max(...waiting)).toBeLessThanOrEqual(MAX)
+  expect(Math.max(...waiting)).toBeGreaterThanOrEqual(MAX / 2)
+  expect(flood.ws.readyState).toBe(WebSocket.OPEN)
+  expect(floodSocket?.isPaused()).toBe(false)
+  flood.ws.close()
+  await calm.stop()
+  await server.close()
+}, 60_000)

@@ -85,6 +85,14 @@ export async function startHub(overrides: Partial<HubOptions> = {}, port = 0): P
         },
       },
       Sleep: { args: z.tuple([z.number()]), run: (_connection, ms) => new Promise((resolve) => setTimeout(() => resolve('slept'), ms)) },
+      /** Sleeps, answering how many invocations were waiting behind this one when it started. */
+      Queued: {
+        args: z.tuple([z.number()]),
+        run: (connection, ms) => {
+          const waiting = (connection as unknown as { queuedInvocations: number }).queuedInvocations
+          return new Promise((resolve) => setTimeout(() => resolve(waiting), ms))
+        },
+      },
     },
     onConnected: (connection) => {
       connected.push(connection)

@@ -222,6 +222,7 @@ export const AdminOverviewSchema = z.object({
   storageUsedBytes: count,
   storageQuotaBytes: count,
   retention: RetentionHealthSchema.extend({ enabled: z.boolean() }),
+  demoAccounts: z.array(z.string()).describe('The demo accounts (published passwords) present while this server is reached at an address other than a loopback one, to be removed (empty when none).'),
 }) satisfies z.ZodType<AdminOverview>
 
 // ---- Audit ----

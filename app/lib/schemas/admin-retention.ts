@@ -68,4 +68,9 @@ export type AdminOverview = {
   storageUsedBytes: number
   storageQuotaBytes: number
   retention: RetentionHealth & { enabled: boolean }
+  /**
+   * The demo accounts (published passwords) found in this database while the server is reached at
+   * an address other than this machine's: the control panel warns until they are removed (issue 36).
+   */
+  demoAccounts: string[]
 }

@@ -1,5 +1,6 @@
 import { data, Link } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
+import { Banner } from '~/components/ui/banner'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
@@ -95,6 +96,16 @@ export default function ControlPanel({ loaderData }: Route.ComponentProps) {
     <>
       <PageHeader title="Admin control panel" description={session ? `Administration of ${session.tenantName}.` : undefined} />
       <div className="flex flex-col gap-10">
+        {overview.demoAccounts.length > 0 ? (
+          <Banner tone="critical" title="Demo accounts with published passwords can sign in here">
+            The demo accounts {overview.demoAccounts.join(', ')} exist on this portal, and their passwords are printed in its instructions. Anyone can
+            sign in with them. Remove them in{' '}
+            <Link to="/admin/users" className="underline underline-offset-2">
+              Users
+            </Link>
+            .
+          </Banner>
+        ) : null}
         <Section title="At a glance">
           <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {figures.map((figure) => (

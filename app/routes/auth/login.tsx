@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { AuthCard } from '~/components/auth/auth-card'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -145,10 +145,14 @@ type CompanySignInProps = {
 function CompanySignIn({ redirectTo, lastOidcError, actionData }: CompanySignInProps) {
   const [searchParams] = useSearchParams()
   const redirecting = actionData?.redirecting
-  // Spec §4 "redirecting": with JavaScript the page goes on at once; without, the meta refresh does.
+  // Spec §4 "redirecting": the page goes on by itself, exactly once (issue 36: a second
+  // authorization request makes the provider cancel the first). A page that arrived with the
+  // answer (no JavaScript, or a post before hydration) carries a meta refresh; a page that asked
+  // for it with JavaScript navigates with location.assign and renders no meta refresh.
+  const [arrivedWithAnswer] = useState(() => redirecting !== undefined)
   useEffect(() => {
-    if (redirecting) window.location.assign(redirecting.authorizationUrl)
-  }, [redirecting])
+    if (redirecting && !arrivedWithAnswer) window.location.assign(redirecting.authorizationUrl)
+  }, [redirecting, arrivedWithAnswer])
   const [form, fields] = useForm({
     id: 'login-oidc',
     lastResult: actionData?.result,
@@ -169,7 +173,7 @@ function CompanySignIn({ redirectTo, lastOidcError, actionData }: CompanySignInP
       </div>
       {redirecting ? (
         <Banner tone="info" title="Taking you to your company’s sign-in…" correlationId={redirecting.correlationId}>
-          <meta httpEquiv="refresh" content={`0;url=${redirecting.authorizationUrl}`} />
+          {arrivedWithAnswer ? <meta httpEquiv="refresh" content={`0;url=${redirecting.authorizationUrl}`} /> : null}
           <a href={redirecting.authorizationUrl} className="text-primary underline">
             Continue to your company’s sign-in
           </a>{' '}

@@ -1,10 +1,11 @@
 import { Hono } from 'hono'
+import { exposedDemoAccounts } from '#server/domain/admin/demo-accounts'
 import { adminOverview } from '#server/domain/admin/overview'
 import { getRetentionPolicy, putRetentionPolicy, retentionHealth } from '#server/domain/admin/retention'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { AdminOverviewSchema, RetentionHealthSchema, RetentionPolicyAnswerSchema } from '~/lib/schemas/admin-responses'
-import { RetentionPolicySchema } from '~/lib/schemas/admin-retention'
+import { RetentionPolicySchema, type AdminOverview } from '~/lib/schemas/admin-retention'
 import { runAdmin } from './run'
 
 /**
@@ -19,11 +20,19 @@ export const adminOverviewRoutes = new Hono<BackendEnv>()
       tag: 'Administration',
       access: 'admin',
       responses: {
-        200: { description: 'The control panel’s figures.', schema: AdminOverviewSchema },
+        200: {
+          description:
+            'The figures; `demoAccounts`: the demo accounts (published passwords) present while this server is reached at an address other than a loopback one, to be removed (empty when none).',
+          schema: AdminOverviewSchema,
+        },
         403: 'Not an administrator of the organisation.',
       },
     }),
-    async (c) => c.json(await runAdmin(c, adminOverview)),
+    async (c) => {
+      const overview = await runAdmin(c, adminOverview)
+      const { db, config } = c.get('deps')
+      return c.json({ ...overview, demoAccounts: await exposedDemoAccounts(db, config.publicUrl) } satisfies AdminOverview)
+    },
   )
   .get(
     '/api/admin/retention',

@@ -129,6 +129,7 @@ export const tenantRoutes = new Hono<BackendEnv>()
       summary: 'The organisation’s licence: plan, seats, valid until, status, and what set it',
       tag: TAG,
       access: 'admin',
+      alsoPlatformOperator: true,
       params: TenantParam,
       responses: {
         200: { description: 'The licence (the free plan’s default when none was ever set: source default). A platform operator may read any organisation’s.', schema: LicenceSchema },

@@ -14,7 +14,7 @@ const count = sql<number>`count(*)`.mapWith(Number)
  * memberships; no licence limit yet), pending invites and join requests, failed mail, storage as
  * the quota counts it (server/domain/photos/quota.ts) and the retention health.
  */
-export async function adminOverview(ctx: DomainContext): Promise<AdminOverview> {
+export async function adminOverview(ctx: DomainContext): Promise<Omit<AdminOverview, 'demoAccounts'>> {
   const tenantId = ctx.actor.tenantId
   const [people] = await ctx.tx
     .select({

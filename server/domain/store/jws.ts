@@ -43,8 +43,9 @@ function decode(jws: string): Decoded {
 
 /**
  * Apple's signed data (JWSTransaction, JWSRenewalInfo): ES256, signed by the leaf of its x5c chain.
- * Checked as Apple's own libraries do: the signature with the leaf's key; each certificate signed
- * by the next and valid at `at`; the leaf and intermediate carrying Apple's marker extensions; and
+ * Checked as Apple's own libraries do: the signature with the leaf's key; each certificate issued
+ * and signed by the next and valid at `at` (node's X509Certificate: checkIssued, verify, ca); the
+ * leaf and intermediate declaring Apple's marker extensions (read from their structure); and
  * the chain's last certificate one of the trusted roots (by SHA-256 fingerprint). Answers the payload.
  */
 export function verifyAppleJws(jws: string, trustedRootFingerprints: readonly string[], at: Date): Record<string, unknown> {
@@ -56,8 +57,11 @@ export function verifyAppleJws(jws: string, trustedRootFingerprints: readonly st
   for (const [index, certificate] of chain.entries()) {
     if (new Date(certificate.validFrom) > at || new Date(certificate.validTo) < at) throw new JwsError('a certificate of the chain is not valid now')
     const issuer = chain[index + 1] ?? certificate
-    if (!certificate.verify(issuer.publicKey)) throw new JwsError('the certificate chain is broken')
+    // The issuer's name and key both match (checkIssued), and the signature holds (verify).
+    if (!certificate.checkIssued(issuer) || !certificate.verify(issuer.publicKey)) throw new JwsError('the certificate chain is broken')
   }
+  // Only certificate authorities issue: the intermediate and root are CAs, the leaf is not.
+  if (leaf.ca || !intermediate.ca || !root.ca) throw new JwsError('the chain’s certificate authorities are not where they should be')
   const rootFingerprint = createHash('sha256').update(root.raw).digest('hex')
   if (!trustedRootFingerprints.includes(rootFingerprint)) throw new JwsError('the chain does not end at a trusted Apple root')
   if (!hasExtension(leaf, APPLE_LEAF_OID) || !hasExtension(intermediate, APPLE_INTERMEDIATE_OID)) throw new JwsError('the chain lacks Apple’s certificate markers')
@@ -78,18 +82,65 @@ function certificateChain(x5c: unknown): X509Certificate[] {
 const APPLE_LEAF_OID = '1.2.840.113635.100.6.11.1'
 const APPLE_INTERMEDIATE_OID = '1.2.840.113635.100.6.2.1'
 
-/** Whether the certificate's DER carries the extension's OID (node:crypto does not list extensions). */
-function hasExtension(certificate: X509Certificate, oid: string): boolean {
-  return certificate.raw.includes(oidDer(oid))
+/**
+ * The extensions a certificate declares, read from its structure (RFC 5280 §4.1: the
+ * TBSCertificate's [3] extensions, each a SEQUENCE whose first element is its OID). node's
+ * X509Certificate parses and verifies the certificate but does not list arbitrary extensions, so
+ * this walks the DER node has already accepted; an OID's bytes elsewhere (a name, another
+ * extension's value) do not count.
+ */
+export function extensionOids(certificate: X509Certificate): string[] {
+  const der = certificate.raw
+  const cert = tlv(der, 0)
+  const tbs = tlv(der, cert.start)
+  const oids: string[] = []
+  for (let at = tbs.start; at < tbs.end; ) {
+    const field = tlv(der, at)
+    at = field.end
+    if (field.tag !== 0xa3) continue
+    const list = tlv(der, field.start)
+    for (let next = list.start; next < list.end; ) {
+      const extension = tlv(der, next)
+      next = extension.end
+      const id = tlv(der, extension.start)
+      if (id.tag !== 0x06) throw new JwsError('a certificate extension has no identifier')
+      oids.push(oidText(der.subarray(id.start, id.end)))
+    }
+  }
+  return oids
 }
 
-function oidDer(oid: string): Buffer {
-  const [first = 0, second = 0, ...rest] = oid.split('.').map(Number)
-  const bytes = [40 * first + second]
-  for (const arc of rest) {
-    const groups = [arc & 0x7f]
-    for (let value = arc >>> 7; value > 0; value >>>= 7) groups.unshift((value & 0x7f) | 0x80)
-    bytes.push(...groups)
+function hasExtension(certificate: X509Certificate, oid: string): boolean {
+  return extensionOids(certificate).includes(oid)
+}
+
+/** One DER element at `at`: its tag and where its contents start and end. */
+function tlv(der: Buffer, at: number): { tag: number; start: number; end: number } {
+  const tag = der[at]
+  let length = der[at + 1]
+  if (tag === undefined || length === undefined) throw new JwsError('a certificate is cut short')
+  let start = at + 2
+  if (length & 0x80) {
+    const count = length & 0x7f
+    if (count === 0 || count > 4) throw new JwsError('a certificate has an unreadable length')
+    length = 0
+    for (let i = 0; i < count; i++) length = length * 256 + (der[start + i] ?? 0)
+    start += count
   }
-  return Buffer.from([0x06, bytes.length, ...bytes])
+  const end = start + length
+  if (end > der.length) throw new JwsError('a certificate is cut short')
+  return { tag, start, end }
+}
+
+function oidText(bytes: Buffer): string {
+  const arcs: number[] = []
+  let value = 0
+  for (const byte of bytes) {
+    value = value * 128 + (byte & 0x7f)
+    if (byte & 0x80) continue
+    if (arcs.length === 0) arcs.push(value < 80 ? Math.floor(value / 40) : 2, value < 80 ? value % 40 : value - 80)
+    else arcs.push(value)
+    value = 0
+  }
+  return arcs.join('.')
 }

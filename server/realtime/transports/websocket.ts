@@ -33,6 +33,9 @@ export function attachWebSocket(socket: WebSocket, connection: HubConnection, re
       }
     },
     bufferedBytes: () => socket.bufferedAmount + pendingBytes,
+    // ws stops reading the TCP socket: the client's sends wait in its own buffers and the kernel's.
+    pauseReading: () => socket.pause(),
+    resumeReading: () => socket.resume(),
     close(abort) {
       if (abort) {
         pending = []

@@ -16,6 +16,7 @@ import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
+import { TransmittalAnswerSchema, TransmittalSendSchema } from '~/lib/schemas/rule-book'
 import {
   TransmittalCreateSchema,
   TransmittalListQuery,
@@ -129,15 +130,24 @@ export const transmittalRoutes = new Hono<BackendEnv>()
     '/api/transmittals/:transmittalId/send',
     operation({
       summary: 'Send a draft: mail to each recipient',
+      description:
+        'The rule book checks each revision’s suitability against the purpose (e.g. S3 “For construction”): when one does not fit, the first send answers 409 KR_PURPOSE_UNCONFIRMED with the warnings; sending again with `confirmPurpose: true` sends it and keeps the warnings and the confirmation on the transmittal (`purposeCheck`).',
       tag: TAG,
       access: 'session',
       idempotent: true,
-      responses: { 200: 'The sent transmittal.', ...draftOnly, 422: 'What is missing, in errors: subject, revisions, recipients (KR_TRANSMITTAL_INCOMPLETE).' },
+      body: TransmittalSendSchema,
+      responses: {
+        200: { description: 'The sent transmittal.', schema: TransmittalAnswerSchema },
+        ...draftOnly,
+        409: 'Sent already (KR_TRANSMITTAL_STATE); or a suitability that does not fit the purpose, not yet confirmed (KR_PURPOSE_UNCONFIRMED, the warnings in errors.confirmPurpose).',
+        422: 'What is missing, in errors: subject, revisions, recipients (KR_TRANSMITTAL_INCOMPLETE).',
+      },
     }),
     idempotent,
     async (c) => {
       const { publicUrl } = c.get('deps').config
-      return c.json(await run(c, (ctx) => sendTransmittal(ctx, c.req.param('transmittalId'), { publicUrl })))
+      const { confirmPurpose } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => sendTransmittal(ctx, c.req.param('transmittalId'), { publicUrl, confirmPurpose })))
     },
   )
   .get(

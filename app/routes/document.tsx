@@ -4,6 +4,7 @@ import { DocumentBreadcrumbs } from '~/components/documents/document-breadcrumbs
 import { DocumentEditForm } from '~/components/documents/document-edit-form'
 import { DocumentFacts } from '~/components/documents/document-facts'
 import { DocumentPermissionsForm } from '~/components/documents/document-permissions-form'
+import { DocumentRenumberForm, RenumberHistory } from '~/components/documents/document-renumber-form'
 import { DocumentReviews } from '~/components/documents/document-reviews'
 import { REVIEW_TEMPLATE_PARAM } from '~/components/doc-control/workflow-start-form'
 import { MetadataForm } from '~/components/documents/metadata-form'
@@ -23,7 +24,7 @@ import { atLeast } from '~/lib/documents/rules'
 import { useLocale } from '~/root'
 import type { Route } from './+types/document'
 import { documentPage, documentPath, uploadFinished } from './documents-actions.server'
-import { editDetails, loadDocumentPage, newRevision, saveMetadata, savePermissions, setArchived } from './documents-document.server'
+import { editDetails, loadDocumentPage, newRevision, renumber, saveMetadata, savePermissions, setArchived } from './documents-document.server'
 import { loadDocumentReviews, startReview } from './doc-control/workflow-start.server'
 
 /**
@@ -54,6 +55,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return saveMetadata(api, doc, metadataFields, formData, responseHeaders)
     case 'edit':
       return editDetails(api, doc, formData, responseHeaders)
+    case 'renumber':
+      return renumber(api, doc, formData, responseHeaders)
     case 'archive':
     case 'restore':
       return setArchived(api, doc, intent === 'archive', responseHeaders)
@@ -78,6 +81,8 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
     upload: !archived && atLeast(doc.access, 'upload'),
     edit: !archived && atLeast(doc.access, 'edit'),
     manage: atLeast(doc.access, 'manage'),
+    // The rule book: a locked number changes only by Renumber, for whoever manages the document.
+    renumber: !archived && doc.numberLocked && atLeast(doc.access, 'manage'),
   }
   const notice = actionData?.notice ?? resumable.answer?.notice ?? loadNotice
   return (
@@ -126,8 +131,25 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
             </Section>
           ) : null}
           {can.edit ? (
-            <Section title="Edit details" description="A new number is checked against the project’s naming standard.">
+            <Section
+              title="Edit details"
+              description={
+                doc.numberLocked
+                  ? 'Published or sent: the number, discipline and type are locked. A document controller changes them with Renumber.'
+                  : 'A new number is checked against the project’s naming standard.'
+              }
+            >
               <DocumentEditForm key={location.key} doc={doc} folders={folders} projectName={projectName} lastResult={resultFor(actionData, 'edit')} />
+            </Section>
+          ) : null}
+          {can.renumber ? (
+            <Section title="Renumber" description="Changes the number of a published or sent document, with a reason. Everyone who received it by transmittal is told.">
+              <DocumentRenumberForm key={location.key} doc={doc} lastResult={resultFor(actionData, 'renumber')} />
+            </Section>
+          ) : null}
+          {doc.renumbers.length > 0 ? (
+            <Section title="Number history">
+              <RenumberHistory renumbers={doc.renumbers} locale={locale} />
             </Section>
           ) : null}
           {can.manage && permissions ? (

@@ -12,6 +12,7 @@ import { type DocumentDetail, type FolderNode, type MetadataField, PERMISSION_LE
 import { setFlash } from '~/lib/flash.server'
 import { type Member, type Project, projectTitle } from '~/lib/reporting/types'
 import { DocumentEditSchema, DocumentMetadataSchema, RevisionSchema } from '~/lib/schemas/documents'
+import { RenumberSchema } from '~/lib/schemas/rule-book'
 import { CHOOSE_AGAIN, documentPage, documentPath } from './documents-actions.server'
 
 /** A document's page (/documents/{documentId}): what it loads, and its actions, one function per intent. */
@@ -97,6 +98,18 @@ export async function editDetails(api: ApiClient, doc: DocumentDetail, formData:
   const result = await api.patch<DocumentDetail>(documentPath(doc.id), { number, title, folderId: folderId ?? null })
   if (!result.ok) return formFailure('edit', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `${result.data.number} saved.` })
+  throw redirect(documentPage(doc.id), { headers })
+}
+
+/** "Renumber" (a document controller or an administrator): the new number and the reason; what the API refuses comes back next to its field. */
+export async function renumber(api: ApiClient, doc: DocumentDetail, formData: FormData, headers: Headers) {
+  const submission = parseWithZod(formData, { schema: RenumberSchema })
+  if (submission.status !== 'success') return invalidForm('renumber', submission)
+  const result = await api.post<{ document: DocumentDetail; told: number }>(`${documentPath(doc.id)}/renumber`, submission.value)
+  if (!result.ok) return formFailure('renumber', submission, result.error, headers)
+  const { document, told } = result.data
+  const who = told === 0 ? 'Nobody had received it by transmittal, so no mail was queued.' : `A mail to ${told === 1 ? 'the 1 person' : `each of the ${told} people`} who received it by transmittal is queued in the outbox.`
+  await setFlash(headers, { tone: 'success', message: `${doc.number} is now ${document.number}. ${who}` })
   throw redirect(documentPage(doc.id), { headers })
 }
 

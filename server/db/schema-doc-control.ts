@@ -304,6 +304,10 @@ export const transmittals = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     /** The wizard's step a draft was left at (details, revisions, recipients, message, review). */
     wizardStep: text('wizard_step').notNull().default('revisions'),
+    /** The rule book's warnings when a revision's suitability did not fit the purpose, and who confirmed sending anyway (and when); null when none. */
+    purposeWarnings: jsonb('purpose_warnings').$type<string[]>(),
+    purposeConfirmedBy: uuid('purpose_confirmed_by').references(() => users.id, { onDelete: 'set null' }),
+    purposeConfirmedAt: timestamp('purpose_confirmed_at', { withTimezone: true }),
     revision: bigint('revision', { mode: 'number' }).notNull(),
     ...timestamps,
   },

@@ -46,6 +46,9 @@ export const documentFolders = pgTable(
  * (ISO 19650 keeps withdrawn information archived). `searchText` is what search reads: number,
  * title and metadata values, written by the domain with every change; `searchVector` is generated.
  */
+/** One renumber as kept on the document: when, who, from and to, why, and how many recipients were told. */
+export type RenumberRecord = { at: string; byUserId: string | null; from: string; to: string; reason: string; told: number }
+
 export const documents = pgTable(
   'documents',
   {
@@ -67,6 +70,8 @@ export const documents = pgTable(
     state: text('state').notNull(),
     currentRevisionId: uuid('current_revision_id'),
     metadata: jsonb('metadata').$type<MetadataValues>().notNull().default({}),
+    /** Every explicit renumber of a published or sent document (the rule book), oldest first: its history of numbers. */
+    renumbers: jsonb('renumbers').$type<RenumberRecord[]>().notNull().default([]),
     searchText: text('search_text').notNull(),
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', search_text)`),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),

@@ -23,6 +23,7 @@ export type AuditAction =
   | 'documents.folder.changed'
   | 'documents.document.created'
   | 'documents.document.changed'
+  | 'documents.document.renumbered'
   | 'documents.metadata.changed'
   | 'documents.revision.issued'
   | 'documents.permissions.changed'

@@ -23,6 +23,7 @@ export type MailTemplateKey =
   | 'workflow-review'
   | 'workflow-due'
   | 'transmittal-sent'
+  | 'document-renumbered'
   | 'invite'
   | 'project-invite'
   | 'join-request-received'

@@ -11,6 +11,7 @@ const ALL_KEYS: MailTemplateKey[] = [
   'workflow-review',
   'workflow-due',
   'transmittal-sent',
+  'document-renumbered',
   'invite',
   'project-invite',
   'join-request-received',

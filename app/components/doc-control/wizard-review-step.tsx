@@ -1,5 +1,7 @@
 import { Form } from 'react-router'
+import { Banner } from '~/components/ui/banner'
 import { Card } from '~/components/ui/card'
+import { CheckboxField } from '~/components/ui/checkbox-field'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { EmptyState } from '~/components/ui/empty-state'
 import { Section } from '~/components/ui/section'
@@ -14,7 +16,7 @@ import { STEP_LABELS, type ScreenStep } from './wizard-steps'
  * Step 4: everything that will go, in one place, each part with a way back to change it; then
  * Send. What the API still finds missing comes back as the page's banner.
  */
-export function WizardReviewStep({ transmittal, locale }: { transmittal: Transmittal; locale: string }) {
+export function WizardReviewStep({ transmittal, locale, purposeWarnings }: { transmittal: Transmittal; locale: string; purposeWarnings?: readonly string[] | undefined }) {
   const t = transmittal
   return (
     <div className="flex flex-col gap-8">
@@ -62,6 +64,24 @@ export function WizardReviewStep({ transmittal, locale }: { transmittal: Transmi
       <Form method="post" aria-label="Send" className="flex flex-wrap items-center gap-3 border-t border-border pt-4">
         <CsrfInput />
         <input type="hidden" name="step" value="review" />
+        {purposeWarnings && purposeWarnings.length > 0 ? (
+          <div className="flex w-full flex-col gap-3">
+            <Banner tone="warning" title={`Not suitable ${purposeLabel(t.purpose).toLowerCase()}?`}>
+              <ul className="list-disc pl-5">
+                {purposeWarnings.map((warning) => (
+                  <li key={warning} className="break-words">
+                    {warning}
+                  </li>
+                ))}
+              </ul>
+            </Banner>
+            <CheckboxField
+              label={`Send it ${purposeLabel(t.purpose).toLowerCase()} anyway`}
+              help="The warning and your confirmation are kept on the transmittal. Or change the purpose or the revisions."
+              inputProps={{ name: 'confirmPurpose', value: 'yes', id: 'confirm-purpose' }}
+            />
+          </div>
+        ) : null}
         <SubmitButton intent="send" pendingLabel="Sending…">
           Send transmittal
         </SubmitButton>

@@ -248,6 +248,11 @@ export type Transmittal = {
   package: TransmittalPackage | null
   /** The wizard's step a draft was left at. */
   wizardStep: WizardStep
+  /**
+   * The rule book's purpose check when it was sent: a revision whose suitability did not fit the
+   * purpose (e.g. S3 "For construction") was warned about, and the sender confirmed; null when all fitted.
+   */
+  purposeCheck: { warnings: string[]; confirmedBy: { id: string; displayName: string } | null; confirmedAtUtc: string | null } | null
   createdAt: string
   updatedAt: string
 }

@@ -117,6 +117,10 @@ export type DocumentDetail = DocumentSummary & {
   /** What the caller may do here. */
   access: PermissionLevel
   revision: number
+  /** Published or sent: its number, discipline and type change only by Renumber (the rule book). */
+  numberLocked: boolean
+  /** Its explicit renumbers, oldest first (who, when, from, to, why, how many recipients were told). */
+  renumbers: Array<{ atUtc: string; by: UserRef | null; from: string; to: string; reason: string; told: number }>
 }
 
 export type SearchPage = { items: DocumentSummary[]; total: number; page: number; pageSize: number }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PurposeCheckSchema } from './rule-book'
 import {
   DELIVERABLE_FLAGS,
   ISSUE_PURPOSES,
@@ -271,6 +272,7 @@ export const TransmittalSchema = z
     mine: TransmittalRecipientSchema.nullable(),
     package: TransmittalPackageSchema.nullable(),
     wizardStep: z.enum(WIZARD_STEPS),
+    purposeCheck: PurposeCheckSchema.nullable(),
     createdAt: at,
     updatedAt: at,
   })

@@ -94,6 +94,8 @@ export const DocumentSchema = z
     createdAtUtc: utc,
     access: level,
     revision: z.number().int().min(0),
+    numberLocked: z.boolean().describe('Published or sent: number, discipline and type change only by renumbering (docs/doc-control.md "The rule book").'),
+    renumbers: z.array(z.object({ atUtc: utc, by: UserRefSchema.nullable(), from: z.string(), to: z.string(), reason: z.string(), told: count })),
   })
   .meta({ id: 'Document' }) satisfies z.ZodType<DocumentDetail>
 

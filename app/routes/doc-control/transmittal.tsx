@@ -92,6 +92,22 @@ export default function TransmittalPage({ loaderData }: Route.ComponentProps) {
               </dd>
               <dt className="font-medium text-muted">Purpose</dt>
               <dd>{purposeLabel(t.purpose)}</dd>
+              {t.purposeCheck ? (
+                <>
+                  <dt className="font-medium text-muted">Purpose warning</dt>
+                  <dd>
+                    <ul aria-label="Purpose warning" className="list-disc pl-5 break-words">
+                      {t.purposeCheck.warnings.map((warning) => (
+                        <li key={warning}>{warning}</li>
+                      ))}
+                    </ul>
+                    <p className="mt-1 text-muted">
+                      Sent anyway: confirmed{t.purposeCheck.confirmedBy ? ` by ${t.purposeCheck.confirmedBy.displayName}` : ''}
+                      {t.purposeCheck.confirmedAtUtc ? ` on ${formatDateTime(t.purposeCheck.confirmedAtUtc, locale)}` : ''}.
+                    </p>
+                  </dd>
+                </>
+              ) : null}
               <dt className="font-medium text-muted">Sent</dt>
               <dd>{t.sentAt ? `${formatDateTime(t.sentAt, locale)}${t.sentBy ? ` by ${t.sentBy.displayName}` : ''}` : 'Not sent'}</dd>
               <dt className="font-medium text-muted">Response due</dt>

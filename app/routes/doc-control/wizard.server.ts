@@ -27,6 +27,8 @@ import { PurposeSchema } from '~/lib/schemas/sets'
 export type WizardActionData = ReportingActionData & {
   /** Recipients as posted, when the step came back with a problem: the ticks stay as they were. */
   chosen?: { userIds: string[]; partyIds: string[] }
+  /** The rule book's warnings when a suitability does not fit the purpose: Send again with the confirmation ticked. */
+  purposeWarnings?: string[]
 }
 
 type Choice = Awaited<ReturnType<typeof loadProjectChoice>>
@@ -151,7 +153,7 @@ export async function draftAction(api: ApiClient, request: Request, formData: Fo
       return moveTo(api, draft, to, {}, headers, 'goto')
     }
     case 'send':
-      return send(api, draft, headers)
+      return send(api, draft, formData, headers)
     case 'discard':
       return discard(api, draft, headers)
     default:
@@ -302,9 +304,19 @@ async function moveTo(api: ApiClient, draft: Transmittal, step: ScreenStep, fiel
   throw redirect(here(draft), { headers })
 }
 
-async function send(api: ApiClient, draft: Transmittal, headers: Headers) {
-  const sent = await api.post<Transmittal>(`${paths.transmittal(draft.id)}/send`, undefined, { idempotencyKey: true })
-  if (!sent.ok) return failure('send', sent.error, headers)
+/**
+ * "Send transmittal". When a revision's suitability does not fit the purpose (the rule book), the
+ * API asks to confirm: the step shows the warnings and a confirmation to tick, and the second
+ * Send carries it (`confirmPurpose`); the warnings and the answer stay on the transmittal.
+ */
+async function send(api: ApiClient, draft: Transmittal, formData: FormData, headers: Headers) {
+  const confirmPurpose = formData.get('confirmPurpose') === 'yes'
+  const sent = await api.post<Transmittal>(`${paths.transmittal(draft.id)}/send`, confirmPurpose ? { confirmPurpose: true } : undefined, { idempotencyKey: true })
+  if (!sent.ok) {
+    const warnings = sent.error.problem?.code === 'KR_PURPOSE_UNCONFIRMED' ? sent.error.problem.errors?.confirmPurpose : undefined
+    if (warnings && warnings.length > 0) return data<WizardActionData>({ intent: 'send', purposeWarnings: warnings }, { status: 409, headers })
+    return failure('send', sent.error, headers)
+  }
   const count = sent.data.recipients.length
   await setFlash(headers, { tone: 'success', message: `${sent.data.number} sent to ${count === 1 ? '1 recipient' : `${count} recipients`}.` })
   throw redirect(transmittalPage(sent.data.id, sent.data.projectId), { headers })

@@ -121,7 +121,7 @@ function DraftSteps({ screen, actionData, locale }: { screen: Extract<WizardScre
           <WizardMessageStep key={transmittal.updatedAt} transmittal={transmittal} lastResult={resultFor(actionData, 'next')} />
         </Section>
       ) : null}
-      {step === 'review' ? <WizardReviewStep transmittal={transmittal} locale={locale} /> : null}
+      {step === 'review' ? <WizardReviewStep transmittal={transmittal} locale={locale} purposeWarnings={actionData?.intent === 'send' ? actionData.purposeWarnings : undefined} /> : null}
     </>
   )
 }

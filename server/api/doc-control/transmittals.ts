@@ -17,6 +17,7 @@ import { operation } from '#server/http/contract'
 import { TransmittalPageSchema, TransmittalSchema, TransmittalStatusSchema } from '~/lib/schemas/doc-control-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
+import { TransmittalSendSchema } from '~/lib/schemas/rule-book'
 import {
   TransmittalCreateSchema,
   TransmittalListQuery,
@@ -130,15 +131,24 @@ export const transmittalRoutes = new Hono<BackendEnv>()
     '/api/transmittals/:transmittalId/send',
     operation({
       summary: 'Send a draft: mail to each recipient',
+      description:
+        'The rule book checks each revision’s suitability against the purpose (e.g. S3 “For construction”): when one does not fit, the first send answers 409 KR_PURPOSE_UNCONFIRMED with the warnings; sending again with `confirmPurpose: true` sends it and keeps the warnings and the confirmation on the transmittal (`purposeCheck`).',
       tag: TAG,
       access: 'session',
       idempotent: true,
-      responses: { 200: { description: 'The sent transmittal.', schema: TransmittalSchema }, ...draftOnly, 422: 'What is missing, in errors: subject, revisions, recipients (KR_TRANSMITTAL_INCOMPLETE).' },
+      body: TransmittalSendSchema,
+      responses: {
+        200: { description: 'The sent transmittal.', schema: TransmittalSchema },
+        ...draftOnly,
+        409: 'Sent already (KR_TRANSMITTAL_STATE); or a suitability that does not fit the purpose, not yet confirmed (KR_PURPOSE_UNCONFIRMED, the warnings in errors.confirmPurpose).',
+        422: 'What is missing, in errors: subject, revisions, recipients (KR_TRANSMITTAL_INCOMPLETE).',
+      },
     }),
     idempotent,
     async (c) => {
       const { publicUrl } = c.get('deps').config
-      return c.json(await run(c, (ctx) => sendTransmittal(ctx, c.req.param('transmittalId'), { publicUrl })))
+      const { confirmPurpose } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => sendTransmittal(ctx, c.req.param('transmittalId'), { publicUrl, confirmPurpose })))
     },
   )
   .get(

@@ -5,6 +5,7 @@ import { createDocument, DOCUMENT_TITLE_MAX, getDocument, putDocumentMetadata, u
 import { createFolder, FOLDER_NAME_MAX, folderTree, getFolder, MAX_FOLDER_DEPTH, updateFolder } from '#server/domain/documents/folders'
 import { getMetadataFields, getNamingStandard, putMetadataFields, putNamingStandard } from '#server/domain/documents/naming'
 import { getPermissions, putPermissions } from '#server/domain/documents/permissions'
+import { renumberDocument } from '#server/domain/documents/renumber'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { requireSession } from '#server/http/session'
@@ -18,6 +19,7 @@ import {
   PermissionsSchema as PermissionsAnswer,
   ValidationResultSchema,
 } from '~/lib/schemas/documents-responses'
+import { RenumberAnswerSchema, RenumberSchema } from '~/lib/schemas/rule-book'
 
 /** docs/documents.md: folders, the tree, documents, their metadata, naming standards and permissions. */
 
@@ -228,9 +230,37 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: DocumentPatchSchema,
-      responses: { 200: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem.', 403: 'No right to this change.', 404: 'No such document.', 409: 'Archived.' },
+      responses: {
+        200: { description: 'The document.', schema: DocumentSchema },
+        400: 'Every problem.',
+        403: 'No right to this change.',
+        404: 'No such document.',
+        409: 'Archived; or a new number for a published or sent document (KR_DOCUMENT_LOCKED, a field error on number: use renumber).',
+      },
     }),
     async (c) => c.json(await run(c, (ctx) => updateDocument(ctx, c.req.param('id'), c.req.valid('json')))),
+  )
+  .post(
+    '/api/documents/:id/renumber',
+    operation({
+      summary: 'Renumber a document (its number, and so its discipline and type), with a reason',
+      description:
+        'The one way to change the number of a published or sent document (the rule book, docs/doc-control.md). A document controller (manage on the document) or an administrator; audited, kept in the document’s renumbers, and everyone who received it by transmittal gets a mail through the outbox (`told`).',
+      tag: 'Documents',
+      access: 'session',
+      body: RenumberSchema,
+      responses: {
+        200: { description: 'The document as it is now, and how many recipients have a mail queued.', schema: RenumberAnswerSchema },
+        400: 'Every problem of the number and the reason, as field errors.',
+        403: 'Not a document controller here (read-write and read-only members).',
+        404: 'No such document.',
+        409: 'Archived.',
+      },
+    }),
+    async (c) => {
+      const { publicUrl } = c.get('deps').config
+      return c.json(await run(c, (ctx) => renumberDocument(ctx, c.req.param('id'), c.req.valid('json'), { publicUrl })))
+    },
   )
   .put(
     '/api/documents/:id/metadata',

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { documentSetRevisions, documentSets, workflowRevisions, workflows } from '#server/db/schema-doc-control'
-import { documents, documentRevisions } from '#server/db/schema-documents'
+import { documents } from '#server/db/schema-documents'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { forbidden } from '#server/domain/documents/access'
-import { ensureProjectActive, findProject, notFound, recordDocumentChange } from '#server/domain/documents/places'
+import { ensureProjectActive, findProject, notFound } from '#server/domain/documents/places'
 import { recordChange } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { isUuid } from '#server/domain/reporting/projects'
 import { Problem } from '#server/http/problem'
-import { stateOfStatus } from '~/lib/documents/rules'
 import type { DocumentSet, IssuePurpose, SetStatus } from '~/lib/doc-control/types'
 import { peopleById, revisionsFor, revisionViews, shown, visibleRevisions } from './revisions'
+import { PUBLISHED_BY_SET, setPublishEffect } from './rule-book'
+import { applySuitabilities } from './rule-book-apply'
 
 /**
  * Sets (docs/doc-control.md "Sets"): a named selection of revisions, one per document. A draft is
@@ -21,8 +22,8 @@ import { peopleById, revisionsFor, revisionViews, shown, visibleRevisions } from
  * reaches the project reads its sets, and sees in each the revisions they may view.
  */
 
-/** The suitability a revision shared for coordination or review (an S-code) takes when a set publishes it: authorised and accepted, stage 1. */
-export const PUBLISHED_STATUS = 'A1'
+/** The suitability a revision shared for coordination or review (an S-code) takes when a set publishes it: the rule book's (A1). */
+export const PUBLISHED_STATUS = PUBLISHED_BY_SET
 
 export type SetRow = typeof documentSets.$inferSelect
 export type NewSet = { name: string; description?: string | null | undefined; revisionIds?: string[] | undefined }
@@ -331,27 +332,18 @@ export async function publishSet(ctx: DomainContext, setId: string, body: { mess
     throw conflict('KR_UNDER_REVIEW', `These revisions are under review: ${numbers.join(', ')}. Publish them once the review is finished or cancelled.`, { revisions: numbers })
   }
 
-  for (const r of revisions) {
-    const status = stateOfStatus(r.status) === 'Published' ? r.status : PUBLISHED_STATUS
-    if (status !== r.status) {
-      await ctx.tx
-        .update(documentRevisions)
-        .set({ status })
-        .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), eq(documentRevisions.id, r.revisionId)))
-    }
-    const doc = byId.get(r.documentId)
-    if (doc && (doc.status !== status || doc.state !== 'Published')) {
-      const revision = await recordDocumentChange(ctx, 'Document', doc.id, 'Updated', 'documents.document.changed', {
-        revisionId: r.revisionId,
-        status,
-        state: 'Published',
-        publishedBySet: set.id,
-      })
-      await ctx.tx
-        .update(documents)
-        .set({ status, state: 'Published', updatedAt: ctx.now, revision })
-        .where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, doc.id)))
-    }
+  // The rule book: a revision not yet published takes A1, which issues the next C revision from a preliminary one (the set then holds it).
+  const targets = revisions.flatMap((r) => {
+    const effect = setPublishEffect(r)
+    return effect ? [{ revisionId: r.revisionId, documentId: r.documentId, status: PUBLISHED_STATUS }] : []
+  })
+  const applied = await applySuitabilities(ctx, targets, { setId: set.id })
+  for (const [from, to] of applied) {
+    if (from === to) continue
+    await ctx.tx
+      .update(documentSetRevisions)
+      .set({ revisionId: to })
+      .where(and(eq(documentSetRevisions.tenantId, ctx.actor.tenantId), eq(documentSetRevisions.setId, set.id), eq(documentSetRevisions.revisionId, from)))
   }
   const revision = await recordSetChange(ctx, set.id, 'Updated', 'doc-control.set.published', { name: set.name, purpose: body.purpose, revisions: revisions.length })
   const [row] = await ctx.tx

@@ -159,7 +159,7 @@ export async function transmittalViews(ctx: DomainContext, rows: readonly Transm
     .where(and(eq(transmittalPackages.tenantId, ctx.actor.tenantId), inArray(transmittalPackages.transmittalId, ids)))
     .orderBy(transmittalPackages.transmittalId, desc(transmittalPackages.startedAt), desc(transmittalPackages.id))
   const packageOf = new Map(packages.map((p) => [p.transmittalId, p]))
-  const people = await peopleById(ctx, [...rows.map((r) => r.sentBy), ...rows.map((r) => r.createdBy)])
+  const people = await peopleById(ctx, [...rows.map((r) => r.sentBy), ...rows.map((r) => r.createdBy), ...rows.map((r) => r.purposeConfirmedBy)])
   const ref = (id: string | null) => {
     const person = id === null ? undefined : people.get(id)
     return person ? { id: person.id, displayName: person.displayName } : null
@@ -188,6 +188,7 @@ export async function transmittalViews(ctx: DomainContext, rows: readonly Transm
       mine: mine && row.status !== 'draft' ? recipientView(mine, true) : null,
       package: pkg ? packageView(pkg) : null,
       wizardStep: row.wizardStep as WizardStep,
+      purposeCheck: row.purposeWarnings ? { warnings: row.purposeWarnings, confirmedBy: ref(row.purposeConfirmedBy), confirmedAtUtc: iso(row.purposeConfirmedAt) } : null,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     }

@@ -14,6 +14,7 @@ import { Problem, type FieldErrors } from '#server/http/problem'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
 import type { IssuePurpose, Transmittal, TransmittalRecipient, TransmittalStatus, WizardStep } from '~/lib/doc-control/types'
 import { revisionsFor } from './revisions'
+import { purposeWarnings } from './rule-book'
 import { refuseReadOnly, setRevisionIds } from './sets'
 import {
   findTransmittal,
@@ -246,7 +247,7 @@ async function membersOf(ctx: DomainContext, userIds: readonly string[]): Promis
  * revisions are checked again (the sender must still see each), and so are the recipients (still
  * active members). Each recipient gets mail with a link; the transmittal and its recipients are sent.
  */
-export async function sendTransmittal(ctx: DomainContext, transmittalId: string, options: { publicUrl: string }): Promise<Transmittal> {
+export async function sendTransmittal(ctx: DomainContext, transmittalId: string, options: { publicUrl: string; confirmPurpose?: boolean | undefined }): Promise<Transmittal> {
   const row = await ownDraft(ctx, transmittalId)
   const ids = await revisionIdsOf(ctx, row.id)
   const recipients = await ctx.tx
@@ -269,6 +270,9 @@ export async function sendTransmittal(ctx: DomainContext, transmittalId: string,
   const revisions = await revisionsFor(ctx, row.projectId, ids, 'view')
   const { project } = await findProject(ctx, row.projectId)
   ensureProjectActive(project)
+  // The rule book: a suitability that does not fit the purpose is warned about, and sent only when the sender confirms.
+  const warnings = purposeWarnings(row.purpose as IssuePurpose, revisions)
+  if (warnings.length > 0 && options.confirmPurpose !== true) throw purposeUnconfirmed(warnings)
   const people = await membersOf(
     ctx,
     recipients.map((r) => r.userId),
@@ -279,7 +283,12 @@ export async function sendTransmittal(ctx: DomainContext, transmittalId: string,
     .where(and(eq(transmittalRecipients.tenantId, ctx.actor.tenantId), eq(transmittalRecipients.transmittalId, row.id)))
   const sent = await ctx.tx
     .update(transmittals)
-    .set({ status: 'sent', sentAt: ctx.now, sentBy: ctx.actor.userId })
+    .set({
+      status: 'sent',
+      sentAt: ctx.now,
+      sentBy: ctx.actor.userId,
+      ...(warnings.length > 0 && { purposeWarnings: warnings, purposeConfirmedBy: ctx.actor.userId, purposeConfirmedAt: ctx.now }),
+    })
     .where(and(eq(transmittals.tenantId, ctx.actor.tenantId), eq(transmittals.id, row.id)))
     .returning()
   const updated = sent[0]
@@ -309,7 +318,20 @@ export async function sendTransmittal(ctx: DomainContext, transmittalId: string,
       },
     })
   }
-  return transmittalView(ctx, await touch(ctx, updated, {}, { number: updated.number, recipients: people.size, revisions: revisions.length }, 'doc-control.transmittal.sent'))
+  return transmittalView(ctx, await touch(ctx, updated, {}, { number: updated.number, recipients: people.size, revisions: revisions.length, ...(warnings.length > 0 && { purposeWarnings: warnings, purposeConfirmed: true }) }, 'doc-control.transmittal.sent'))
+}
+
+/** Sending asked once more: the warnings, as a field error on `confirmPurpose` (the second submit's checkbox). */
+function purposeUnconfirmed(warnings: string[]): Problem {
+  return new Problem({
+    status: 409,
+    title: 'Confirm the purpose',
+    detail: `The purpose of issue does not fit ${warnings.length === 1 ? 'one revision' : `${warnings.length} revisions`}: ${warnings.join(' ')}`,
+    code: 'KR_PURPOSE_UNCONFIRMED',
+    remediation: 'Change the purpose or the revisions, or send again with confirmPurpose: true; the warning and your confirmation are kept on the transmittal.',
+    errors: { confirmPurpose: warnings },
+    extensions: { warnings },
+  })
 }
 
 /** The sender (or an admin) closes a sent transmittal: nothing more is expected of its recipients. */

@@ -5,6 +5,7 @@ import type { OutcomeKind, Workflow, WorkflowAction, WorkflowStepDefinition } fr
 import { stateOfStatus } from '~/lib/documents/rules'
 import { isApproval, OUTCOME_SEVERITY } from '~/lib/schemas/workflows'
 import { peopleById, revisionsFor } from './revisions'
+import type { Applied } from './rule-book-apply'
 import { notYours, readOnlyRefused, unprocessable, wrongState } from './workflow-problems'
 import { eligibleReviewers, reviewDocs } from './workflow-reviewers'
 import {
@@ -111,7 +112,8 @@ async function answer(ctx: DomainContext, loaded: Loaded, action: 'approve' | 'r
     const next = template.steps[index + 1]
     if (!next) {
       if (!definition) throw new Error('an approval outcome the step does not define')
-      await setRevisionStatus(ctx, current, definition.status, row.id)
+      const applied = await setRevisionStatus(ctx, current, definition.status, row.id)
+      await followIssued(ctx, row.id, row.round, current, applied)
       return saveWorkflow(ctx, row.id, { status: 'approved', currentStep: null, outcome: result, completedAt: ctx.now })
     }
     const reviewers = await beginStep(ctx, row.id, row.round, index + 1, next)
@@ -133,6 +135,22 @@ async function answer(ctx: DomainContext, loaded: Loaded, action: 'approve' | 'r
   const reviewers = await beginStep(ctx, row.id, round, target, back)
   await saveWorkflow(ctx, row.id, { round, currentStep: target })
   return mailReviewers(ctx, links, reviewOf(loaded, back.name), reviewers, await dueAfterWorkingDays(ctx, back.dueDays))
+}
+
+/**
+ * A published outcome on a preliminary revision issued the next C revision (the rule book): the
+ * review now holds the C revision as its current one, the reviewed P revision stays in its record.
+ */
+async function followIssued(ctx: DomainContext, workflowId: string, round: number, links: ReadonlyArray<{ revisionId: string; documentId: string }>, applied: Applied): Promise<void> {
+  for (const link of links) {
+    const issued = applied.get(link.revisionId)
+    if (!issued || issued === link.revisionId) continue
+    await ctx.tx
+      .update(workflowRevisions)
+      .set({ current: false })
+      .where(and(eq(workflowRevisions.tenantId, ctx.actor.tenantId), eq(workflowRevisions.workflowId, workflowId), eq(workflowRevisions.revisionId, link.revisionId)))
+    await ctx.tx.insert(workflowRevisions).values({ tenantId: ctx.actor.tenantId, workflowId, revisionId: issued, documentId: link.documentId, round, current: true })
+  }
 }
 
 /** POST /api/workflows/{workflowId}/approve: one of the step's approval outcomes (its first when none is named). */

@@ -1,16 +1,15 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { workflowEvents, workflowRevisions, workflows, workflowTasks, workflowTemplates, workflowTemplateVersions } from '#server/db/schema-doc-control'
-import { documentRevisions, documents } from '#server/db/schema-documents'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
-import { notFound, recordDocumentChange } from '#server/domain/documents/places'
+import { notFound } from '#server/domain/documents/places'
 import { enqueueMail } from '#server/domain/mail'
 import { wantsMail } from '#server/domain/settings/notification-preferences'
 import { recordChange, type ChangeType } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { isUuid } from '#server/domain/reporting/projects'
 import type { OutcomeKind, WorkflowAction, WorkflowRevision, WorkflowStatus, WorkflowStepDefinition } from '~/lib/doc-control/types'
-import { stateOfStatus } from '~/lib/documents/rules'
 import { peopleById } from './revisions'
+import { applySuitability, type Applied } from './rule-book-apply'
 import { dueAfterWorkingDays } from './working-days'
 
 /**
@@ -243,40 +242,17 @@ export async function auditWorkflow(
 }
 
 /**
- * Gives revisions a suitability code (a review's outcome, or S3 when a work-in-progress revision is
- * shared for review); a revision that is its document's current one carries the document's status
- * and state with it (docs/documents.md). Each document's change is logged and audited.
+ * Gives the revisions a review's suitability, through the rule book (rule-book-apply.ts): a
+ * published suitability on a preliminary revision issues the next C revision. Answers, per
+ * revision, the one that now carries it.
  */
 export async function setRevisionStatus(
   ctx: DomainContext,
   links: ReadonlyArray<Pick<RevisionLink, 'revisionId' | 'documentId'>>,
   code: string,
   workflowId: string,
-): Promise<void> {
-  const state = stateOfStatus(code)
-  if (!state) throw new Error(`not a suitability code: ${code}`)
-  for (const link of links) {
-    await ctx.tx
-      .update(documentRevisions)
-      .set({ status: code })
-      .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), eq(documentRevisions.id, link.revisionId)))
-    const [doc] = await ctx.tx
-      .select({ currentRevisionId: documents.currentRevisionId })
-      .from(documents)
-      .where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, link.documentId)))
-      .limit(1)
-    const current = doc?.currentRevisionId === link.revisionId
-    const revision = await recordDocumentChange(ctx, 'Document', link.documentId, 'Updated', 'documents.document.changed', {
-      revisionId: link.revisionId,
-      status: code,
-      ...(current && { state }),
-      workflowId,
-    })
-    await ctx.tx
-      .update(documents)
-      .set({ revision, updatedAt: ctx.now, ...(current && { status: code, state }) })
-      .where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, link.documentId)))
-  }
+): Promise<Applied> {
+  return applySuitability(ctx, links, code, { workflowId })
 }
 
 /** How a review is named in mail and in the inbox: its first document and revision, and how many more. */

@@ -10,6 +10,7 @@ import type { FieldErrors } from '#server/http/problem'
 import type { NumberedPage, Workflow, WorkflowAction, WorkflowProposal, WorkflowRevision, WorkflowStatus, WorkflowSummary } from '~/lib/doc-control/types'
 import { stateOfStatus } from '~/lib/documents/rules'
 import { revisionsFor } from './revisions'
+import { reviewStartEffect, SHARED_FOR_REVIEW } from './rule-book'
 import { startingVersion } from './templates'
 import { readOnlyRefused, underReview, unprocessable } from './workflow-problems'
 import { planReviewers, proposeSteps, reviewDocs } from './workflow-reviewers'
@@ -43,8 +44,8 @@ import { dayOf, dueAfterWorkingDays, endOfDay } from './working-days'
  * to anyone else it is 404 like an unknown id, and lists leave it out.
  */
 
-/** The suitability a work-in-progress revision is shared at when its review starts (ISO 19650: suitable for review and comment). */
-export const SHARED_FOR_REVIEW = 'S3'
+/** The suitability a work-in-progress revision is shared at when its review starts: the rule book's. */
+export { SHARED_FOR_REVIEW } from './rule-book'
 
 /** Answers with at most this many reviews of one document (its history, newest first). */
 const DOCUMENT_HISTORY_MAX = 200
@@ -91,15 +92,17 @@ export async function lockDocuments(ctx: DomainContext, documentIds: readonly st
     .for('update')
 }
 
-/** Revisions a review can take: the current revision of a document that is not archived, and not already published. */
+/**
+ * Revisions a review can take: the current revision of a document that is not archived, not
+ * already published, and (the rule book) not a work-in-progress sub-revision, which cannot be shared.
+ */
 export function reviewableProblems(revisions: readonly WorkflowRevision[], field = 'revisionIds'): FieldErrors {
-  const problems = revisions.flatMap((r) =>
-    r.state === 'Archived'
-      ? [`${r.number} ${r.code} is superseded or archived: review its current revision.`]
-      : r.state === 'Published'
-        ? [`${r.number} ${r.code} is already published.`]
-        : [],
-  )
+  const problems = revisions.flatMap((r) => {
+    if (r.state === 'Archived') return [`${r.number} ${r.code} is superseded or archived: review its current revision.`]
+    if (r.state === 'Published') return [`${r.number} ${r.code} is already published.`]
+    const effect = reviewStartEffect(r)
+    return effect?.kind === 'refuse' ? [effect.message] : []
+  })
   return problems.length > 0 ? { [field]: problems } : {}
 }
 

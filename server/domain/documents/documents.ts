@@ -7,6 +7,8 @@ import type { DocumentDetail, MetadataValues, ValidationResult } from '~/lib/doc
 import type { DomainContext } from '../reporting/context'
 import { refOf, userRefs } from '../reporting/user-refs'
 import { forbidden, requireLevel } from './access'
+import { LOCKED_NUMBER_MESSAGE } from '../doc-control/rule-book'
+import { isNumberLocked } from './document-lock'
 import { checkMetadata, checkNumber, metadataFieldsOf, namingFieldsOf } from './naming'
 import { breadcrumbsOf, ensureProjectActive, findDocument, findFolder, findProject, recordDocumentChange, type DocumentRow, type ProjectRef } from './places'
 import { documentSummaries, revisionsOf } from './views'
@@ -23,7 +25,7 @@ export function searchTextOf(number: string, title: string, metadata: MetadataVa
 }
 
 /** Numbers are unique per project; creating or renumbering takes the project's numbering lock. */
-async function lockNumbers(ctx: DomainContext, projectId: string): Promise<void> {
+export async function lockNumbers(ctx: DomainContext, projectId: string): Promise<void> {
   await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`document-numbers:${projectId}`}, 0))`)
 }
 
@@ -80,6 +82,18 @@ export async function validateProposal(
   const { project } = await findProject(ctx, projectId)
   const { valid, errors, parsed } = await checkProposal(ctx, project, input)
   return { valid, errors, parsed }
+}
+
+/** The plain edit refused a new number of a locked document: a field error on `number` that says what to do instead. */
+export function numberLockedProblem(): Problem {
+  return new Problem({
+    status: 409,
+    title: 'Conflict',
+    detail: LOCKED_NUMBER_MESSAGE,
+    code: 'KR_DOCUMENT_LOCKED',
+    remediation: 'Use Renumber (a document controller or an administrator), with a reason.',
+    errors: { number: [LOCKED_NUMBER_MESSAGE] },
+  })
 }
 
 function invalid(errors: FieldErrors): Problem {
@@ -143,8 +157,15 @@ export async function getDocument(ctx: DomainContext, documentId: string): Promi
 async function detailOf(ctx: DomainContext, doc: DocumentRow, level: DocumentDetail['access'], folderPath: readonly string[]): Promise<DocumentDetail> {
   const [summary] = await documentSummaries(ctx, [doc])
   if (!summary) throw new Error('document summary not made')
-  const refs = await userRefs(ctx, [doc.createdBy])
+  const [kept] = await ctx.tx
+    .select({ renumbers: documents.renumbers })
+    .from(documents)
+    .where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, doc.id)))
+  const renumbers = kept?.renumbers ?? []
+  const refs = await userRefs(ctx, [doc.createdBy, ...renumbers.map((r) => r.byUserId)])
   return {
+    numberLocked: await isNumberLocked(ctx, doc),
+    renumbers: renumbers.map((r) => ({ atUtc: r.at, by: refOf(refs, r.byUserId), from: r.from, to: r.to, reason: r.reason, told: r.told })),
     ...summary,
     metadata: doc.metadata,
     breadcrumbs: await breadcrumbsOf(ctx, folderPath),
@@ -174,6 +195,8 @@ export async function updateDocument(ctx: DomainContext, documentId: string, cha
     audit.title = { from: doc.title, to: set.title }
   }
   if (change.number !== undefined && normaliseNumber(change.number) !== doc.number) {
+    // The rule book: a published or sent document keeps its number (and so its discipline and type) until a controller renumbers it.
+    if (await isNumberLocked(ctx, doc)) throw numberLockedProblem()
     const { project } = await findProject(ctx, doc.projectId)
     await lockNumbers(ctx, doc.projectId)
     const proposal = await checkProposal(ctx, project, { number: change.number, documentId: doc.id })

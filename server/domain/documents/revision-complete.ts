@@ -1,12 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { documentRevisions, documents } from '#server/db/schema-documents'
 import type { BlobStore } from '#server/storage/blob-store'
-import { DRAWING_TYPE, revisionCodeProblems, stateOfStatus } from '~/lib/documents/rules'
+import { DRAWING_TYPE, stateOfStatus } from '~/lib/documents/rules'
 import type { Revision } from '~/lib/documents/types'
 import { deleteBlobs, type PhotoRuntime } from '../photos/photos'
 import { ensureQuota } from '../photos/quota'
 import { checkStaged, ensureStillCompleting, markCompleted, markFailed, reopen } from '../photos/upload-complete'
 import type { SessionRow } from '../photos/upload-session'
+import { issueProblems } from '../doc-control/rule-book'
 import { ensureNotUnderReview } from '../doc-control/workflow-lock'
 import type { DomainContext } from '../reporting/context'
 import { requireLevel } from './access'
@@ -78,7 +79,8 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
       await ensureNotUnderReview(ctx, doc.id)
       await ensureQuota(ctx, size, { exceptSessionId: row.id })
       const currentCode = await currentCodeOf(ctx, doc)
-      const problems = revisionCodeProblems(input.code, input.status, currentCode)
+      const errors = issueProblems(input.code, input.status, currentCode)
+      const problems = [...(errors.status ?? []), ...(errors.code ?? [])]
       if (problems.length > 0) return { kind: 'conflict', problems, currentCode }
 
       const [next] = await ctx.tx

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm'
 import { documentRevisions } from '#server/db/schema-documents'
 import { Problem, type FieldErrors } from '#server/http/problem'
-import { nextRevisionCode, revisionCodeProblems, SUITABILITY_CODES } from '~/lib/documents/rules'
+import { nextRevisionCode } from '~/lib/documents/rules'
+import { issueProblems } from '../doc-control/rule-book'
 import type { DomainContext } from '../reporting/context'
 import type { DocumentRow } from './places'
 
@@ -30,13 +31,9 @@ export async function currentCodeOf(ctx: DomainContext, doc: Pick<DocumentRow, '
   return row?.code ?? null
 }
 
-/** Every problem of a new revision's code and status at once, as field errors (empty when it may be issued). */
+/** Every problem of a new revision's code and status at once, as field errors (empty when it may be issued): the rule book's. */
 export function revisionFieldErrors(code: string, status: string, currentCode: string | null): FieldErrors {
-  const errors: FieldErrors = {}
-  if (!SUITABILITY_CODES.includes(status)) errors.status = [`Choose the suitability the revision is issued for: ${SUITABILITY_CODES.join(', ')}.`]
-  const problems = revisionCodeProblems(code, status, currentCode)
-  if (problems.length > 0) errors.code = problems
-  return errors
+  return issueProblems(code, status, currentCode)
 }
 
 /**

@@ -122,6 +122,33 @@ Open it, download the documents and acknowledge receipt:
 `,
   },
   {
+    key: 'document-renumbered',
+    title: 'Document renumbered',
+    description: 'Sent to everyone who received a document by transmittal when a document controller renumbers it (unless they switched transmittal mail off).',
+    variables: [
+      { name: 'recipientName', description: 'The recipient’s name.', sample: 'Jordan Lee' },
+      { name: 'renumberedBy', description: 'Who renumbered it.', sample: 'Sam Taylor' },
+      { name: 'oldNumber', description: 'The number it had, as the recipient received it.', sample: 'HB-ARC-Z1-01-DR-A-0101' },
+      { name: 'newNumber', description: 'Its number now.', sample: 'HB-ARC-Z1-01-DR-S-0101' },
+      { name: 'title', description: 'The document title.', sample: 'General arrangement, level 1' },
+      { name: 'reason', description: 'Why it was renumbered.', sample: 'Issued under the wrong role code.' },
+      { name: 'documentUrl', description: 'The document’s page.', sample: 'https://portal.example.com/documents/sample' },
+    ],
+    subject: 'Renumbered: {{oldNumber}} is now {{newNumber}}',
+    html: `<p>{{renumberedBy}} renumbered a document you received by transmittal.</p>
+<p><strong>{{oldNumber}}</strong> is now <strong>{{newNumber}}</strong> ({{title}}).</p>
+<p>Reason: {{reason}}</p>
+<p><a href="{{documentUrl}}">Open the document</a></p>`,
+    text: `{{renumberedBy}} renumbered a document you received by transmittal.
+
+{{oldNumber}} is now {{newNumber}} ({{title}}).
+Reason: {{reason}}
+
+Open the document:
+{{documentUrl}}
+`,
+  },
+  {
     key: 'item-assigned',
     title: 'Item assigned',
     description: 'Sent to a member when an item is assigned to them (unless they switched it off).',

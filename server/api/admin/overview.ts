@@ -18,7 +18,7 @@ export const adminOverviewRoutes = new Hono<BackendEnv>()
       tag: 'Administration',
       access: 'admin',
       responses: {
-        200: '`{ activeUsers, seats: { used, limit: null }, pendingInvites, pendingJoinRequests, failingMail, storageUsedBytes, storageQuotaBytes, retention: { enabled, activeCount, archivedCount, purgedCount, dueCount, nextDueAtUtc } }`.',
+        200: '`{ activeUsers, seats: { total, used, reserved, free, enforced, nearLimit, plan, planName, lapsed }, pendingInvites, pendingJoinRequests, failingMail, storageUsedBytes, storageQuotaBytes, retention: { enabled, activeCount, archivedCount, purgedCount, dueCount, nextDueAtUtc } }`.',
         403: 'Not an administrator of the organisation.',
       },
     }),

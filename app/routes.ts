@@ -70,6 +70,8 @@ export default [
     ]),
 
     route('forbidden/admin', 'routes/forbidden-admin.tsx'),
+    // Beyond spec §2: the operations guide (docs/operations.md), which screens link to where whoever runs the server must set something.
+    route('help/operations', 'routes/help/operations.tsx'),
 
     // Administration area (guard mode admin)
     route('admin', 'routes/admin/layout.tsx', [

@@ -251,7 +251,8 @@ export function launchBrowser(): Promise<Browser> {
   })
 }
 
-export type Viewport = 'desktop' | 'phone'
+/** `small-phone`: 360 × 740, the narrowest phone the portal is laid out for (the screen walk uses it). */
+export type Viewport = 'desktop' | 'phone' | 'small-phone'
 
 export type JourneyOptions = {
   javaScript: boolean
@@ -260,6 +261,8 @@ export type JourneyOptions = {
   baseUrl?: string
   /** Console messages or failures a test expects (an error page on purpose, say). */
   ignore?: RegExp[]
+  /** Cookies to start with: a session signed in by another context of the same test. */
+  storageState?: BrowserContextOptions['storageState']
 }
 
 export type Journey = {
@@ -274,6 +277,7 @@ export type Journey = {
 const viewports = {
   desktop: { viewport: { width: 1280, height: 800 } },
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+  'small-phone': { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true },
 } satisfies Record<Viewport, BrowserContextOptions>
 
 /** Per context, what checkAccessibility needs to know about it. */
@@ -286,6 +290,7 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
     locale: 'en-GB',
     timezoneId: 'UTC',
     ...(options.baseUrl && { baseURL: options.baseUrl }),
+    ...(options.storageState && { storageState: options.storageState }),
   }
   const context = await browser.newContext(contextOptions)
   journeys.set(context, { javaScript: options.javaScript, contextOptions })

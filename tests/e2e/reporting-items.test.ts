@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import type { Item, Member, Page as ListPage, Project, Report } from '~/lib/reporting/types'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, signIn, VARIANTS } from './steps'
+import { expectScreen, openMainDestination, signIn, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -102,7 +102,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await newProject.getByRole('button', { name: 'Create project' }).click()
     await page.getByText(`Project “${projectName}” created.`).waitFor()
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports', exact: true }).click()
+    await openMainDestination(page, 'Reports')
     await expectScreen(page, 'Reports')
     const newReport = page.getByRole('region', { name: 'New report' })
     await newReport.getByLabel('Project').selectOption({ label: projectName })

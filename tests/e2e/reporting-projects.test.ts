@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { enterAdminCode, expectScreen, pathOf, signIn, VARIANTS } from './steps'
+import { enterAdminCode, expectScreen, openMainDestination, pathOf, signIn, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -70,7 +70,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     expect(pathOf(page)).toBe('/projects')
 
     // A report in it, from /reports.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports', exact: true }).click()
+    await openMainDestination(page, 'Reports')
     await expectScreen(page, 'Reports')
     const reportName = unique('Level 2 walk-through')
     const newReport = page.getByRole('region', { name: 'New report' })
@@ -192,7 +192,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await expectScreen(page, 'Dashboard')
     const response = await page.goto('/reports/00000000-0000-4000-8000-000000000000')
     expect(response?.status()).toBe(404)
-    await expectScreen(page, 'Unexpected error')
+    await expectScreen(page, 'Not found')
     assertNoConsoleErrors()
   })
 

@@ -88,7 +88,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await page.goto('/settings/entitlements')
     await expectScreen(page, 'Settings')
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Entitlements' }).waitFor()
-    expect(await page.getByTestId('seat-counts').innerText()).toBe('2 in all: 1 used, 1 reserved by invites, 0 free')
+    expect(await page.getByTestId('seat-counts').innerText()).toBe('2 seats on the Team plan: 1 used, 1 reserved by invites, 0 free.')
     await page.getByRole('table', { name: 'Pending invites' }).getByRole('rowheader', { name: first }).waitFor()
     j.assertNoConsoleErrors()
   })

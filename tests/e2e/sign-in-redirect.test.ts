@@ -51,7 +51,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
 
     await signIn(page, DEMO.user.email, DEMO.user.password)
 
-    await expectScreen(page, 'Unexpected error')
+    await expectScreen(page, 'Not found')
     expect(pathOf(page)).toBe('/%E6%97%A5%E6%9C%AC')
     // Signed in: the shell's navigation is there.
     await page.getByRole('navigation', { name: 'Main' }).waitFor()

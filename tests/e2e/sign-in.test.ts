@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, pathOf, signIn, signOut, VARIANTS } from './steps'
+import { expectScreen, nextAdminCode, openMainDestination, pathOf, signIn, signOut, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -46,7 +46,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       ['Items', 'Items'],
       ['Settings', 'Settings'],
     ] as const) {
-      await tabs.getByRole('link', { name: tab, exact: true }).click()
+      await openMainDestination(page, tab)
       await expectScreen(page, heading)
       expect(await tabs.getByRole('link', { name: tab, exact: true }).getAttribute('aria-current')).toBe('page')
     }
@@ -135,8 +135,9 @@ describe.each([VARIANTS[1], VARIANTS[2]])('$name', ({ javaScript, viewport }) =>
     await expectScreen(page, 'Dashboard')
     const response = await page.goto('/no-such-page')
     expect(response?.status()).toBe(404)
-    await expectScreen(page, 'Unexpected error')
-    await page.getByRole('alert').getByText('The requested resource was not found.').waitFor()
+    await expectScreen(page, 'Not found')
+    await page.getByRole('status').getByText('The requested resource was not found.').waitFor()
+    expect(await page.getByRole('link', { name: 'Try again' }).count()).toBe(0)
     await page.getByRole('navigation', { name: 'Main' }).waitFor()
     await page.getByRole('link', { name: 'Go to Dashboard' }).click()
     await expectScreen(page, 'Dashboard')

@@ -116,6 +116,17 @@ export async function signOut(page: Page, displayName: string): Promise<void> {
   expect(new URL(page.url()).pathname).toBe('/auth/login')
 }
 
+/**
+ * Follows one of the shell's destinations (Dashboard … Admin). On a phone the bottom bar shows
+ * four of them and the others sit under its "More" menu, which this opens first.
+ */
+export async function openMainDestination(page: Page, name: string): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  const link = nav.getByRole('link', { name, exact: true })
+  if (!(await link.isVisible())) await nav.getByText('More', { exact: true }).click()
+  await link.click()
+}
+
 export function pathOf(page: Page): string {
   const url = new URL(page.url())
   return url.pathname + url.search

@@ -29,7 +29,7 @@ const linkClass = 'text-primary-strong underline underline-offset-2'
  */
 export function ItemList({ items, query, packageName, selected }: ItemListProps) {
   const locale = useLocale()
-  const ctx: CellContext = { locale, packageName, columns: query.columns }
+  const ctx: CellContext = { locale, packageName, columns: withProjectWhenSeveral(items, query) }
   const groups = groupItems(items, query.groupBy, packageName)
   const grouped = query.groupBy !== 'none'
   return (
@@ -56,6 +56,18 @@ export function ItemList({ items, query, packageName, selected }: ItemListProps)
       ))}
     </div>
   )
+}
+
+/**
+ * The chosen columns, and the project after the title when the list holds items of more than one
+ * project and neither a column nor the grouping already says which (two items "#3 Cracked tile"
+ * of different projects must not look alike).
+ */
+export function withProjectWhenSeveral(items: readonly Item[], query: Pick<ItemsQuery, 'columns' | 'groupBy'>): readonly ItemColumn[] {
+  const { columns, groupBy } = query
+  if (columns.includes('project') || groupBy === 'project' || new Set(items.map((item) => item.projectId)).size < 2) return columns
+  const after = Math.max(columns.indexOf('title'), columns.indexOf('number')) + 1
+  return [...columns.slice(0, after), 'project', ...columns.slice(after)]
 }
 
 function ItemTable({ group, grouped, ctx, selected }: { group: ItemGroup; grouped: boolean; ctx: CellContext; selected: ReadonlySet<string> }) {

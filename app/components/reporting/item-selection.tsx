@@ -4,6 +4,7 @@ import { type ReactNode, useRef } from 'react'
 import { Form, useLocation } from 'react-router'
 import { Banner } from '~/components/ui/banner'
 import { ButtonLink } from '~/components/ui/button-link'
+import { cx } from '~/components/ui/class-names'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { Field } from '~/components/ui/field'
 import { FormError } from '~/components/ui/form-error'
@@ -41,6 +42,7 @@ export function ItemSelectionForm({ canWrite, members, packages, lastResult, chi
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ItemSelectionSchema }),
   })
   const formProps = getFormProps(form)
+  const hasErrors = Boolean(form.errors?.length || fields.ids.errors?.length || fields.operation.errors?.length || fields.body.errors?.length)
   return (
     <Form
       method="post"
@@ -58,14 +60,26 @@ export function ItemSelectionForm({ canWrite, members, packages, lastResult, chi
         }
         if (confirmed.current) confirmed.current.value = 'yes'
       }}
-      className="flex flex-col gap-4"
+      className="group/selection flex flex-col gap-4"
     >
       <CsrfInput />
       <input ref={confirmed} type="hidden" name="confirmed" defaultValue="" />
-      <div className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-4">
-        <p className="text-sm text-muted">
-          Tick items in the list, then {canWrite ? 'choose what to do with them, or ' : ''}compare {COMPARE_MIN} to {COMPARE_MAX} of them side by side.
-        </p>
+      {children}
+      <p className="text-sm text-muted group-has-[input:checked]/selection:hidden">
+        Tick items in the list to {canWrite ? 'act on them, or to ' : ''}compare {COMPARE_MIN} to {COMPARE_MAX} of them side by side.
+      </p>
+      {/*
+        The actions show once an item is ticked (CSS :has, so without JavaScript too), or when the
+        last submission came back with an error; they stay in view at the bottom of the screen,
+        above a phone's navigation bar, while the list scrolls. The list itself starts on the first screen.
+      */}
+      <div
+        className={cx(
+          'sticky bottom-16 z-10 flex-col gap-3 rounded-lg border border-border bg-surface p-4 shadow-lg sm:bottom-4',
+          hasErrors ? 'flex' : 'hidden group-has-[input:checked]/selection:flex',
+        )}
+      >
+        <h2 className="text-sm font-semibold text-text">With the ticked items</h2>
         <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.ids.errors ?? [])]} />
         {canWrite ? (
           <div className="grid gap-3 md:grid-cols-2">
@@ -112,7 +126,6 @@ export function ItemSelectionForm({ canWrite, members, packages, lastResult, chi
           </SubmitButton>
         </div>
       </div>
-      {children}
     </Form>
   )
 }

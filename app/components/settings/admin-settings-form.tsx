@@ -10,7 +10,16 @@ import { AdminSettingsFormSchema } from '~/lib/schemas/settings'
 import type { AdminSettings } from '~/lib/settings/settings'
 
 /** The organisation-wide switches of /settings/admin: licensing and diagnostics. */
-export function AdminSettingsForm({ settings, lastResult }: { settings: AdminSettings; lastResult: SubmissionResult<string[]> | undefined }) {
+export function AdminSettingsForm({
+  settings,
+  lastResult,
+  seatSummary,
+}: {
+  settings: AdminSettings
+  lastResult: SubmissionResult<string[]> | undefined
+  /** The seats as licensing answers them, in the same words as the control panel and Entitlements. */
+  seatSummary?: string
+}) {
   const [form, fields] = useForm({
     id: 'admin-settings',
     lastResult,
@@ -35,9 +44,10 @@ export function AdminSettingsForm({ settings, lastResult }: { settings: AdminSet
       <Card className="p-5" role="region" aria-label="Licensing">
         <fieldset className="flex flex-col gap-4">
           <legend className="mb-2 text-lg font-semibold">Licensing</legend>
+          {seatSummary ? <p className="text-sm text-text">Now: {seatSummary}</p> : null}
           <CheckboxField
             label="Refuse invitations when every seat is taken"
-            help="Off: invitations and activations beyond the seats go through with a warning. Applies once seats arrive (licences and seats)."
+            help="Off: invitations and activations beyond the seats go through with a warning."
             inputProps={box(licensing.enforceSeatLimit)}
             errors={licensing.enforceSeatLimit.errors}
           />

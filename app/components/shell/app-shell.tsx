@@ -1,6 +1,6 @@
 import { type ReactNode } from 'react'
 import { Link } from 'react-router'
-import { NavTabs } from '~/components/shell/nav-tabs'
+import { NavTabs, PhoneNavBar } from '~/components/shell/nav-tabs'
 import { UserMenu } from '~/components/shell/user-menu'
 import { FlashToast } from '~/components/ui/toast'
 import { RealtimeIndicator } from '~/islands/realtime/realtime-indicator'
@@ -13,6 +13,9 @@ export type ShellSession = { displayName: string; email: string; showAdminTab: b
 /**
  * The signed-in frame (spec §2): skip link, product name, live indicator (which starts the tab's
  * realtime connection), user menu, top tabs, the flash message and `<main id="main">` around the screen.
+ * The header holds three parts, each a place to add to: the product name, the status-and-account
+ * cluster on the right, and the destinations row (desktop). On a phone the destinations are a bar
+ * at the bottom of the screen instead (`PhoneNavBar`), so nothing scrolls sideways.
  */
 export function AppShell({ session, children }: { session: ShellSession; children: ReactNode }) {
   const locale = useLocale()
@@ -25,7 +28,7 @@ export function AppShell({ session, children }: { session: ShellSession; childre
         Skip to main content
       </a>
       <header className="border-b border-border bg-surface">
-        <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 pt-2">
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-1 sm:pb-0">
           <Link to="/dashboard" className="rounded-sm text-lg font-semibold text-text no-underline">
             Site Portal
           </Link>
@@ -39,10 +42,12 @@ export function AppShell({ session, children }: { session: ShellSession; childre
           <NavTabs showAdminTab={session.showAdminTab} />
         </div>
       </header>
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:py-8">
+      {/* On a phone the bottom bar covers the last 3.5 rem of the screen: the page ends above it. */}
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 pt-6 pb-24 outline-none sm:py-8">
         <FlashToast />
         {children}
       </main>
+      <PhoneNavBar showAdminTab={session.showAdminTab} />
     </div>
   )
 }

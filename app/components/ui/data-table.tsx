@@ -42,7 +42,9 @@ export function DataTable<Row>({ caption, captionHidden, columns, rows, rowKey, 
           role="region"
           aria-labelledby={captionId}
           tabIndex={0}
-          className="scroll-shadow-x overflow-x-auto rounded-lg border border-border"
+          // relative: the box, not the page, is what a visually hidden header (absolutely positioned)
+          // is placed against, so it cannot stretch the page sideways on a phone.
+          className="scroll-shadow-x relative overflow-x-auto rounded-lg border border-border"
         >
           <table className="w-full border-collapse text-left text-sm">
             <caption id={captionId} className={captionHidden ? 'sr-only' : 'px-4 pt-3 pb-2 text-left text-base font-semibold text-text'}>

@@ -22,7 +22,7 @@ export const DIAGNOSTIC_CHECK_DESCRIPTIONS: Record<DiagnosticCheck, string> = {
   database: 'A round trip to the database, and how many migrations it has.',
   mail: 'Connects and signs in to the mail server the organisation’s mail goes through (no message is sent).',
   storage: 'Writes a small file to the file store, reads it back and removes it.',
-  redis: 'Pings Redis, when the server uses it (REDIS_URL).',
+  redis: 'Pings Redis, when the server is set up to use it (see the operations guide).',
   hub: 'Whether the realtime hub runs in this server, and its connections.',
   disk: 'Free space where the server keeps its data.',
   clock: 'The difference between the database’s clock and the server’s.',

@@ -14,6 +14,38 @@ export type SeatCounts = {
   free: number
 }
 
+/** The seats with the plan they come from and whether the limit is enforced (server/domain/licensing/seats.ts seatStanding). */
+export type SeatStanding = SeatCounts & {
+  /** The organisation's switch (Settings › Admin): false lets invites past the seat count. */
+  enforced: boolean
+  /** The organisation wants a warning when at most one seat is free, and one is due. */
+  nearLimit: boolean
+  /** The plan in force, and whether it is the free plan because the licence lapsed. */
+  plan: PlanKey
+  planName: string
+  lapsed: boolean
+}
+
+function count(n: number, one: string, many: string, locale: string): string {
+  return `${new Intl.NumberFormat(locale).format(n)} ${n === 1 ? one : many}`
+}
+
+/**
+ * The same words wherever the seats are shown (control panel, Entitlements, Settings › Admin,
+ * Billing): how many, how many used, on which plan, and whether the limit is enforced.
+ */
+export function seatStandingWords(s: SeatStanding, locale: string): { headline: string; detail: string; limit: string } {
+  const n = (value: number) => new Intl.NumberFormat(locale).format(value)
+  const plan = s.lapsed ? `the ${s.planName} plan (the licence has lapsed)` : `the ${s.planName} plan`
+  return {
+    headline: `${n(s.used)} of ${count(s.total, 'seat', 'seats', locale)} used`,
+    detail: `${count(s.total, 'seat', 'seats', locale)} on ${plan}: ${n(s.used)} used, ${n(s.reserved)} reserved by invites, ${n(s.free)} free.`,
+    limit: s.enforced
+      ? 'The seat limit is enforced: invites stop when no seat is free.'
+      : 'The seat limit is not enforced: invites beyond it go through with a warning.',
+  }
+}
+
 /** A seat: an active member of the organisation. Its id is the membership's. */
 export type Seat = {
   id: string

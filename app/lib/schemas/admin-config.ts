@@ -187,12 +187,12 @@ export const TelemetryConfigSchema = z.strictObject(
   {
     enabled: onOff('Usage telemetry').default(false).meta({
       title: 'Send usage telemetry',
-      description: 'Whether browsers of this organisation send usage events to the server. Read by the browser’s telemetry batcher (issue 15); until that ships, nothing is sent.',
+      description: 'Whether people’s browsers in this organisation send usage events (which pages are slow, which fail), shown under Administration › Telemetry.',
       'x-applies': 'immediately',
     }),
     samplingPercent: whole('Sampling', 0, 100, '%').default(100).meta({
       title: 'Sampling',
-      description: 'The share of browser sessions that send events. Read by the browser’s telemetry batcher (issue 15).',
+      description: 'The share of browser sessions that send usage events: less means less traffic, more means a fuller picture.',
       'x-unit': '%',
       'x-applies': 'immediately',
     }),
@@ -263,7 +263,7 @@ export const RealtimeConfigSchema = z.strictObject(
       .meta({
         title: 'Backplane',
         description:
-          'How live updates reach people connected to other server instances. Set by REDIS_URL in the server’s environment: Redis for several instances, in memory for one. Read-only here; a change needs a restart.',
+          'How live updates reach people connected to other servers of this portal: shared through Redis when there are several servers, kept in memory when there is one. Whoever runs the server sets this (operations guide); it is shown here, not changed.',
         'x-enum-labels': ['In memory (one instance)', 'Redis (several instances)'],
         'x-applies': 'restart',
         readOnly: true,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SeatStandingSchema } from './licensing'
 import type { AuditActionCount, AuditEntry, AuditPage, ChainVerification } from '~/lib/admin/audit'
 import type { AdminDevice, DevicePage } from '~/lib/admin/devices'
 import type { EmailTemplateDetail, EmailTemplateList, EmailTemplatePreview, EmailTemplateSummary, EmailTemplateTestResult } from '~/lib/admin/email-templates'
@@ -215,7 +216,7 @@ export const RetentionPolicyAnswerSchema = z
 
 export const AdminOverviewSchema = z.object({
   activeUsers: count,
-  seats: z.object({ used: count, limit: z.number().int().nullable() }),
+  seats: SeatStandingSchema,
   pendingInvites: count,
   pendingJoinRequests: count,
   failingMail: count,

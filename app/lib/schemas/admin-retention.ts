@@ -1,3 +1,4 @@
+import type { SeatStanding } from '~/lib/licensing/seats'
 import { z } from 'zod'
 
 /**
@@ -60,8 +61,8 @@ export type RetentionHealth = {
 /** GET /api/admin/overview: the control panel's figures. */
 export type AdminOverview = {
   activeUsers: number
-  /** Active memberships; no licence limit exists yet (issue 16), so `limit` is null. */
-  seats: { used: number; limit: number | null }
+  /** The seats as licensing answers them (server/domain/licensing/seats.ts seatStanding). */
+  seats: SeatStanding
   pendingInvites: number
   pendingJoinRequests: number
   failingMail: number

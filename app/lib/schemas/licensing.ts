@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { emailField } from '~/lib/schemas/auth'
 import { InviteListQuerySchema, inviteMessageField } from '~/lib/schemas/admin-invites'
 import { FEATURE_KEYS, LICENCE_SOURCES, LICENCE_STATUSES, PLAN_KEYS, type Licence } from '~/lib/licensing/plans'
-import type { CreatedOrganisation, Entitlements, MyOrganisation, Seat, SeatCounts, SeatPage } from '~/lib/licensing/seats'
+import type { CreatedOrganisation, Entitlements, MyOrganisation, Seat, SeatCounts, SeatPage, SeatStanding } from '~/lib/licensing/seats'
 
 /**
  * Organisations, licences and seats (issue 16, docs/licensing.md): the calls' bodies, used by the
@@ -73,6 +73,10 @@ export const LicenceSchema = z.object({
 }) satisfies z.ZodType<Licence>
 
 export const SeatCountsSchema = z.object({ total: count, used: count, reserved: count, free: count }) satisfies z.ZodType<SeatCounts>
+
+/** The one answer about seats (server/domain/licensing/seats.ts seatStanding) every screen words the same way. */
+export const SeatStandingSchema = SeatCountsSchema.extend({ enforced: z.boolean(), nearLimit: z.boolean(), plan: z.enum(PLAN_KEYS), planName: z.string(), lapsed: z.boolean() })
+  .meta({ id: 'SeatStanding' }) satisfies z.ZodType<SeatStanding>
 
 export const SeatSchema = z.object({
   id: z.uuid(),

@@ -4,6 +4,7 @@ import { Banner } from '~/components/ui/banner'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
+import { seatStandingWords } from '~/lib/licensing/seats'
 import { createServerApi } from '~/lib/api.server'
 import { formatDateTime, formatNumber } from '~/lib/format'
 import type { AuditEntry, AuditPage } from '~/lib/admin/audit'
@@ -56,13 +57,14 @@ export default function ControlPanel({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation((change) => LIVE_ENTITIES.has(change.entityType))
   const n = (value: number) => formatNumber(value, locale)
   const retention = overview.retention
+  const seatWords = seatStandingWords(overview.seats, locale)
   const usedShare = overview.storageQuotaBytes > 0 ? Math.round((overview.storageUsedBytes / overview.storageQuotaBytes) * 100) : 0
   const figures: Figure[] = [
     { label: 'Active users', value: n(overview.activeUsers), detail: 'People who can sign in to this organisation.', to: '/admin/users' },
     {
       label: 'Seats',
-      value: n(overview.seats.used),
-      detail: overview.seats.limit === null ? 'Active memberships. No licence limit applies yet.' : `Active memberships of ${n(overview.seats.limit)}.`,
+      value: `${n(overview.seats.used)} of ${n(overview.seats.total)}`,
+      detail: `${seatWords.detail} ${seatWords.limit}`,
       to: '/admin/users',
     },
     { label: 'Pending invites', value: n(overview.pendingInvites), detail: 'Sent, not accepted, not expired.', to: '/admin/invites' },

@@ -79,8 +79,8 @@ function Transports({ transports, locale }: { transports: MailTransportsResponse
   if (transports.noTransport) {
     return (
       <Banner tone="warning" title="Mail is not being sent">
-        No transport is set up, so messages stay queued. Save the organisation’s SMTP server under Configuration › Mail, or ask whoever runs the server to set SMTP_URL and
-        MAIL_FROM.
+        No transport is set up, so messages stay queued. Save the organisation’s SMTP server under Configuration › Mail, or ask whoever runs the server to set up mail
+        (<a href="/help/operations#mail">operations guide</a>).
       </Banner>
     )
   }

@@ -3,10 +3,12 @@ import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { AdminSettingsForm } from '~/components/settings/admin-settings-form'
 import { createServerApi } from '~/lib/api.server'
+import { type Entitlements, seatStandingWords } from '~/lib/licensing/seats'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { AdminSettingsFormSchema } from '~/lib/schemas/settings'
 import type { AdminSettings } from '~/lib/settings/settings'
+import { useLocale } from '~/root'
 import type { Route } from './+types/admin'
 
 /**
@@ -16,9 +18,10 @@ import type { Route } from './+types/admin'
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const settings = await api.get<AdminSettings>('/api/settings/admin')
+  const [settings, entitlements] = await Promise.all([api.get<AdminSettings>('/api/settings/admin'), api.get<Entitlements>('/api/entitlements/me')])
   if (!settings.ok) throw loadError(settings.error, responseHeaders)
-  return data({ settings: settings.data }, { headers: responseHeaders })
+  if (!entitlements.ok) throw loadError(entitlements.error, responseHeaders)
+  return data({ settings: settings.data, entitlements: entitlements.data }, { headers: responseHeaders })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -34,10 +37,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const locale = useLocale()
+  const me = loaderData.entitlements
+  const seatWords = seatStandingWords({ ...me.seats, plan: me.plan, planName: me.planName, lapsed: me.lapsed }, locale)
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-muted">Defaults for the whole organisation. Only administrators see this tab.</p>
-      <AdminSettingsForm settings={loaderData.settings} lastResult={actionData?.result} />
+      <AdminSettingsForm settings={loaderData.settings} lastResult={actionData?.result} seatSummary={`${seatWords.detail} ${seatWords.limit}`} />
     </div>
   )
 }

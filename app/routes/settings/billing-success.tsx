@@ -41,7 +41,7 @@ export default function BillingSuccess({ loaderData }: Route.ComponentProps) {
       {loaderData.isAdmin ? (
         <Card>
           <h3 className="mb-3 text-lg font-semibold">Your licence</h3>
-          <LicenceSummary licence={loaderData.overview.licence} seatsInUse={loaderData.overview.seatsInUse} locale={locale} />
+          <LicenceSummary licence={loaderData.overview.licence} seats={loaderData.seats} locale={locale} />
         </Card>
       ) : null}
       <ButtonLink to="/settings/billing" variant="secondary" className="self-start">

@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirectDocument } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
+import type { Entitlements, SeatStanding } from '~/lib/licensing/seats'
 import type { ApiClient } from '~/lib/api/types'
 import type { BillingCheckout, BillingOverview } from '~/lib/billing/types'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
@@ -8,11 +9,17 @@ import { CheckoutFormSchema } from '~/lib/schemas/billing'
 import { idempotencyKeyOf } from '../admin/invites.server'
 
 /** The billing pages' calls (docs/billing.md). A member who is not an administrator gets `{ isAdmin: false }`. */
-export async function loadOverview(api: ApiClient, headers: Headers): Promise<{ isAdmin: true; overview: BillingOverview } | { isAdmin: false }> {
-  const result = await api.get<BillingOverview>('/api/billing/overview')
+export async function loadOverview(
+  api: ApiClient,
+  headers: Headers,
+): Promise<{ isAdmin: true; overview: BillingOverview; seats: SeatStanding } | { isAdmin: false }> {
+  const [result, entitlements] = await Promise.all([api.get<BillingOverview>('/api/billing/overview'), api.get<Entitlements>('/api/entitlements/me')])
   if (!result.ok && result.error.status === 403) return { isAdmin: false }
   if (!result.ok) throw loadError(result.error, headers)
-  return { isAdmin: true, overview: result.data }
+  if (!entitlements.ok) throw loadError(entitlements.error, headers)
+  const me = entitlements.data
+  // The seats in the same words as the control panel and Entitlements (seatStandingWords).
+  return { isAdmin: true, overview: result.data, seats: { ...me.seats, plan: me.plan, planName: me.planName, lapsed: me.lapsed } }
 }
 
 /** A checkout of this organisation named by the return URL, or null when the id is missing or not ours. */

@@ -56,7 +56,7 @@ export default function BillingPage({ loaderData, actionData }: Route.ComponentP
       <h2 className="text-xl font-semibold">Billing</h2>
       <Card>
         <h3 className="mb-3 text-lg font-semibold">Your licence</h3>
-        <LicenceSummary licence={overview.licence} seatsInUse={overview.seatsInUse} locale={locale} />
+        <LicenceSummary licence={overview.licence} seats={loaderData.seats} locale={locale} />
       </Card>
       {overview.provider === 'none' ? (
         <Banner tone="info" title="Online payment is not set up">

@@ -8,7 +8,7 @@ import { Section } from '~/components/ui/section'
 import { createServerApi } from '~/lib/api.server'
 import { formatDateTime, formatNumber } from '~/lib/format'
 import { FEATURE_KEYS, PLANS, type FeatureKey } from '~/lib/licensing/plans'
-import type { Entitlements, Seat } from '~/lib/licensing/seats'
+import { type Entitlements, type Seat, seatStandingWords } from '~/lib/licensing/seats'
 import type { Invite } from '~/lib/admin/invites'
 import { useLocale } from '~/root'
 import type { Route } from './+types/entitlements'
@@ -47,6 +47,7 @@ export default function EntitlementsPage({ loaderData }: Route.ComponentProps) {
     )
   }
   const { entitlements: me, seats, invites } = loaderData
+  const seatWords = seatStandingWords({ ...me.seats, plan: me.plan, planName: me.planName, lapsed: me.lapsed }, locale)
   return (
     <div className="flex flex-col gap-8">
       <h2 className="text-xl font-semibold">Entitlements</h2>
@@ -71,12 +72,9 @@ export default function EntitlementsPage({ loaderData }: Route.ComponentProps) {
           <dt className="text-muted">Valid until</dt>
           <dd>{me.validUntilUtc ? formatDateTime(me.validUntilUtc, locale) : 'No end date'}</dd>
           <dt className="text-muted">Seats</dt>
-          <dd data-testid="seat-counts">
-            {formatNumber(me.seats.total, locale)} in all: {formatNumber(me.seats.used, locale)} used, {formatNumber(me.seats.reserved, locale)} reserved by invites,{' '}
-            {formatNumber(me.seats.free, locale)} free
-          </dd>
+          <dd data-testid="seat-counts">{seatWords.detail}</dd>
           <dt className="text-muted">Seat limit</dt>
-          <dd>{me.seats.enforced ? 'Enforced: invites stop when no seat is free' : 'Not enforced (Settings › Admin)'}</dd>
+          <dd>{seatWords.limit}</dd>
         </dl>
         {me.seats.nearLimit ? (
           <Banner tone="warning" title={me.seats.free === 0 ? 'No free seat' : 'One seat left'}>

@@ -30,8 +30,9 @@ export default function SettingsLayout() {
           ) : undefined
         }
       />
-      <nav aria-label="Settings" className="mb-6 overflow-x-auto border-b border-border">
-        <ul className="flex min-w-max gap-1">
+      {/* The tabs wrap onto a second line on a phone rather than scroll sideways. */}
+      <nav aria-label="Settings" className="mb-6 border-b border-border">
+        <ul className="flex flex-wrap gap-x-1">
           {TABS.filter((tab) => isAdmin || !tab.adminOnly).map((tab) => (
             <li key={tab.to}>
               <NavLink

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { mailOutbox, memberships, users } from '#server/db/schema'
 import { invites, joinRequests } from '#server/db/schema-admin'
+import { seatStanding } from '#server/domain/licensing/seats'
 import { quotaUse } from '#server/domain/photos/quota'
 import type { DomainContext } from '#server/domain/reporting/context'
 import type { AdminOverview } from '~/lib/schemas/admin-retention'
@@ -10,15 +11,14 @@ const count = sql<number>`count(*)`.mapWith(Number)
 
 /**
  * The control panel's figures (docs/admin/shell-and-retention.md "Control panel"), counted
- * straight from the tables in the admin's tenant transaction: active people, seats (active
- * memberships; no licence limit yet), pending invites and join requests, failed mail, storage as
+ * straight from the tables in the admin's tenant transaction: active people, the seats as
+ * licensing answers them (seatStanding), pending invites and join requests, failed mail, storage as
  * the quota counts it (server/domain/photos/quota.ts) and the retention health.
  */
 export async function adminOverview(ctx: DomainContext): Promise<Omit<AdminOverview, 'demoAccounts'>> {
   const tenantId = ctx.actor.tenantId
   const [people] = await ctx.tx
     .select({
-      seats: count,
       active: sql<number>`count(*) filter (where ${users.status} = 'active')`.mapWith(Number),
     })
     .from(memberships)
@@ -39,7 +39,7 @@ export async function adminOverview(ctx: DomainContext): Promise<Omit<AdminOverv
   const storage = await quotaUse(ctx)
   return {
     activeUsers: people?.active ?? 0,
-    seats: { used: people?.seats ?? 0, limit: null },
+    seats: await seatStanding(ctx),
     pendingInvites: pendingInvites?.n ?? 0,
     pendingJoinRequests: pendingJoinRequests?.n ?? 0,
     failingMail: failingMail?.n ?? 0,

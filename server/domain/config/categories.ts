@@ -43,7 +43,7 @@ export const CATEGORIES: Record<ConfigCategory, CategoryDefinition> = {
     key: 'security',
     title: 'Security',
     description:
-      'How long sign-ins last, whether a second factor is required, and the password rule for members. Sign-in lockout is the same for the whole server: sign-in happens before an organisation is chosen (docs/security.md).',
+      'How long sign-ins last, whether a second factor is required, and the password rule for members. Sign-in lockout is the same for the whole server, because sign-in happens before an organisation is chosen.',
     schema: SecurityConfigSchema,
     tests: [],
   },
@@ -64,7 +64,7 @@ export const CATEGORIES: Record<ConfigCategory, CategoryDefinition> = {
   telemetry: {
     key: 'telemetry',
     title: 'Telemetry',
-    description: 'Usage events browsers send, for finding what slows people down. Read by the browser’s telemetry batcher (issue 15).',
+    description: 'Usage events people’s browsers send, for finding what slows people down.',
     schema: TelemetryConfigSchema,
     tests: [],
   },
@@ -80,7 +80,7 @@ export const CATEGORIES: Record<ConfigCategory, CategoryDefinition> = {
     key: 'realtime',
     title: 'Realtime',
     description:
-      'Live updates between people working at the same time. Set by the server’s environment (REDIS_URL); shown here, changed by whoever runs the server, with a restart.',
+      'Live updates between people working at the same time. Whoever runs the server sets this up (operations guide); it is shown here, not changed.',
     schema: RealtimeConfigSchema,
     tests: ['redis'],
     readOnly: true,

@@ -103,7 +103,7 @@ export async function checkRedis(redisUrl: string | undefined, now: () => Date, 
   if (!redisUrl) {
     return done(
       true,
-      'No Redis is configured (REDIS_URL is not set): live updates run in memory, which is right for a single server. Nothing to check. Several servers need REDIS_URL and a restart.',
+      'No Redis is set up: live updates run in memory, which is right for a single server. Nothing to check. Several servers need Redis, set up by whoever runs the server (operations guide).',
       'not-configured',
     )
   }
@@ -130,9 +130,9 @@ export async function checkRedis(redisUrl: string | undefined, now: () => Date, 
     const failure = lastError ?? error
     const code = errorCode(failure)
     const text = messageOf(failure)
-    if (code === 'ECONNREFUSED') return done(false, `Nothing answers at ${where}. Check that Redis is running and that REDIS_URL names it.`, code)
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return done(false, `The name ${hostname} in REDIS_URL does not resolve. Check its spelling.`, code)
-    if (/NOAUTH|WRONGPASS|invalid password/i.test(text)) return done(false, `Redis at ${where} refused the password in REDIS_URL.`, text.split('\n')[0])
+    if (code === 'ECONNREFUSED') return done(false, `Nothing answers at ${where}. Check that Redis is running and that the server’s Redis address names it.`, code)
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return done(false, `The name ${hostname} in the server’s Redis address does not resolve. Check its spelling.`, code)
+    if (/NOAUTH|WRONGPASS|invalid password/i.test(text)) return done(false, `Redis at ${where} refused the password in the server’s Redis address.`, text.split('\n')[0])
     if (code === 'ETIMEDOUT' || /timed? ?out/i.test(text)) return done(false, `Redis at ${where} did not answer within ${Math.round(timeoutMs / 1000)} seconds.`, code ?? text)
     return done(false, `Redis at ${where} could not be reached.`, code ?? text.split('\n')[0])
   } finally {

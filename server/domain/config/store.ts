@@ -110,7 +110,7 @@ export function readOnlyProblem(category: ConfigCategory): Problem {
     title: 'Set by the server',
     detail: `The ${CATEGORIES[category].title.toLowerCase()} settings come from the server’s environment and cannot be changed here.`,
     code: 'KR_CONFIG_READ_ONLY',
-    remediation: 'Ask whoever runs the server to change REDIS_URL and restart it.',
+    remediation: 'Ask whoever runs the server to change the realtime set-up and restart it (operations guide, “Several instances”).',
   })
 }
 

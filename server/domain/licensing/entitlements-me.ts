@@ -1,8 +1,7 @@
 import type { DomainContext } from '#server/domain/reporting/context'
-import { getAdminSettings } from '#server/domain/settings/organisation'
 import type { Entitlements } from '~/lib/licensing/seats'
 import { featuresOf, licenceInForce, storageBytesOf } from './entitlements'
-import { seatCounts } from './seats'
+import { seatStanding } from './seats'
 
 /**
  * GET /api/entitlements/me (issue 16, docs/licensing.md "Entitlements"): what this person may use
@@ -12,8 +11,8 @@ import { seatCounts } from './seats'
 export async function entitlementsOf(ctx: DomainContext): Promise<Entitlements> {
   const tenantId = ctx.actor.tenantId
   const force = await licenceInForce(ctx.tx, tenantId, ctx.now)
-  const counts = await seatCounts(ctx.tx, tenantId, ctx.now, force)
-  const { licensing } = await getAdminSettings(ctx)
+  const standing = await seatStanding(ctx)
+  const seats = { total: standing.total, used: standing.used, reserved: standing.reserved, free: standing.free, enforced: standing.enforced, nearLimit: standing.nearLimit }
   return {
     tenantId,
     plan: force.plan.key,
@@ -22,7 +21,7 @@ export async function entitlementsOf(ctx: DomainContext): Promise<Entitlements> 
     status: force.licence.status,
     validUntilUtc: force.licence.validUntilUtc,
     lapsed: force.lapsed,
-    seats: { ...counts, enforced: licensing.enforceSeatLimit, nearLimit: licensing.warnNearSeatLimit && counts.free <= 1 },
+    seats,
     features: featuresOf(force.plan),
     limits: { storageBytes: await storageBytesOf(ctx.tx, tenantId), maxSeats: force.plan.maxSeats },
     isAdmin: ctx.actor.roleKey === 'admin',

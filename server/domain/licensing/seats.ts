@@ -10,7 +10,7 @@ import { isUuid } from '#server/domain/reporting/projects'
 import { getAdminSettings } from '#server/domain/settings/organisation'
 import { Problem, problems } from '#server/http/problem'
 import { roleKeyLabel } from '~/lib/auth/role'
-import type { RevokeAnswer, Seat, SeatCounts, SeatPage } from '~/lib/licensing/seats'
+import type { RevokeAnswer, Seat, SeatCounts, SeatPage, SeatStanding } from '~/lib/licensing/seats'
 import { licenceInForce, type LicenceInForce } from './entitlements'
 
 /**
@@ -27,6 +27,26 @@ export async function seatCounts(tx: Tx, tenantId: string, now: Date, inForce?: 
   const licence = inForce ?? (await licenceInForce(tx, tenantId, now))
   const { used, reserved } = await seatsTaken(tx, tenantId, now)
   return { total: licence.seats, used, reserved, free: Math.max(0, licence.seats - used - reserved) }
+}
+
+/**
+ * The one answer to "how many seats, how many used, is the limit enforced, on which plan": the
+ * control panel, Entitlements, Settings › Admin and Billing all show this (in the words of
+ * `seatStandingWords`, app/lib/licensing/seats.ts), so they cannot disagree.
+ */
+export async function seatStanding(ctx: DomainContext): Promise<SeatStanding> {
+  const tenantId = ctx.actor.tenantId
+  const force = await licenceInForce(ctx.tx, tenantId, ctx.now)
+  const counts = await seatCounts(ctx.tx, tenantId, ctx.now, force)
+  const { licensing } = await getAdminSettings(ctx)
+  return {
+    ...counts,
+    enforced: licensing.enforceSeatLimit,
+    nearLimit: licensing.warnNearSeatLimit && counts.free <= 1,
+    plan: force.plan.key,
+    planName: force.plan.name,
+    lapsed: force.lapsed,
+  }
 }
 
 /** Seats held by active members (`used`) and reserved by pending invites (`reserved`); a checkout may not buy fewer than both. */

@@ -69,7 +69,7 @@ async function checkDatabase({ db }: CheckDeps): Promise<CheckVerdict> {
   try {
     await db.execute(sql`select 1`)
   } catch (error) {
-    return failed('The database did not answer. Check that it is running and that DATABASE_URL (or the data folder) is right.', { error: codeOf(error) ?? messageOf(error) })
+    return failed('The database did not answer. Check that it is running and that the server’s database address (or its data folder) is right.', { error: codeOf(error) ?? messageOf(error) })
   }
   const roundTripMs = Math.round(performance.now() - started)
   let migrations: number | undefined
@@ -106,18 +106,18 @@ async function checkMailFolder(dir: string): Promise<CheckVerdict> {
     await mkdir(dir, { recursive: true })
     await writeFile(probe, 'diagnostics')
     await rm(probe, { force: true })
-    return passed(`Mail is written as files to ${dir} (MAIL_FILE_DIR, for development), and the folder is writable. Nothing is sent.`, { transport: `files in ${dir}` })
+    return passed('Mail is written as files into a folder on the server (a set-up for development), and the folder is writable. Nothing is sent.', { transport: 'files on the server' })
   } catch (error) {
     await rm(probe, { force: true }).catch(() => undefined)
-    return failed(`Mail cannot be written to ${dir} (MAIL_FILE_DIR). Check that the folder exists and the server may write to it.`, { error: codeOf(error) ?? messageOf(error) })
+    return failed('Mail cannot be written to the server’s mail folder. Check that the folder exists and the server may write to it.', { error: codeOf(error) ?? messageOf(error) })
   }
 }
 
 async function checkInstanceMail(config: Config, lead = ''): Promise<CheckVerdict> {
-  if (config.smtpUrl) return verifySmtp(smtpSettingsFromUrl(config.smtpUrl, config.mailFrom), `${lead}This server’s SMTP server (SMTP_URL)`)
+  if (config.smtpUrl) return verifySmtp(smtpSettingsFromUrl(config.smtpUrl, config.mailFrom), `${lead}This server’s SMTP server`)
   if (config.mailFileDir) return checkMailFolder(config.mailFileDir)
   return skipped(
-    `${lead}No mail transport is configured on this server (SMTP_URL or MAIL_FILE_DIR), so mail stays queued. Nothing to check. Set SMTP_URL and MAIL_FROM to send mail${lead ? ', or save an SMTP server under Configuration › Mail' : ''}.`,
+    `${lead}No mail transport is set up on this server, so mail stays queued. Nothing to check. Whoever runs the server can set one up (operations guide, “Mail”)${lead ? ', or save an SMTP server under Configuration › Mail' : ''}.`,
     { transport: null },
   )
 }
@@ -135,7 +135,7 @@ async function checkStore({ store }: CheckDeps, scope: CheckScope): Promise<Chec
 }
 
 async function checkRedisPing({ config }: CheckDeps): Promise<CheckVerdict> {
-  if (!config.redisUrl) return skipped('No Redis is configured (REDIS_URL is not set): live updates and limits stay in this server, which is right for a single server.')
+  if (!config.redisUrl) return skipped('No Redis is set up: live updates and limits stay in this server, which is right for a single server.')
   const result = await checkRedis(config.redisUrl, () => new Date(), REDIS_TIMEOUT_MS)
   return { outcome: result.ok ? 'passed' : 'failed', message: result.message, ...(result.detail !== undefined && { detail: { error: result.detail } }) }
 }

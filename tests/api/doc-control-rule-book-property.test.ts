@@ -43,7 +43,7 @@ beforeAll(async () => {
     onReject: { to: 'author' },
   }
   templateId = (await body<WorkflowTemplate>(await org.admin.c.post('/api/workflow-templates', { name: 'Property review', steps: [step] }), 201)).id
-})
+}, 300_000)
 
 afterAll(async () => {
   await t?.close()

@@ -64,7 +64,10 @@ test('a set is made, renamed and filled; publishing freezes it, stamps its revis
   ])
   const doc = await body<DocumentDetail>(await writer.c.get(`/api/documents/${shared.doc.id}`))
   expect(doc).toMatchObject({ status: 'A1', state: 'Published' })
-  expect(doc.revisions[0]).toMatchObject({ id: shared.revision.id, status: 'A1' })
+  // The rule book: A1 on a preliminary revision issues C01 (same file); P01 is superseded at S2, and the set holds C01.
+  expect(doc.revisions[0]).toMatchObject({ code: 'C01', status: 'A1', sha256: shared.revision.sha256 })
+  expect(doc.revisions[1]).toMatchObject({ id: shared.revision.id, code: 'P01', status: 'S2', superseded: true })
+  expect(published.revisions.map((r) => r.code)).toEqual(['C01', 'C01', 'C01'])
   expect(await body<DocumentDetail>(await writer.c.get(`/api/documents/${wip.doc.id}`))).toMatchObject({ status: 'A1', state: 'Published' })
 
   expect(await body<DocumentSet>(await admin.c.get(`/api/sets/${created.id}`))).toEqual(published)
@@ -103,13 +106,16 @@ test('a published set cannot change; a draft derived from it can, and starts wit
 
   const derived = await body<DocumentSet>(await writer.c.post(`/api/sets/${set.id}/derive`, { name: 'IFC 2' }), 201)
   expect(derived).toMatchObject({ name: 'IFC 2', status: 'draft', derivedFromId: set.id, published: null })
-  expect(derived.revisions.map((r) => r.revisionId)).toEqual([a.revision.id, b.revision.id])
-  const next = await uploadRevision(writer.c, a.doc.id, randomBytes(32), { code: 'C01', status: 'A1', fileName: 'sheet.bin' })
-  // The derived set still names P01 of the first document: superseded since, it cannot be published until changed.
+  // Publishing issued C01 of each (the rule book); the derived set starts with those.
+  expect(derived.revisions.map((r) => r.revisionId)).toEqual(still.revisions.map((r) => r.revisionId))
+  expect(derived.revisions.map((r) => r.code)).toEqual(['C01', 'C01'])
+  const [aC01, bC01] = still.revisions.map((r) => r.revisionId)
+  const next = await uploadRevision(writer.c, a.doc.id, randomBytes(32), { code: 'C02', status: 'A1', fileName: 'sheet.bin' })
+  // The derived set still names C01 of the first document: superseded since, it cannot be published until changed.
   await expectProblem(await writer.c.post(`/api/sets/${derived.id}/publish`, { message: 'IFC 2', purpose: 'for-construction' }), 409, 'KR_SET_SUPERSEDED')
-  const changed = await body<DocumentSet>(await put(writer.c, `/api/sets/${derived.id}/revisions`, { revisionIds: [next.id, b.revision.id] }))
-  expect(changed.revisions.map((r) => r.code)).toEqual(['C01', 'P01'])
-  expect((await body<DocumentSet>(await writer.c.get(`/api/sets/${set.id}`))).revisions.map((r) => r.revisionId)).toEqual([a.revision.id, b.revision.id])
+  const changed = await body<DocumentSet>(await put(writer.c, `/api/sets/${derived.id}/revisions`, { revisionIds: [next.id, bC01] }))
+  expect(changed.revisions.map((r) => r.code)).toEqual(['C02', 'C01'])
+  expect((await body<DocumentSet>(await writer.c.get(`/api/sets/${set.id}`))).revisions.map((r) => r.revisionId)).toEqual([aC01, bC01])
 })
 
 test('set names are unique in a project whatever their case; bodies are checked; one revision per document; an empty set is not published', async () => {

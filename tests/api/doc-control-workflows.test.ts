@@ -198,9 +198,11 @@ test('reject with a reason returns it to the author; P02 is resubmitted, approve
   await body(await act(s.r1.c, wf.id, 'approve'))
   const approved = await body<Workflow>(await act(s.r2.c, wf.id, 'approve'))
   expect(approved).toMatchObject({ status: 'approved', outcome: 'approved' })
-  expect(approved.revisions).toEqual([expect.objectContaining({ revisionId: p02.id, status: 'A1', state: 'Published' })])
+  // The rule book (issue 31): A1 on P02 issues C01 with the same file; the review now holds C01, and P02 keeps S3, superseded.
+  expect(approved.revisions).toEqual([expect.objectContaining({ code: 'C01', status: 'A1', state: 'Published' })])
   const detail = await doc(writer.c, s.docs[0]?.id as string)
-  expect(detail).toMatchObject({ status: 'A1', state: 'Published', currentRevision: { id: p02.id, code: 'P02', status: 'A1' } })
+  expect(detail).toMatchObject({ status: 'A1', state: 'Published', currentRevision: { id: approved.revisions[0]?.revisionId, code: 'C01', status: 'A1' } })
+  expect(detail.revisions.find((r) => r.id === p02.id)).toMatchObject({ code: 'P02', status: 'S3', superseded: true, supersededBy: { code: 'C01' } })
   // P01 was superseded by P02 and keeps the code the return gave it.
   expect(detail.revisions.find((r) => r.id === s.revs[0]?.id)).toMatchObject({ status: 'S3' })
   expect(approved.events.map((e) => e.action)).toEqual(['start', 'reject', 'resubmit', 'approve', 'approve'])

@@ -220,12 +220,14 @@ describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
     await expectScreen(a, number)
     await a.getByText('Published', { exact: true }).first().waitFor()
     await a.getByText('Authorised and accepted (stage 1)').first().waitFor()
+    // The rule book: approval for A1 issued C01 from P02 (never P02/A1).
+    await a.getByText('C01, issued', { exact: false }).waitFor()
     await a.getByRole('region', { name: 'Reviews' }).getByText('Approved', { exact: true }).waitFor()
 
-    // The project's reviews list it as approved.
+    // The project's reviews list it as approved, at the C01 it issued.
     await a.goto(`/doc-control/workflows?projectId=${project.id}`)
     await expectScreen(a, 'Reviews')
-    const listed = a.getByRole('row').filter({ hasText: `${number} P02` })
+    const listed = a.getByRole('row').filter({ hasText: `${number} C01` })
     await listed.getByText('Approved', { exact: true }).waitFor()
     await checkAccessibility(a)
     admin.assertNoConsoleErrors()

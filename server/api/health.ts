@@ -10,6 +10,7 @@ import { blobStoreFor } from '#server/storage/blob-store'
 import { CLIENT_VERSION, CONTRACT_VERSION } from '~/lib/constants'
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
+import { z } from 'zod'
 import { LivenessSchema, NotReadyProblemSchema, ReadinessSchema, type ReadinessChecks } from '~/lib/schemas/health'
 
 /** How long readiness waits for each part: well inside an orchestrator's probe timeout. */
@@ -17,8 +18,11 @@ const READY_TIMEOUT_MS = 2_000
 
 const PART_NAMES: Record<keyof ReadinessChecks, string> = { database: 'the database', redis: 'Redis', blobStore: 'the blob store' }
 
+/** GET /api/health's answer. */
+const HealthSchema = z.object({ status: z.literal('ok'), database: z.literal('reachable'), clientVersion: z.string(), contractVersion: z.string(), timeUtc: z.iso.datetime() })
+
 export const healthRoutes = new Hono<BackendEnv>()
-  .get('/api/health', operation({ summary: 'Liveness and database reachability', tag: 'Operations', access: 'public', responses: { 200: 'Up, with the client and contract versions.', 503: 'The database is not reachable.' } }), async (c) => {
+  .get('/api/health', operation({ summary: 'Liveness and database reachability', tag: 'Operations', access: 'public', responses: { 200: { description: 'Up, with the client and contract versions.', schema: HealthSchema }, 503: 'The database is not reachable.' } }), async (c) => {
     const { db, now } = c.get('deps')
     try {
       await db.execute(sql`select 1`)

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { z } from 'zod'
-import { checkInBackground, pathTemplate } from '#server/domain/observability/schema-incidents'
+import { z } from 'zod'
+import { checkInBackground, pathTemplate, recordInBackground, type SchemaMismatch } from '#server/domain/observability/schema-incidents'
 import { CLIENT_VERSION } from '~/lib/constants'
 import { textProblems } from '~/lib/schemas/text'
 import { refuseNonAdmin } from './access'
@@ -114,25 +114,62 @@ export function operation<const S extends OperationSpec>(spec: S): MiddlewareHan
   return middleware as MiddlewareHandler<BackendEnv, string, OperationInput<S>>
 }
 
+/** The statuses an operation declares: its spec's, and the problems the contract adds to every call of its kind. */
+export function declaredStatuses(spec: OperationSpec): Set<number> {
+  const statuses = new Set(Object.keys(spec.responses).map(Number))
+  if (spec.body || spec.query || spec.params || spec.headers || spec.rawBody) statuses.add(400)
+  if (spec.access !== 'public') statuses.add(401)
+  if (spec.body || spec.rawBody) statuses.add(413)
+  return statuses
+}
+
 /**
  * Schema incidents (server/domain/observability/schema-incidents.ts): for a sample of the answers
- * (SCHEMA_CHECK_SAMPLE) whose status declares a JSON schema, a copy of the body is checked after
- * the answer is made, and a mismatch is recorded in the background. Never slows or breaks the answer.
+ * (SCHEMA_CHECK_SAMPLE; every answer in the tests) the answer is checked against the operation's
+ * spec after it is made, and a mismatch is recorded in the background: a status the spec does not
+ * declare (5xx aside: those are the `default` problem), a media type other than the declared one,
+ * and a JSON body that does not match the declared schema. Never slows or breaks the answer.
  */
 function checkResponseSample(c: Context<BackendEnv>, spec: OperationSpec): void {
   try {
-    const declared = spec.responses[c.res.status]
-    if (typeof declared !== 'object' || !declared.schema || (declared.contentType && !declared.contentType.includes('json'))) return
     const { deps } = c.var
-    if (!(Math.random() < deps.config.schemaCheckSample) || !c.res.body || !(c.res.headers.get('content-type') ?? '').includes('json')) return
-    const schema = declared.schema
-    const tenantId = c.var.session?.tenantId ?? null
-    const call = { method: c.req.method, path: pathTemplate(c.req.routePath), status: c.res.status, tenantId, correlationId: c.var.correlationId ?? null, release: CLIENT_VERSION }
+    if (!(Math.random() < deps.config.schemaCheckSample)) return
+    const status = c.res.status
+    const call = () => ({ method: c.req.method, path: pathTemplate(c.req.routePath), status, tenantId: c.var.session?.tenantId ?? null, correlationId: c.var.correlationId ?? null, release: CLIENT_VERSION })
     const log = c.var.log ?? deps.logger
-    checkInBackground(deps, log, call, schema, c.res.clone().json())
+    const mediaType = (c.res.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? ''
+    const declared = spec.responses[status]
+    const wrong = (mismatch: SchemaMismatch) => recordInBackground(deps, log, call(), Promise.resolve([mismatch]))
+    if (status < 500 && !declaredStatuses(spec).has(status)) {
+      return wrong({ field: '(status)', expected: `one of ${[...declaredStatuses(spec)].sort().join(', ')}`, got: `status ${status}` })
+    }
+    if (typeof declared !== 'object') return
+    const expectedType = declared.contentType ?? (declared.schema ? 'application/json' : undefined)
+    if (expectedType && c.res.body && !sameMediaType(expectedType, mediaType)) {
+      return wrong({ field: '(content-type)', expected: expectedType, got: mediaType || 'none' })
+    }
+    if (!declared.schema || !expectedType?.includes('json') || !c.res.body) return
+    checkInBackground(deps, log, call(), declared.schema, c.res.clone().json())
   } catch (error) {
     c.var.log?.warn({ err: error }, 'a response could not be checked against its schema')
   }
+}
+
+/** `image/*` declares any image; otherwise the types must be equal. */
+function sameMediaType(declared: string, actual: string): boolean {
+  return declared.split(',').some((one) => {
+    const type = one.split(';')[0]?.trim() ?? ''
+    if (type === '*/*') return true
+    return type.endsWith('/*') ? actual.startsWith(type.slice(0, -1)) : type === actual
+  })
+}
+
+/**
+ * A path parameter the handler reads itself and answers 404 to when it is not one of `values`
+ * (photo variants and the like): published as an enum, without turning a wrong value into a 400.
+ */
+export function pathEnum(values: Iterable<string>, description?: string): z.ZodString {
+  return z.string().meta({ enum: [...values], ...(description !== undefined && { description }) })
 }
 
 async function readJson(text: Promise<string>): Promise<unknown> {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
@@ -29,7 +30,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Mail the first start wrote belongs to no test.
   await rm(path.join(first.dataDir, 'mail'), { recursive: true, force: true })
   project.provide('e2eDataTemplate', first.dataDir)
+  // Where checkAccessibility marks the screen states it checked, so each is checked once per run.
+  const axeDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-axe-'))
+  project.provide('e2eAxeDir', axeDir)
   return async () => {
     await rm(first.dataDir, { recursive: true, force: true })
+    await rm(axeDir, { recursive: true, force: true })
   }
 }

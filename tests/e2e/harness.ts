@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import os from 'node:os'
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import type { AxeResults } from 'axe-core'
 import { simpleParser } from 'mailparser'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
-import { inject } from 'vitest'
+import { afterAll, inject, onTestFinished } from 'vitest'
 
 /**
  * Debian's headless build of Chromium when it is installed (scripts/ensure-chromium.mjs installs
@@ -60,6 +61,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A seeded data folder the first portal of the run made (global-setup.ts); '' when there is none. */
     e2eDataTemplate: string
+    /** A folder shared by the run's files where checkAccessibility marks the screen states it checked (global-setup.ts); '' when there is none. */
+    e2eAxeDir: string
   }
 }
 
@@ -321,7 +324,7 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
     }
   })
 
-  return {
+  const journey: Journey = {
     context,
     page,
     problems,
@@ -330,7 +333,44 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
     },
     close: () => context.close(),
   }
+  watchForProblems(journey)
+  return journey
 }
+
+/** Runs `fn` after the test file's last test; a no-op where this module is imported outside a test file (global set-up, benches). */
+function whenTheFileEnds(fn: () => void) {
+  try {
+    afterAll(fn)
+  } catch {
+    // not collecting a test file
+  }
+}
+
+/** Journeys made outside a test (in beforeAll): the file's afterAll checks them. */
+const journeysOfTheFile: Journey[] = []
+
+/**
+ * Every journey fails on an unexpected console error, page error, failed same-origin request or
+ * 5xx answer, whether or not the test asks: when the test that made the context finishes (unless it
+ * failed already: its own error says more), or, for a context made in beforeAll, when the file
+ * ends. A journey that expects a problem names it in `ignore`.
+ */
+function watchForProblems(journey: Journey) {
+  try {
+    onTestFinished(({ task }) => {
+      if (task.result?.state !== 'fail') journey.assertNoConsoleErrors()
+    })
+  } catch {
+    journeysOfTheFile.push(journey)
+  }
+}
+
+whenTheFileEnds(() => {
+  for (const journey of journeysOfTheFile.splice(0)) journey.assertNoConsoleErrors()
+  if (axeTime.checks + axeTime.skipped > 0) {
+    console.info(`[e2e] accessibility: ${axeTime.checks} check(s) in ${(axeTime.ms / 1000).toFixed(1)} s, ${axeTime.skipped} screen state(s) checked before`)
+  }
+})
 
 function originOf(url: string): string | undefined {
   try {
@@ -365,11 +405,96 @@ type Violation = { id: string; impact: string | null; help: string; helpUrl: str
  */
 export async function checkAccessibility(page: Page): Promise<void> {
   const journey = journeys.get(page.context())
+  if (await checkedBefore(page, journey)) return
+  const started = performance.now()
   const violations = journey && !journey.javaScript ? await axeOnSnapshot(page, journey.contextOptions) : await runAxe(page)
+  axeTime.checks += 1
+  axeTime.ms += performance.now() - started
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   if (serious.length === 0) return
   const lines = serious.map((v) => `- [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n    ${v.targets.join('\n    ')}`)
   throw new Error(`axe found ${serious.length} serious or critical violation(s) on ${page.url()}:\n${lines.join('\n')}`)
+}
+
+/** What this file's accessibility checks cost, printed when the file ends (afterAll in vitest's setup is per file). */
+const axeTime = { checks: 0, skipped: 0, ms: 0 }
+
+/**
+ * Whether a screen state of the same shape was already checked in this run: axe judges structure,
+ * roles, names and styles, so a state whose elements, classes, roles, types, styles and the
+ * presence (not the words) of their text and accessible-name attributes equal one checked before,
+ * on the same viewport, gives the same answer. With or without JavaScript counts only where the
+ * page has <noscript> content (shown only without); otherwise the server's markup and the hydrated
+ * page are one state. Limit: a violation that depends on the words or id values alone (two equal
+ * ids, say) is found on the first such state only. Journeys open the same
+ * screens again and again (every expectScreen checks); this checks each state once per run. The
+ * marks are files in a folder the run's files share (global-setup.ts), created exclusively, so two
+ * files at once check a state once between them. E2E_AXE_EVERY=1 checks every time.
+ */
+async function checkedBefore(page: Page, journey: { javaScript: boolean; contextOptions: BrowserContextOptions } | undefined): Promise<boolean> {
+  if (process.env.E2E_AXE_EVERY === '1') return false
+  const viewport = journey?.contextOptions.viewport
+  const html = await page.content()
+  // Server-rendered and hydrated markup are the same page to axe, except what <noscript> shows.
+  const mode = /<noscript\b/i.test(html) ? `js-${journey?.javaScript ?? true}` : 'either'
+  const key = createHash('sha256')
+    .update(`${mode}|${viewport ? `${viewport.width}x${viewport.height}` : 'default'}|`)
+    .update(shapeOf(html))
+    .digest('hex')
+  const dir = axeDir()
+  if (dir) {
+    try {
+      await writeFile(path.join(dir, key), '', { flag: 'wx' })
+      return false
+    } catch {
+      axeTime.skipped += 1
+      return true
+    }
+  }
+  if (seenShapes.has(key)) {
+    axeTime.skipped += 1
+    return true
+  }
+  seenShapes.add(key)
+  return false
+}
+
+const seenShapes = new Set<string>()
+
+function axeDir(): string {
+  try {
+    return inject('e2eAxeDir')
+  } catch {
+    return ''
+  }
+}
+
+/** The page's markup without its words and values: tags, the attributes axe reads, and whether text is there. */
+export function shapeOf(html: string): string {
+  const kept = new Set(['class', 'role', 'type', 'style', 'hidden', 'disabled', 'open', 'tabindex', 'lang', 'dir', 'scope', 'colspan', 'rowspan', 'multiple', 'required', 'readonly', 'inert'])
+  const body = html.replace(/<script\b[\s\S]*?<\/script>/gi, '<script>').replace(/<style\b[\s\S]*?<\/style>/gi, (styleTag) => `<style ${createHash('sha1').update(styleTag).digest('hex')}>`)
+  const parts: string[] = []
+  const tag = /<(\/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)/g
+  for (const match of body.matchAll(tag)) {
+    if (match[4] !== undefined) {
+      if (match[4].trim()) parts.push('#t')
+      continue
+    }
+    const [, closing, name = '', attributes = ''] = match
+    if (closing) {
+      parts.push(`</${name.toLowerCase()}>`)
+      continue
+    }
+    const attrs: string[] = []
+    for (const attribute of attributes.matchAll(/([^\s=/]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g)) {
+      const attrName = (attribute[1] ?? '').toLowerCase()
+      const value = (attribute[2] ?? '').replace(/^["']|["']$/g, '')
+      if (kept.has(attrName)) attrs.push(`${attrName}=${value}`)
+      else if (attrName.startsWith('aria-') || ['alt', 'title', 'for', 'id', 'href', 'name', 'value', 'placeholder', 'src', 'label'].includes(attrName)) attrs.push(`${attrName}${value.trim() ? '+' : '-'}`)
+    }
+    parts.push(`<${name.toLowerCase()} ${attrs.sort().join(' ')}>`)
+  }
+  return parts.join('')
 }
 
 async function runAxe(page: Page): Promise<Violation[]> {

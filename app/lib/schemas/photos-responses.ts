@@ -28,7 +28,7 @@ export const PhotoEditSchema = z.object({
   fileUrl: z.string(),
   displayUrl: apiUrl.nullable(),
   thumbnailUrl: apiUrl.nullable(),
-})
+}).meta({ id: 'PhotoEdit' })
 
 export const PhotoSchema = z.object({
   id: z.uuid(),
@@ -49,7 +49,7 @@ export const PhotoSchema = z.object({
   displayUrl: apiUrl.nullable(),
   originalUrl: apiUrl.nullable(),
   edit: PhotoEditSchema.nullable(),
-})
+}).meta({ id: 'Photo' })
 
 export const PhotoListSchema = listOf(PhotoSchema)
 
@@ -75,7 +75,7 @@ export const UploadSessionSchema = z.object({
   createdAtUtc: utc,
   expiresAtUtc: utc,
   completedAtUtc: utc.nullable(),
-})
+}).meta({ id: 'UploadSession' })
 
 /** A new session also tells the largest file the organisation accepts. */
 export const NewUploadSessionSchema = UploadSessionSchema.extend({ maxFileBytes: z.number().int().min(1) })
@@ -98,7 +98,7 @@ export const RevisionSchema = z.object({
   supersededAtUtc: utc.nullable(),
   supersededBy: z.object({ id: z.uuid(), code: z.string() }).nullable(),
   downloadUrl: apiUrl,
-}) satisfies z.ZodType<Revision>
+}).meta({ id: 'Revision' }) satisfies z.ZodType<Revision>
 
 export const SupportAttachmentSchema = z.object({
   id: z.uuid(),
@@ -110,7 +110,7 @@ export const SupportAttachmentSchema = z.object({
   uploadedBy: UserRefSchema.nullable(),
   createdAtUtc: utc,
   downloadUrl: apiUrl,
-}) satisfies z.ZodType<SupportAttachment>
+}).meta({ id: 'SupportAttachment' }) satisfies z.ZodType<SupportAttachment>
 
 /** What completing an upload made, by the session's purpose: a photo, a document revision or a support attachment. */
 export const CompletedUploadSchema = z.union([PhotoSchema, RevisionSchema, SupportAttachmentSchema])

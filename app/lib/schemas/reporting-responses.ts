@@ -17,7 +17,8 @@ import {
 
 /**
  * The site-reporting API's answers (docs/site-reporting.md), as published in /api/openapi.json and
- * checked against the answers (schema incidents, server/http/contract.ts). They mirror the types of
+ * checked against the answers (schema incidents, server/http/contract.ts). `.meta({ id })` names a
+ * component of the document (docs/decisions/019-contract-named-components.md). They mirror the types of
  * app/lib/reporting/types.ts (`satisfies` keeps the two together); objects are not strict, so a
  * field added later is not a mismatch.
  */
@@ -29,7 +30,7 @@ const day = z.iso.date()
 const count = z.number().int().min(0)
 const revision = z.number().int().min(0)
 
-export const UserRefSchema = z.object({ id: z.uuid(), displayName: z.string() }) satisfies z.ZodType<UserRef>
+export const UserRefSchema = z.object({ id: z.uuid(), displayName: z.string() }).meta({ id: 'UserRef' }) satisfies z.ZodType<UserRef>
 
 /** A page of a keyset list: `nextCursor` is null on the last page. */
 export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() })
@@ -47,9 +48,9 @@ export const ProjectSchema = z.object({
   createdAtUtc: utc,
   updatedAtUtc: utc,
   revision,
-}) satisfies z.ZodType<Project>
+}).meta({ id: 'Project' }) satisfies z.ZodType<Project>
 
-export const ItemCountsSchema = z.object({ open: count, closeRequested: count, closed: count })
+export const ItemCountsSchema = z.object({ open: count, closeRequested: count, closed: count }).meta({ id: 'ItemCounts' })
 
 export const ReportSchema = z.object({
   id: z.uuid(),
@@ -63,9 +64,9 @@ export const ReportSchema = z.object({
   updatedAtUtc: utc,
   revision,
   itemCounts: ItemCountsSchema,
-}) satisfies z.ZodType<Report>
+}).meta({ id: 'Report' }) satisfies z.ZodType<Report>
 
-export const NextActionSchema = z.object({ by: z.enum(['assignee', 'verifier', 'none']), user: UserRefSchema.nullable(), label: z.string() })
+export const NextActionSchema = z.object({ by: z.enum(['assignee', 'verifier', 'none']), user: UserRefSchema.nullable(), label: z.string() }).meta({ id: 'NextAction' })
 
 export const ItemSchema = z.object({
   id: z.uuid(),
@@ -90,7 +91,7 @@ export const ItemSchema = z.object({
   updatedAtUtc: utc,
   revision,
   nextAction: NextActionSchema,
-}) satisfies z.ZodType<Item>
+}).meta({ id: 'ReportItem' }) satisfies z.ZodType<Item>
 
 export const ItemResponseSchema = z.object({
   id: z.uuid(),
@@ -101,7 +102,7 @@ export const ItemResponseSchema = z.object({
   requestClose: z.boolean(),
   photoIds: z.array(z.uuid()),
   createdAtUtc: utc,
-}) satisfies z.ZodType<ItemResponse>
+}).meta({ id: 'ItemResponse' }) satisfies z.ZodType<ItemResponse>
 
 export const ACTIVITY_ACTIONS = ['created', 'updated', 'responded', 'close_requested', 'closed', 'reopened', 'deleted'] as const satisfies readonly ActivityEntry['action'][]
 
@@ -116,16 +117,16 @@ const activityFields = {
   createdAtUtc: utc,
 }
 
-export const ActivityEntrySchema = z.object(activityFields) satisfies z.ZodType<ActivityEntry>
+export const ActivityEntrySchema = z.object(activityFields).meta({ id: 'ActivityEntry' }) satisfies z.ZodType<ActivityEntry>
 
-export const PackageInfoSchema = z.object({ key: z.string(), name: z.string(), active: z.boolean() }) satisfies z.ZodType<PackageInfo>
+export const PackageInfoSchema = z.object({ key: z.string(), name: z.string(), active: z.boolean() }).meta({ id: 'PackageInfo' }) satisfies z.ZodType<PackageInfo>
 
 export const MemberSchema = z.object({
   userId: z.uuid(),
   displayName: z.string(),
   email: z.string(),
   roleKey: z.enum(['admin', 'read-write', 'read-only']),
-}) satisfies z.ZodType<Member>
+}).meta({ id: 'Member' }) satisfies z.ZodType<Member>
 
 export const SavedViewSchema = z.object({
   id: z.uuid(),
@@ -135,11 +136,11 @@ export const SavedViewSchema = z.object({
   owner: UserRefSchema.nullable(),
   createdAtUtc: utc,
   updatedAtUtc: utc,
-}) satisfies z.ZodType<SavedView>
+}).meta({ id: 'SavedView' }) satisfies z.ZodType<SavedView>
 
 export const BulkResultSchema = z.object({
   results: z.array(z.object({ id: z.uuid(), ok: z.boolean(), error: z.string().optional() })),
-}) satisfies z.ZodType<BulkResult>
+}).meta({ id: 'BulkResult' }) satisfies z.ZodType<BulkResult>
 
 export const DashboardFiguresSchema = z.object({
   openCount: count,
@@ -147,7 +148,7 @@ export const DashboardFiguresSchema = z.object({
   overdueCount: count,
   assignedToMeCount: count,
   recentActivity: z.array(z.object({ ...activityFields, item: z.object({ id: z.uuid(), number: z.number().int().min(1), title: z.string() }) })),
-}) satisfies z.ZodType<DashboardFigures>
+}).meta({ id: 'DashboardFigures' }) satisfies z.ZodType<DashboardFigures>
 
 export const ProjectPageSchema = pageOf(ProjectSchema)
 export const ReportPageSchema = pageOf(ReportSchema)

@@ -6,6 +6,7 @@ import { actionsCsv, CSV_BOM, csvDisposition, ENTRY_HEADER, entryLine } from '#s
 import { verifyAuditChain } from '#server/domain/admin/audit-verify'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { AuditActionCountsSchema, AuditPageSchema, ChainVerificationSchema } from '~/lib/schemas/admin-responses'
 import { optional, wholeNumber } from '#server/http/query'
 import { requireSession } from '#server/http/session'
 import { runAdmin } from './run'
@@ -65,7 +66,7 @@ export const auditRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       query: ListQuery,
-      responses: { 200: '`{ items: AuditEntry[], nextCursor: string | null }`.', 400: 'A filter or the cursor is not valid (errors).', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'A page of entries, newest first.', schema: AuditPageSchema }, 400: 'A filter or the cursor is not valid (errors).', 403: 'Not an administrator.' },
     }),
     async (c) => {
       const query = c.req.valid('query')
@@ -131,7 +132,7 @@ export const auditRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       query: FilterQuery,
-      responses: { 200: '`{ items: [{ action, count, lastAtUtc }] }`.', 400: 'A filter is not valid (errors).', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'Each action with its count and latest time.', schema: AuditActionCountsSchema }, 400: 'A filter is not valid (errors).', 403: 'Not an administrator.' },
     }),
     async (c) => {
       const filters = filtersOf(c.req.valid('query'))
@@ -173,7 +174,7 @@ export const auditRoutes = new Hono<BackendEnv>()
         'Walks the organisation’s entries in chain order, recomputing each hash in the database and checking each link, the numbering and the chain head. Answers `{ ok, checked, headSeq, firstBroken: { chainSeq, id, reason, detail } | null, verifiedAtUtc }`, reason one of hash-mismatch, link-mismatch, missing-entry, head-mismatch. A GET because it changes nothing the caller asked about: like an export, it only leaves a record that the check was run (admin.audit.verified, written after the walk). docs/admin/audit.md says what the check proves and what it cannot.',
       tag: TAG,
       access: 'admin',
-      responses: { 200: 'The result (also when the chain is broken: look at ok).', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'The result (also when the chain is broken: look at ok).', schema: ChainVerificationSchema }, 403: 'Not an administrator.' },
     }),
     async (c) => {
       c.header('cache-control', 'no-store')

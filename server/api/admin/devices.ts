@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { devicePlatforms, listAdminDevices, revokeAdminDevice } from '#server/domain/admin/devices'
 import { cursorParam } from '#server/domain/reporting/paging'
 import { operation } from '#server/http/contract'
+import { DevicePageSchema } from '~/lib/schemas/admin-responses'
 import type { BackendEnv } from '#server/http/env'
 import { optional, wholeNumber } from '#server/http/query'
 import { runAdmin } from './run'
@@ -33,7 +34,7 @@ export const adminDeviceRoutes = new Hono<BackendEnv>()
       access: 'admin',
       query: ListQuery,
       responses: {
-        200: '`{ items: [{ deviceId, platform, name, user: { id, displayName, email }, registeredAtUtc, lastSeenAtUtc, revokedAtUtc, activeSessions }], nextCursor, platforms }`, newest registration first; revoked ones with includeRevoked=true.',
+        200: { description: 'A page of devices, newest registration first (revoked ones with includeRevoked=true), and the platforms for the filter.', schema: DevicePageSchema },
         400: 'A filter is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
       },

@@ -12,6 +12,7 @@ import {
 import { limitKey } from '#server/domain/auth/limits'
 import { ClockedRateLimiter, type LimitRule } from '#server/domain/auth/rate-limiter'
 import { operation } from '#server/http/contract'
+import { EmailTemplateListSchema, EmailTemplateRenderedSchema, EmailTemplateSchema, EmailTemplateTestResultSchema } from '~/lib/schemas/admin-responses'
 import type { BackendEnv } from '#server/http/env'
 import { Problem } from '#server/http/problem'
 import { requireSession } from '#server/http/session'
@@ -66,7 +67,7 @@ export const emailTemplateRoutes = new Hono<BackendEnv>()
       summary: 'Every mail the product sends, with whether this organisation customised its template',
       tag: TAG,
       access: 'admin',
-      responses: { 200: '`{ items: [{ key, title, description, customised, version, updatedAtUtc, updatedBy }] }`.', 403: notAdmin },
+      responses: { 200: { description: 'The templates.', schema: EmailTemplateListSchema }, 403: notAdmin },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => listEmailTemplates(ctx))),
   )
@@ -77,7 +78,7 @@ export const emailTemplateRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       params: EmailTemplateKeyParams,
-      responses: { 200: 'The template (version 0 while the default applies).', 403: notAdmin, 404: noSuchTemplate },
+      responses: { 200: { description: 'The template (version 0 while the default applies).', schema: EmailTemplateSchema }, 403: notAdmin, 404: noSuchTemplate },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => getEmailTemplate(ctx, c.req.valid('param').key))),
   )
@@ -90,7 +91,7 @@ export const emailTemplateRoutes = new Hono<BackendEnv>()
       params: EmailTemplateKeyParams,
       body: EmailTemplateSaveSchema,
       responses: {
-        200: 'The saved template, version raised.',
+        200: { description: 'The saved template, version raised.', schema: EmailTemplateSchema },
         400: 'A field has problems (an unknown variable, an unclosed section, …): see errors, keyed subject, html and text.',
         403: notAdmin,
         404: noSuchTemplate,
@@ -106,7 +107,7 @@ export const emailTemplateRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       params: EmailTemplateKeyParams,
-      responses: { 200: 'The template, now the default (version 0).', 403: notAdmin, 404: noSuchTemplate },
+      responses: { 200: { description: 'The template, now the default (version 0).', schema: EmailTemplateSchema }, 403: notAdmin, 404: noSuchTemplate },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => resetEmailTemplate(ctx, c.req.valid('param').key, meta(c)))),
   )
@@ -118,7 +119,7 @@ export const emailTemplateRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: EmailTemplateKeyParams,
       body: EmailTemplatePreviewSchema,
-      responses: { 200: '`{ subject, html, text }`: html is the whole document, layout included.', 400: 'A field has problems: see errors.', 403: notAdmin, 404: noSuchTemplate },
+      responses: { 200: { description: 'The subject, HTML and text: html is the whole document, layout included.', schema: EmailTemplateRenderedSchema }, 400: 'A field has problems: see errors.', 403: notAdmin, 404: noSuchTemplate },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => previewEmailTemplate(ctx, c.req.valid('param').key, c.req.valid('json')))),
   )
@@ -131,7 +132,7 @@ export const emailTemplateRoutes = new Hono<BackendEnv>()
       params: EmailTemplateKeyParams,
       body: EmailTemplateTestSchema,
       responses: {
-        202: '`{ queued: true, to, subject }`: the mail is in the outbox.',
+        202: { description: 'The mail is in the outbox.', schema: EmailTemplateTestResultSchema },
         400: 'A field has problems: see errors.',
         403: notAdmin,
         404: noSuchTemplate,

@@ -14,6 +14,8 @@ import {
 import { createSession, revokeSession, sessionView, switchSessionTenant } from '#server/domain/auth/sessions'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { CreatedProjectInviteSchema, InviteClaimedSchema, InviteLandingSchema, InviteSchema, ProjectInviteClaimedSchema, ProjectInviteLandingSchema, ProjectInviteSchema } from '~/lib/schemas/admin-responses'
+import { SessionSchema } from '~/lib/schemas/auth-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import {
@@ -45,11 +47,11 @@ const ProjectParam = z.object({ projectId: z.string().max(100) })
 const IdParam = z.object({ inviteId: z.string().max(100) })
 
 const landingResponses = {
-  200: 'The invitation: organisation, role, who invites, and its `status` with `statusDetail` (pending, accepted, cancelled or expired: a used or dead link still answers 200 so the page can explain it).',
+  200: { description: 'The invitation: organisation, role, who invites, and its `status` with `statusDetail` (pending, accepted, cancelled or expired: a used or dead link still answers 200 so the page can explain it).', schema: InviteLandingSchema },
   404: 'No invitation has this token (KR_INVITE_NOT_FOUND).',
 }
 const projectLandingResponses = {
-  200: 'The project invitation: organisation, project title, role, and its `status` (active, used-up, cancelled, expired) with `statusDetail`.',
+  200: { description: 'The project invitation: organisation, project title, role, and its `status` (active, used-up, cancelled, expired) with `statusDetail`.', schema: ProjectInviteLandingSchema },
   404: 'No project invitation has this token (KR_INVITE_NOT_FOUND).',
 }
 
@@ -72,7 +74,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteCreateSchema,
       idempotent: true,
       responses: {
-        201: 'The invite (status pending).',
+        201: { description: 'The invite (status pending).', schema: InviteSchema },
         400: 'The fields have problems: see errors.',
         403: 'Not an administrator of this organisation.',
         409: 'The address is already a member (KR_ALREADY_MEMBER) or already has a pending invite (KR_INVITE_PENDING, with inviteId).',
@@ -88,7 +90,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       query: InviteListQuerySchema,
-      responses: { 200: '`{ items: Invite[], nextCursor }`.', 400: 'A filter is not valid.', 403: 'Not an administrator of this organisation.' },
+      responses: { 200: { description: 'A page of invites.', schema: z.object({ items: z.array(InviteSchema), nextCursor: z.string().nullable() }) }, 400: 'A filter is not valid.', 403: 'Not an administrator of this organisation.' },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => listInvites(ctx, c.req.valid('query')))),
   )
@@ -101,7 +103,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteIdSchema,
       idempotent: true,
       responses: {
-        200: 'The invite, sendCount raised.',
+        200: { description: 'The invite, sendCount raised.', schema: InviteSchema },
         403: 'Not an administrator of this organisation.',
         404: 'No such invite in this organisation.',
         409: 'Accepted or cancelled already.',
@@ -119,7 +121,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteIdSchema,
       idempotent: true,
       responses: {
-        200: 'The invite (status cancelled).',
+        200: { description: 'The invite (status cancelled).', schema: InviteSchema },
         403: 'Not an administrator of this organisation.',
         404: 'No such invite in this organisation.',
         409: 'Accepted already.',
@@ -153,7 +155,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteTokenSchema,
       idempotent: true,
       responses: {
-        200: '`{ claimed: { organisationId, organisationName, organisationSlug, roleKey, joined }, session }`.',
+        200: { description: 'What was joined, and the session, now in that organisation.', schema: z.object({ claimed: InviteClaimedSchema, session: SessionSchema }) },
         403: 'Signed in with another address than the invited one (KR_INVITE_WRONG_ACCOUNT).',
         404: 'No invitation has this token.',
         409: 'Already a member (KR_ALREADY_MEMBER).',
@@ -177,7 +179,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteRegisterSchema,
       idempotent: true,
       responses: {
-        201: '`{ claimed, session }`: signed in (requiresMfa when the organisation enforces a second factor).',
+        201: { description: 'Signed in (requiresMfa when the organisation enforces a second factor).', schema: z.object({ claimed: InviteClaimedSchema, session: SessionSchema }) },
         400: 'The fields have problems: see errors.',
         404: 'No invitation has this token.',
         409: 'The address has an account already: sign in to accept (KR_ACCOUNT_EXISTS).',
@@ -223,7 +225,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: ProjectInviteCreateSchema,
       idempotent: true,
       responses: {
-        201: '`{ invite, token, link, code }`: code as XXXX-XXXX.',
+        201: { description: 'The invite, its token, link and code (XXXX-XXXX).', schema: CreatedProjectInviteSchema },
         400: 'The fields have problems: see errors.',
         403: 'Not an administrator of this organisation.',
         404: 'No such project in this organisation.',
@@ -240,7 +242,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: ProjectParam,
       query: ProjectInviteListQuerySchema,
-      responses: { 200: '`{ items: ProjectInvite[], nextCursor }`.', 403: 'Not an administrator of this organisation.', 404: 'No such project in this organisation.' },
+      responses: { 200: { description: 'A page of the project’s invites.', schema: z.object({ items: z.array(ProjectInviteSchema), nextCursor: z.string().nullable() }) }, 403: 'Not an administrator of this organisation.', 404: 'No such project in this organisation.' },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => listProjectInvites(ctx, c.req.valid('param').projectId, c.req.valid('query')))),
   )
@@ -252,7 +254,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: IdParam,
       idempotent: true,
-      responses: { 200: 'The project invite (status cancelled).', 403: 'Not an administrator of this organisation.', 404: 'No such project invite in this organisation.' },
+      responses: { 200: { description: 'The project invite (status cancelled).', schema: ProjectInviteSchema }, 403: 'Not an administrator of this organisation.', 404: 'No such project invite in this organisation.' },
     }),
     idempotent,
     async (c) => c.json(await runAdmin(c, (ctx) => cancelProjectInvite(ctx, c.req.valid('param').inviteId, meta(c)))),
@@ -282,7 +284,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteTokenSchema,
       idempotent: true,
       responses: {
-        200: '`{ claimed: { …, projectId, projectTitle, level }, session }`; the session moves into the organisation.',
+        200: { description: 'What was joined; the session moves into the organisation.', schema: z.object({ claimed: ProjectInviteClaimedSchema, session: SessionSchema }) },
         403: 'The invitation names another address, or the membership there is suspended.',
         404: 'No project invitation has this token.',
         410: 'Used up, cancelled or expired.',
@@ -305,7 +307,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteCodeSchema,
       idempotent: true,
       responses: {
-        200: 'As the link claim.',
+        200: { description: 'As the link claim.', schema: z.object({ claimed: ProjectInviteClaimedSchema, session: SessionSchema }) },
         400: 'Not an 8-character code.',
         403: 'The invitation names another address, or the membership there is suspended.',
         404: 'The code does not work (never existed, expired, cancelled or used up: one answer).',

@@ -13,6 +13,7 @@ import {
 } from '#server/domain/admin/join-requests'
 import { cursorParam } from '#server/domain/reporting/paging'
 import { operation } from '#server/http/contract'
+import { JoinRequestPageSchema, JoinRequestSchema, OwnJoinRequestSchema } from '~/lib/schemas/admin-responses'
 import type { BackendEnv } from '#server/http/env'
 import { idempotent } from '#server/http/idempotency'
 import { optional, wholeNumber } from '#server/http/query'
@@ -65,7 +66,7 @@ export const joinRequestRoutes = new Hono<BackendEnv>()
       body: JoinRequestBody,
       idempotent: true,
       responses: {
-        201: '`{ id, organisationName, organisationSlug, status: "pending", declineReason: null, createdAt, decidedAt: null }`.',
+        201: { description: 'The request, pending.', schema: OwnJoinRequestSchema },
         400: 'The fields have problems: see errors.',
         404: 'No organisation with this address (a field error on slug).',
         409: 'KR_ALREADY_MEMBER, or KR_JOIN_REQUEST_PENDING (one is waiting already).',
@@ -85,7 +86,7 @@ export const joinRequestRoutes = new Hono<BackendEnv>()
       summary: 'Your join requests, in every organisation',
       tag: TAG,
       access: 'session',
-      responses: { 200: '`{ items: [{ id, organisationName, organisationSlug, status, declineReason, createdAt, decidedAt }] }`, newest first.' },
+      responses: { 200: { description: 'Your requests, newest first.', schema: z.object({ items: z.array(OwnJoinRequestSchema) }) } },
     }),
     async (c) => {
       const session = requireSession(c)
@@ -100,7 +101,7 @@ export const joinRequestRoutes = new Hono<BackendEnv>()
       access: 'session',
       params: IdParams,
       idempotent: true,
-      responses: { 200: 'The request, withdrawn.', 404: 'No such request of yours.', 409: 'It was decided already (KR_JOIN_REQUEST_DECIDED).' },
+      responses: { 200: { description: 'The request, withdrawn.', schema: OwnJoinRequestSchema }, 404: 'No such request of yours.', 409: 'It was decided already (KR_JOIN_REQUEST_DECIDED).' },
     }),
     idempotent,
     async (c) => {
@@ -117,7 +118,7 @@ export const joinRequestRoutes = new Hono<BackendEnv>()
       access: 'admin',
       query: ListQuery,
       responses: {
-        200: '`{ items: [{ id, requester: { id, displayName, email }, message, status, roleKey, declineReason, decidedBy, createdAtUtc, decidedAtUtc }], nextCursor }`, newest first.',
+        200: { description: 'A page of requests, newest first.', schema: JoinRequestPageSchema },
         400: 'A filter is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
       },
@@ -137,7 +138,7 @@ export const joinRequestRoutes = new Hono<BackendEnv>()
       body: ApproveBody,
       idempotent: true,
       responses: {
-        200: 'The request, approved.',
+        200: { description: 'The request, approved.', schema: JoinRequestSchema },
         400: 'The role is missing or unknown.',
         403: 'Not an administrator of the organisation.',
         404: 'No such request in this organisation.',
@@ -157,7 +158,7 @@ export const joinRequestRoutes = new Hono<BackendEnv>()
       body: DeclineBody,
       idempotent: true,
       responses: {
-        200: 'The request, declined.',
+        200: { description: 'The request, declined.', schema: JoinRequestSchema },
         400: 'The reason is missing or too long.',
         403: 'Not an administrator of the organisation.',
         404: 'No such request in this organisation.',

@@ -15,6 +15,7 @@ import { instanceMailRoute } from '#server/mail/routing'
 import { describeSmtp, smtpSettingsFromConfig } from '#server/mail/transports'
 import { MAIL_PAGE_SIZE, MAIL_PAGE_SIZE_MAX } from '~/lib/admin/mail-outbox'
 import { MailOutboxFilterSchema } from '~/lib/schemas/admin-mail-outbox'
+import { MailMessageDetailSchema, MailOutboxPageSchema, MailTransportsSchema } from '~/lib/schemas/admin-mail-outbox-responses'
 
 /** docs/admin/mail.md "The outbox page": the organisation's outgoing mail, retry and cancel, and its transports' health; administrators only. */
 
@@ -38,7 +39,7 @@ function meta(c: Context<BackendEnv>): AuditMeta {
 }
 
 const changeResponses = (what: string) => ({
-  200: `The message (MailMessageDetail), ${what}.`,
+  200: { description: `The message, ${what}.`, schema: MailMessageDetailSchema },
   403: 'Not an administrator of the organisation.',
   404: 'No such message in this organisation.',
   409: 'The message is not queued or dead (sending, sent or cancelled): KR_MAIL_STATE.',
@@ -54,7 +55,7 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
       access: 'admin',
       query: ListQuery,
       responses: {
-        200: '`{ items: MailMessageSummary[], nextCursor, templates }`: id, to, subject, template, status, attempts, lastError, createdAtUtc, sentAtUtc, nextAttemptAtUtc, lastFailureUtc, transport; `templates`: the templates the organisation’s mail used, for the filter.',
+        200: { description: 'A page of messages, and the templates the organisation’s mail used (for the filter).', schema: MailOutboxPageSchema },
         400: 'A filter or the cursor is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
       },
@@ -75,7 +76,7 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       responses: {
-        200: '`{ items: MailTransportHealth[], noTransport }`: key, kind (organisation, instance, file), label, description, inUse, and the failure tracking fields; `noTransport`: mail stays queued.',
+        200: { description: 'Each transport’s failure tracking; `noTransport`: mail stays queued.', schema: MailTransportsSchema },
         403: 'Not an administrator of the organisation.',
       },
     }),
@@ -105,7 +106,7 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: IdParam,
       responses: {
-        200: 'MailMessageDetail: the summary fields, textBody, htmlBody (null when the message has none), claimedAtUtc, cancelledAtUtc.',
+        200: { description: 'The message, with its text and HTML bodies (htmlBody null when it has none).', schema: MailMessageDetailSchema },
         403: 'Not an administrator of the organisation.',
         404: 'No such message in this organisation.',
       },
@@ -124,7 +125,7 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: IdParam,
       responses: {
-        200: 'The HTML part, as sent.',
+        200: { description: 'The HTML part, as sent.', contentType: 'text/html' },
         403: 'Not an administrator of the organisation.',
         404: 'No such message in this organisation, or it has no HTML part.',
       },

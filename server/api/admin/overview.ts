@@ -4,7 +4,8 @@ import { adminOverview } from '#server/domain/admin/overview'
 import { getRetentionPolicy, putRetentionPolicy, retentionHealth } from '#server/domain/admin/retention'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
-import { AdminOverviewSchema, RetentionPolicySchema, type AdminOverview } from '~/lib/schemas/admin-retention'
+import { AdminOverviewSchema, RetentionHealthSchema, RetentionPolicyAnswerSchema } from '~/lib/schemas/admin-responses'
+import { RetentionPolicySchema, type AdminOverview } from '~/lib/schemas/admin-retention'
 import { runAdmin } from './run'
 
 /**
@@ -39,7 +40,7 @@ export const adminOverviewRoutes = new Hono<BackendEnv>()
       summary: 'The retention policy of the organisation (the defaults, switched off, until one is saved)',
       tag: 'Administration',
       access: 'admin',
-      responses: { 200: '`{ enabled, archiveAfterDays, purgeAfterDays, lastRunAtUtc, updatedAtUtc }`.', 403: 'Not an administrator of the organisation.' },
+      responses: { 200: { description: 'The policy (the defaults while never saved: updatedAtUtc null).', schema: RetentionPolicyAnswerSchema }, 403: 'Not an administrator of the organisation.' },
     }),
     async (c) => c.json(await runAdmin(c, getRetentionPolicy)),
   )
@@ -51,7 +52,7 @@ export const adminOverviewRoutes = new Hono<BackendEnv>()
       access: 'admin',
       body: RetentionPolicySchema,
       responses: {
-        200: 'The policy as saved.',
+        200: { description: 'The policy as saved.', schema: RetentionPolicyAnswerSchema },
         400: 'A field is not valid: see errors (archiveAfterDays 1 to 3650; purgeAfterDays above it, at most 36500).',
         403: 'Not an administrator of the organisation.',
       },
@@ -67,7 +68,7 @@ export const adminOverviewRoutes = new Hono<BackendEnv>()
       summary: 'Retention health (spec §3): activeCount, archivedCount, purgedCount, dueCount, nextDueAtUtc',
       tag: 'Administration',
       access: 'admin',
-      responses: { 200: '`{ activeCount, archivedCount, purgedCount, dueCount, nextDueAtUtc }`.', 403: 'Not an administrator of the organisation.' },
+      responses: { 200: { description: 'Retention health (spec §3).', schema: RetentionHealthSchema }, 403: 'Not an administrator of the organisation.' },
     }),
     async (c) =>
       c.json(

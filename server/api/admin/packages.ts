@@ -4,6 +4,7 @@ import { runAdmin } from '#server/api/admin/run'
 import { getProjectPackageSettings, listAdminPackages, patchPackage, replacePackages, setProjectPackages, type AuditMeta } from '#server/domain/admin/packages'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { AdminPackageSchema, ProjectPackageSettingSchema } from '~/lib/schemas/admin-responses'
 import { PackageListBodySchema, PackagePatchSchema, ProjectPackagesBodySchema } from '~/lib/schemas/admin-packages'
 
 /** docs/admin/packages-and-uploads.md "Packages": the organisation's packages and a project's own settings; administrators only. */
@@ -17,7 +18,9 @@ function meta(c: Context<BackendEnv>): AuditMeta {
 }
 
 const listDescription =
-  '`{ items: AdminPackage[] }`: key, name, active, sortOrder, itemCount (items not deleted that carry it), projectOverrideCount, createdAtUtc, updatedAtUtc; by order, then name.'
+  { description: 'The packages by order, then name; itemCount: items not deleted that carry it.', schema: z.object({ items: z.array(AdminPackageSchema) }) }
+
+const ProjectPackagesSchema = z.object({ items: z.array(ProjectPackageSettingSchema) })
 
 export const adminPackageRoutes = new Hono<BackendEnv>()
   .get(
@@ -60,7 +63,7 @@ export const adminPackageRoutes = new Hono<BackendEnv>()
       params: PackageParams,
       body: PackagePatchSchema,
       responses: {
-        200: 'The package (AdminPackage).',
+        200: { description: 'The package.', schema: AdminPackageSchema },
         400: 'The body is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
         404: 'Not the session’s organisation, or no such package.',
@@ -80,7 +83,7 @@ export const adminPackageRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: ProjectParams,
       responses: {
-        200: '`{ items: [{ key, name, organisationActive, override (true | false | null: inherits), active }] }`.',
+        200: { description: 'Each package for the project: override true, false, or null (inherits).', schema: ProjectPackagesSchema },
         403: 'Not an administrator of the organisation.',
         404: 'No such project.',
       },
@@ -97,7 +100,7 @@ export const adminPackageRoutes = new Hono<BackendEnv>()
       params: ProjectParams,
       body: ProjectPackagesBodySchema,
       responses: {
-        200: 'The project’s settings, as GET /api/admin/projects/{id}/packages answers.',
+        200: { description: 'The project’s settings, as GET /api/admin/projects/{id}/packages answers.', schema: ProjectPackagesSchema },
         400: 'The body is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
         404: 'No such project.',

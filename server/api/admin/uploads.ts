@@ -6,6 +6,7 @@ import type { PhotoRuntime } from '#server/domain/photos/photos'
 import { cursorParam, decodeCursor } from '#server/domain/reporting/paging'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { AdminUploadPageSchema, AdminUploadStatsSchema } from '~/lib/schemas/admin-responses'
 import { optional, wholeNumber } from '#server/http/query'
 import { blobStoreFor } from '#server/storage/blob-store'
 import { ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE_MAX, UPLOAD_PURPOSES, UPLOAD_STATES } from '~/lib/admin/uploads'
@@ -42,7 +43,7 @@ export const adminUploadRoutes = new Hono<BackendEnv>()
       access: 'admin',
       query: ListQuery,
       responses: {
-        200: '`{ items: AdminUpload[], nextCursor }`: id, purpose, state, fileName, contentType, size, offset, who {id, displayName}, stuck, createdAtUtc, updatedAtUtc, expiresAtUtc, completedAtUtc, failureReason.',
+        200: { description: 'A page of upload sessions.', schema: AdminUploadPageSchema },
         400: 'A filter or the cursor is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
       },
@@ -61,7 +62,7 @@ export const adminUploadRoutes = new Hono<BackendEnv>()
       tag: 'Administration',
       access: 'admin',
       responses: {
-        200: '`{ open, completing, completed, failed, aborted, expired, stuck, bytesCompleted, bytesInProgress }` over every session of the organisation.',
+        200: { description: 'Counts by state, and bytes, over every session of the organisation.', schema: AdminUploadStatsSchema },
         403: 'Not an administrator of the organisation.',
       },
     }),

@@ -14,6 +14,7 @@ import {
 } from '#server/domain/admin/users'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { AdminOrganisationListSchema, AdminRoleListSchema, AdminUserPageSchema, AdminUserSchema, HardDeleteResultSchema } from '~/lib/schemas/admin-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { AddMemberSchema, SetPasswordSchema, UserPatchSchema, UsersQuerySchema } from '~/lib/schemas/admin-users'
@@ -41,7 +42,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       access: 'admin',
       query: UsersQuerySchema,
       responses: {
-        200: "`{ items: AdminUser[], nextCursor }` (in the list, memberships holds this organisation's only).",
+        200: { description: "A page of people (in the list, memberships holds this organisation's only).", schema: AdminUserPageSchema },
         400: 'A filter or the cursor is not valid.',
         ...adminOnly,
         404: 'organisationId names another organisation.',
@@ -59,7 +60,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       description: "Memberships: this organisation's, and the person's others only where the caller is an administrator too.",
       tag: TAG,
       access: 'admin',
-      responses: { 200: 'The Admin user.', ...oneUser },
+      responses: { 200: { description: 'The person.', schema: AdminUserSchema }, ...oneUser },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => getUser(ctx, c.req.param('id')))),
   )
@@ -71,7 +72,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       access: 'admin',
       body: UserPatchSchema,
       responses: {
-        200: 'The Admin user.',
+        200: { description: 'The person.', schema: AdminUserSchema },
         400: 'See errors.',
         ...oneUser,
         409: 'The last active administrator cannot be demoted or suspended (KR_LAST_ADMIN); you cannot suspend yourself (KR_SELF_CHANGE).',
@@ -88,7 +89,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       summary: 'Deactivate a member: their membership is suspended and their sessions in this organisation end',
       tag: TAG,
       access: 'admin',
-      responses: { 200: 'The Admin user, suspended.', ...oneUser, 409: 'The last active administrator (KR_LAST_ADMIN), or yourself (KR_SELF_CHANGE).' },
+      responses: { 200: { description: 'The person, suspended.', schema: AdminUserSchema }, ...oneUser, 409: 'The last active administrator (KR_LAST_ADMIN), or yourself (KR_SELF_CHANGE).' },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => deactivateUser(ctx, c.req.param('id'), meta(c)))),
   )
@@ -99,7 +100,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       responses: {
-        200: "`{ id, outcome: 'anonymised' | 'removed-from-organisation' }`.",
+        200: { description: 'What the delete did: anonymised, or removed from this organisation only.', schema: HardDeleteResultSchema },
         ...oneUser,
         409: 'The last active administrator (KR_LAST_ADMIN), or yourself (KR_SELF_CHANGE).',
       },
@@ -113,7 +114,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       idempotent: true,
-      responses: { 202: 'The Admin user; the mail is queued.', ...oneUser, 409: 'The account is blocked or deleted (KR_ACCOUNT_INACTIVE).' },
+      responses: { 202: { description: 'The person; the mail is queued.', schema: AdminUserSchema }, ...oneUser, 409: 'The account is blocked or deleted (KR_ACCOUNT_INACTIVE).' },
     }),
     idempotent,
     async (c) => {
@@ -128,7 +129,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       body: SetPasswordSchema,
-      responses: { 200: 'The Admin user.', 400: 'The password breaks the rules: see errors.', ...oneUser, 409: 'The account is blocked or deleted (KR_ACCOUNT_INACTIVE).' },
+      responses: { 200: { description: 'The person.', schema: AdminUserSchema }, 400: 'The password breaks the rules: see errors.', ...oneUser, 409: 'The account is blocked or deleted (KR_ACCOUNT_INACTIVE).' },
     }),
     async (c) => {
       const session = requireSession(c)
@@ -142,7 +143,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       summary: 'The role keys and how they are shown (spec §3 "Role keys")',
       tag: TAG,
       access: 'admin',
-      responses: { 200: '`{ items: [{ key, name }] }`: admin Administrator, read-write Read & Write, read-only Read Only.', ...adminOnly },
+      responses: { 200: { description: 'The roles: admin Administrator, read-write Read & Write, read-only Read Only.', schema: AdminRoleListSchema }, ...adminOnly },
     }),
     async (c) => c.json({ items: await runAdmin(c, () => Promise.resolve(listRoles())) }),
   )
@@ -152,7 +153,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       summary: 'The organisations the caller administers',
       tag: TAG,
       access: 'admin',
-      responses: { 200: '`{ items: [{ id, name, slug, memberCount, isCurrent }] }` (memberCount: active members).', ...adminOnly },
+      responses: { 200: { description: 'The organisations the caller administers (memberCount: active members).', schema: AdminOrganisationListSchema }, ...adminOnly },
     }),
     async (c) => c.json({ items: await runAdmin(c, (ctx) => listOrganisations(ctx)) }),
   )
@@ -165,7 +166,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
       body: AddMemberSchema,
       idempotent: true,
       responses: {
-        201: 'The Admin user.',
+        201: { description: 'The person.', schema: AdminUserSchema },
         400: 'See errors.',
         ...adminOnly,
         404: 'Not this organisation, or no account uses the e-mail (errors.email: invite them instead).',

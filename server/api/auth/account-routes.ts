@@ -2,6 +2,8 @@ import { Hono } from 'hono'
 import type { BackendEnv } from '#server/http/env'
 import { changePassword, confirmPasswordReset, registerSelf, requestPasswordReset, verifyEmail } from '#server/domain/auth/account'
 import { limitMail } from '#server/domain/auth/mail-limits'
+import { z } from 'zod'
+import { AuthStatusSchema } from '~/lib/schemas/auth-responses'
 import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
@@ -19,7 +21,7 @@ export const accountRoutes = new Hono<BackendEnv>()
       access: 'public',
       body: RegisterSchema,
       idempotent: true,
-      responses: { 202: 'The same answer whether or not the address had an account.', 429: 'Too many mails to this address or from this client.' },
+      responses: { 202: { description: 'The same answer whether or not the address had an account.', schema: AuthStatusSchema('verification-sent', { email: z.string() }) }, 429: 'Too many mails to this address or from this client.' },
     }),
     idempotent,
     async (c) => {
@@ -42,7 +44,7 @@ export const accountRoutes = new Hono<BackendEnv>()
       tag: 'Auth',
       access: 'public',
       body: TokenSchema,
-      responses: { 200: 'Verified.', 400: 'The link is not valid or has expired.' },
+      responses: { 200: { description: 'Verified.', schema: AuthStatusSchema('verified') }, 400: 'The link is not valid or has expired.' },
     }),
     async (c) => {
       const { token } = c.req.valid('json')
@@ -59,7 +61,7 @@ export const accountRoutes = new Hono<BackendEnv>()
       tag: 'Auth',
       access: 'public',
       body: ResetRequestSchema,
-      responses: { 202: 'The same answer whether or not the address has an account.', 429: 'Too many mails to this address or from this client.' },
+      responses: { 202: { description: 'The same answer whether or not the address has an account.', schema: AuthStatusSchema('reset-sent') }, 429: 'Too many mails to this address or from this client.' },
     }),
     async (c) => {
       const { email } = c.req.valid('json')
@@ -79,7 +81,7 @@ export const accountRoutes = new Hono<BackendEnv>()
       tag: 'Auth',
       access: 'public',
       body: ResetConfirmSchema,
-      responses: { 200: 'The password is changed; other sessions are signed out.', 400: 'The link is not valid or has expired.' },
+      responses: { 200: { description: 'The password is changed; other sessions are signed out.', schema: AuthStatusSchema('password-reset') }, 400: 'The link is not valid or has expired.' },
     }),
     async (c) => {
       const { token, password } = c.req.valid('json')

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { BackendEnv } from '#server/http/env'
 import { listDevices, registerDevice, revokeDevice } from '#server/domain/auth/devices'
 import { z } from 'zod'
+import { OwnDeviceListSchema, OwnDeviceSchema } from '~/lib/schemas/auth-responses'
 import { operation } from '#server/http/contract'
 import { requireSession } from '#server/http/session'
 import { DeviceRegisterSchema } from '~/lib/schemas/auth'
@@ -18,7 +19,7 @@ export const deviceRoutes = new Hono<BackendEnv>()
       tag: 'Auth',
       access: 'session',
       query: DeviceListQuery,
-      responses: { 200: 'The devices; revoked ones with includeRevoked=true.' },
+      responses: { 200: { description: 'The devices; revoked ones with includeRevoked=true.', schema: OwnDeviceListSchema } },
     }),
     async (c) => {
       const session = requireSession(c)
@@ -35,7 +36,7 @@ export const deviceRoutes = new Hono<BackendEnv>()
       tag: 'Auth',
       access: 'session',
       body: DeviceRegisterSchema,
-      responses: { 201: 'The device. This session now belongs to it: revoking the device ends the session.' },
+      responses: { 201: { description: 'The device. This session now belongs to it: revoking the device ends the session.', schema: OwnDeviceSchema } },
     }),
     async (c) => {
       const session = requireSession(c)

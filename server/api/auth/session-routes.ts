@@ -7,6 +7,7 @@ import { revokeSession, sessionView, touchSession } from '#server/domain/auth/se
 import { createDemoSession } from '#server/domain/auth/demo-session'
 import { signIn } from '#server/domain/auth/sign-in'
 import { Problem, problems } from '#server/http/problem'
+import { AuthEnrollmentSchema, SessionSchema } from '~/lib/schemas/auth-responses'
 import { operation, type OperationSpec } from '#server/http/contract'
 import { clearCookie, writeCookie } from '#server/http/cookies'
 import { csrfBinding, issueCsrfToken } from '#server/http/csrf'
@@ -19,7 +20,7 @@ export const sessionRoutes = new Hono<BackendEnv>()
   .post('/auth/login', signInOperation('Sign in as a user'), (c) => signInWith(c, 'user', c.req.valid('json')))
   .post('/auth/admin/login', signInOperation('Sign in as an administrator (a second factor always follows)'), (c) => signInWith(c, 'admin', c.req.valid('json')))
 
-  .post('/auth/demo-session', operation({ summary: 'The one-hour demo admin session (spec §4), when the server allows it', tag: 'Auth', access: 'public', responses: { 200: 'The session.', 404: 'Not enabled on this server.' } }), async (c) => {
+  .post('/auth/demo-session', operation({ summary: 'The one-hour demo admin session (spec §4), when the server allows it', tag: 'Auth', access: 'public', responses: { 200: { description: 'The session.', schema: SessionSchema }, 404: 'Not enabled on this server.' } }), async (c) => {
     const { db, now, config } = c.get('deps')
     if (!config.demoAutoSession) throw new Problem(problems.notFound())
     const created = await createDemoSession(db, requestContext(c), now())
@@ -27,13 +28,13 @@ export const sessionRoutes = new Hono<BackendEnv>()
     return c.json(await sessionView(db, created.session, c.get('correlationId'), c.get('deps').config.featureFlags))
   })
 
-  .get('/auth/mfa/enrollment', operation({ summary: 'The authenticator secret to enrol, for a session waiting for its second factor', tag: 'Auth', access: 'pending-session', responses: { 200: 'The secret and its otpauth URI, or enrolled: true.' } }), async (c) => {
+  .get('/auth/mfa/enrollment', operation({ summary: 'The authenticator secret to enrol, for a session waiting for its second factor', tag: 'Auth', access: 'pending-session', responses: { 200: { description: 'The secret and its otpauth URI.', schema: AuthEnrollmentSchema }, 409: 'The second factor is set up already (KR_MFA_ALREADY_ENROLLED).' } }), async (c) => {
     const session = requirePendingSession(c)
     c.header('cache-control', 'no-store')
     return c.json(await enrollment(c.get('deps').db, session))
   })
 
-  .post('/auth/mfa/verify', operation({ summary: 'Finish signing in with a 6-digit authenticator code', tag: 'Auth', access: 'pending-session', body: MfaSchema, responses: { 200: 'The full session.', 400: 'The code is wrong or used.', 429: 'Too many wrong codes.' } }), async (c) => {
+  .post('/auth/mfa/verify', operation({ summary: 'Finish signing in with a 6-digit authenticator code', tag: 'Auth', access: 'pending-session', body: MfaSchema, responses: { 200: { description: 'The full session.', schema: SessionSchema }, 400: 'The code is wrong or used.', 429: 'Too many wrong codes.' } }), async (c) => {
     const session = requirePendingSession(c)
     const { code } = c.req.valid('json')
     const { db, now } = c.get('deps')
@@ -42,13 +43,13 @@ export const sessionRoutes = new Hono<BackendEnv>()
     return c.json(await sessionView(db, full.session, c.get('correlationId'), c.get('deps').config.featureFlags))
   })
 
-  .get('/auth/session', operation({ summary: 'The current session (spec §3 "Session", flat form)', tag: 'Auth', access: 'pending-session', responses: { 200: 'The session.' } }), async (c) => {
+  .get('/auth/session', operation({ summary: 'The current session (spec §3 "Session", flat form)', tag: 'Auth', access: 'pending-session', responses: { 200: { description: 'The session.', schema: SessionSchema } } }), async (c) => {
     const session = requirePendingSession(c)
     c.header('cache-control', 'no-store')
     return c.json(await sessionView(c.get('deps').db, session, c.get('correlationId'), c.get('deps').config.featureFlags))
   })
 
-  .post('/auth/session/refresh', operation({ summary: 'Slide the session’s expiry forward', tag: 'Auth', access: 'session', responses: { 200: 'The session, with its new expiry.' } }), async (c) => {
+  .post('/auth/session/refresh', operation({ summary: 'Slide the session’s expiry forward', tag: 'Auth', access: 'session', responses: { 200: { description: 'The session, with its new expiry.', schema: SessionSchema } } }), async (c) => {
     const session = requireSession(c)
     const { db, now, config } = c.get('deps')
     await touchSession(db, session, now(), true)
@@ -76,7 +77,7 @@ function signInOperation(summary: string) {
     tag: 'Auth',
     access: 'public',
     body: LoginSchema,
-    responses: { 200: 'The session (requiresMfa when a second factor is due).', 401: 'Wrong e-mail or password.', 429: 'Locked for this client, or slowed for the account.' },
+    responses: { 200: { description: 'The session (requiresMfa when a second factor is due).', schema: SessionSchema }, 401: 'Wrong e-mail or password.', 429: 'Locked for this client, or slowed for the account.' },
   } satisfies OperationSpec)
 }
 

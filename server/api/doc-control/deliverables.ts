@@ -13,6 +13,7 @@ import {
 import { exportDeliverables, importDeliverables } from '#server/domain/doc-control/deliverables-io'
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { operation } from '#server/http/contract'
+import { DeliverableImportSchema, DeliverablePageSchema, DeliverableSchema } from '~/lib/schemas/doc-control-responses'
 import type { BackendEnv } from '#server/http/env'
 import { idempotent } from '#server/http/idempotency'
 import { Problem, problems } from '#server/http/problem'
@@ -98,7 +99,7 @@ export const deliverableRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       query: ListQuery,
-      responses: { 200: 'DeliverablePage', 404: 'No such project.' },
+      responses: { 200: { description: 'A page of deliverables, with the count of each flag.', schema: DeliverablePageSchema }, 404: 'No such project.' },
     }),
     async (c) => {
       const query = c.req.valid('query')
@@ -113,7 +114,7 @@ export const deliverableRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: NewDeliverableSchema,
       idempotent: true,
-      responses: { 201: 'The deliverable.', 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such project or party.' },
+      responses: { 201: { description: 'The deliverable.', schema: DeliverableSchema }, 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such project or party.' },
     }),
     idempotent,
     async (c) => c.json(await run(c, (ctx) => createDeliverable(ctx, c.req.param('id'), c.req.valid('json'))), 201),
@@ -142,7 +143,7 @@ export const deliverableRoutes = new Hono<BackendEnv>()
       maxBodyBytes: IMPORT_MAX_BYTES,
       idempotent: true,
       responses: {
-        200: '{ created, updated, errors: [{ line, message }] }',
+        200: { description: 'How many were created and updated, and each line’s problem.', schema: DeliverableImportSchema },
         400: 'The file has no header naming Number and Title, or too many lines.',
         403: 'Not a manager of the project.',
         404: 'No such project.',
@@ -162,7 +163,7 @@ export const deliverableRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       body: DeliverablePatchSchema,
-      responses: { 200: 'The deliverable.', 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such deliverable or party.' },
+      responses: { 200: { description: 'The deliverable.', schema: DeliverableSchema }, 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such deliverable or party.' },
     }),
     async (c) => c.json(await run(c, (ctx) => updateDeliverable(ctx, c.req.param('id'), c.req.valid('json')))),
   )

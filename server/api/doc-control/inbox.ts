@@ -4,6 +4,7 @@ import { inbox, INBOX_KINDS } from '#server/domain/doc-control/inbox'
 import { asMember } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { InboxEntrySchema } from '~/lib/schemas/doc-control-responses'
 import { optional, wholeNumber } from '#server/http/query'
 import { requireSession } from '#server/http/session'
 
@@ -24,7 +25,7 @@ export const inboxRoutes = new Hono<BackendEnv>().get(
     tag: 'Document control',
     access: 'session',
     query: InboxQuery,
-    responses: { 200: '`{ items: InboxEntry[], total, page, pageSize }`.', 400: 'Invalid query parameters.' },
+    responses: { 200: { description: 'A page of the caller’s tasks and transmittals.', schema: z.object({ items: z.array(InboxEntrySchema), total: z.number().int().min(0), page: z.number().int().min(1), pageSize: z.number().int().min(1) }) }, 400: 'Invalid query parameters.' },
   }),
   async (c) => {
     const session = requireSession(c)

@@ -3,6 +3,7 @@ import { getPackage, packageDownload, requestPackage } from '#server/domain/doc-
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { TransmittalPackageSchema } from '~/lib/schemas/doc-control-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { nudgePackaging } from '#server/jobs/transmittal-packaging'
@@ -37,7 +38,7 @@ export const transmittalPackageRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       idempotent: true,
-      responses: { 202: 'The package, queued (or as it is): poll GET …/package.', 404: 'No such transmittal.', 409: 'A draft (KR_TRANSMITTAL_STATE).' },
+      responses: { 202: { description: 'The package, queued (or as it is): poll GET …/package.', schema: TransmittalPackageSchema }, 404: 'No such transmittal.', 409: 'A draft (KR_TRANSMITTAL_STATE).' },
     }),
     idempotent,
     async (c) => {
@@ -53,7 +54,7 @@ export const transmittalPackageRoutes = new Hono<BackendEnv>()
       summary: 'A transmittal’s package: progress (percent, files, bytes), then its download link',
       tag: TAG,
       access: 'session',
-      responses: { 200: 'The package.', 404: 'No such transmittal, or not packaged yet (KR_PACKAGE_NOT_STARTED).' },
+      responses: { 200: { description: 'The package.', schema: TransmittalPackageSchema }, 404: 'No such transmittal, or not packaged yet (KR_PACKAGE_NOT_STARTED).' },
     }),
     async (c) => {
       c.header('cache-control', 'no-store')
@@ -67,8 +68,8 @@ export const transmittalPackageRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       responses: {
-        200: 'The ZIP.',
-        206: 'A byte range.',
+        200: { description: 'The ZIP.', contentType: 'application/zip' },
+        206: { description: 'A byte range.', contentType: 'application/zip' },
         302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.',
         304: 'Not modified.',
         404: 'No such transmittal, or not packaged yet.',

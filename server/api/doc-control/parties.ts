@@ -4,6 +4,7 @@ import { getMatrix, putMatrix } from '#server/domain/doc-control/matrix'
 import { createParty, deleteParty, listParties, PARTY_CODE, PARTY_NAME_MAX, putPartyMembers, updateParty } from '#server/domain/doc-control/parties'
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { operation } from '#server/http/contract'
+import { PartyListSchema, PartySchema, ResponsibilityMatrixSchema } from '~/lib/schemas/doc-control-responses'
 import type { BackendEnv } from '#server/http/env'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
@@ -59,7 +60,7 @@ export const partyRoutes = new Hono<BackendEnv>()
       summary: 'The parties of a project with their people',
       tag: 'Document control',
       access: 'session',
-      responses: { 200: '{ items: Party[] }', 404: 'No such project.' },
+      responses: { 200: { description: 'The project’s parties.', schema: PartyListSchema }, 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => listParties(ctx, c.req.param('id')))),
   )
@@ -71,7 +72,7 @@ export const partyRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: NewPartySchema,
       idempotent: true,
-      responses: { 201: 'The party.', 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such project.', 409: 'The project is archived.' },
+      responses: { 201: { description: 'The party.', schema: PartySchema }, 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such project.', 409: 'The project is archived.' },
     }),
     idempotent,
     async (c) => c.json(await run(c, (ctx) => createParty(ctx, c.req.param('id'), c.req.valid('json'))), 201),
@@ -83,7 +84,7 @@ export const partyRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       body: PartyPatchSchema,
-      responses: { 200: 'The party.', 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such party.' },
+      responses: { 200: { description: 'The party.', schema: PartySchema }, 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such party.' },
     }),
     async (c) => c.json(await run(c, (ctx) => updateParty(ctx, c.req.param('id'), c.req.valid('json')))),
   )
@@ -107,7 +108,7 @@ export const partyRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       body: MembersSchema,
-      responses: { 200: 'The party.', 403: 'Not a manager of the project.', 404: 'No such party, or a person who is not a member of the organisation.' },
+      responses: { 200: { description: 'The party.', schema: PartySchema }, 403: 'Not a manager of the project.', 404: 'No such party, or a person who is not a member of the organisation.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putPartyMembers(ctx, c.req.param('id'), c.req.valid('json').members))),
   )
@@ -117,7 +118,7 @@ export const partyRoutes = new Hono<BackendEnv>()
       summary: 'The responsibility matrix of a project, with its discipline and type codes',
       tag: 'Document control',
       access: 'session',
-      responses: { 200: 'ResponsibilityMatrix', 404: 'No such project.' },
+      responses: { 200: { description: 'The responsibility matrix.', schema: ResponsibilityMatrixSchema }, 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => getMatrix(ctx, c.req.param('id')))),
   )
@@ -129,7 +130,7 @@ export const partyRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: MatrixSchema,
       responses: {
-        200: 'ResponsibilityMatrix',
+        200: { description: 'The responsibility matrix.', schema: ResponsibilityMatrixSchema },
         400: 'A discipline or type the naming standard does not list.',
         403: 'Not a manager of the project.',
         404: 'No such project or party.',

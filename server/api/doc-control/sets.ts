@@ -3,6 +3,7 @@ import { createSet, deriveSet, getSet, listSets, publishSet, putSetRevisions, up
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { DocumentSetPageSchema, DocumentSetSchema } from '~/lib/schemas/doc-control-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { SetCreateSchema, SetDeriveSchema, SetListQuery, SetPatchSchema, SetPublishSchema, SetRevisionsSchema } from '~/lib/schemas/sets'
@@ -25,7 +26,7 @@ export const setRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       query: SetListQuery,
-      responses: { 200: '{ items, total, page, pageSize }: each set with the revisions the caller may view.', 404: 'No such project.' },
+      responses: { 200: { description: 'A page of sets, each with the revisions the caller may view.', schema: DocumentSetPageSchema }, 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => listSets(ctx, c.req.param('projectId'), c.req.valid('query')))),
   )
@@ -38,7 +39,7 @@ export const setRoutes = new Hono<BackendEnv>()
       body: SetCreateSchema,
       idempotent: true,
       responses: {
-        201: 'The set.',
+        201: { description: 'The set.', schema: DocumentSetSchema },
         400: 'Invalid name, description or revision ids.',
         403: 'Read-only, or no edit right on a document.',
         404: 'No such project or revision.',
@@ -51,7 +52,7 @@ export const setRoutes = new Hono<BackendEnv>()
   )
   .get(
     '/api/sets/:setId',
-    operation({ summary: 'One set', tag: TAG, access: 'session', responses: { 200: 'The set, with the revisions the caller may view.', 404: 'No such set.' } }),
+    operation({ summary: 'One set', tag: TAG, access: 'session', responses: { 200: { description: 'The set, with the revisions the caller may view.', schema: DocumentSetSchema }, 404: 'No such set.' } }),
     async (c) => c.json(await run(c, (ctx) => getSet(ctx, c.req.param('setId')))),
   )
   .patch(
@@ -62,7 +63,7 @@ export const setRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: SetPatchSchema,
       responses: {
-        200: 'The set.',
+        200: { description: 'The set.', schema: DocumentSetSchema },
         400: 'Invalid fields.',
         403: 'Read-only, or no edit right on a document in it.',
         404: 'No such set.',
@@ -79,7 +80,7 @@ export const setRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: SetRevisionsSchema,
       responses: {
-        200: 'The set.',
+        200: { description: 'The set.', schema: DocumentSetSchema },
         400: 'Invalid revision ids.',
         403: 'Read-only, or no edit right on a document.',
         404: 'No such set or revision.',
@@ -99,7 +100,7 @@ export const setRoutes = new Hono<BackendEnv>()
       body: SetPublishSchema,
       idempotent: true,
       responses: {
-        200: 'The published set.',
+        200: { description: 'The published set.', schema: DocumentSetSchema },
         400: 'No message, or an unknown purpose.',
         403: 'Read-only, or no edit right on a document in it.',
         404: 'No such set.',
@@ -118,7 +119,7 @@ export const setRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: SetDeriveSchema,
       idempotent: true,
-      responses: { 201: 'The new set.', 400: 'No name.', 403: 'Read-only, or no edit right on a document in it.', 404: 'No such set.', 409: 'The name is taken.' },
+      responses: { 201: { description: 'The new set.', schema: DocumentSetSchema }, 400: 'No name.', 403: 'Read-only, or no edit right on a document in it.', 404: 'No such set.', 409: 'The name is taken.' },
     }),
     idempotent,
     async (c) => c.json(await run(c, (ctx) => deriveSet(ctx, c.req.param('setId'), c.req.valid('json'))), 201),

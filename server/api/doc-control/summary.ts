@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { docControlSummary } from '#server/domain/doc-control/summary'
 import { asMember } from '#server/domain/reporting/context'
 import { operation } from '#server/http/contract'
+import { DocControlSummarySchema } from '~/lib/schemas/doc-control-responses'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 
@@ -12,7 +13,7 @@ export const docControlSummaryRoutes = new Hono<BackendEnv>().get(
     summary: 'Document-control figures of a project: documents by status and state, reviews, transmittals, issued vs planned',
     tag: 'Document control',
     access: 'session',
-    responses: { 200: 'DocControlSummary', 404: 'No such project.' },
+    responses: { 200: { description: 'Documents by status and state, reviews, transmittals awaiting acknowledgement, issued against planned by month.', schema: DocControlSummarySchema }, 404: 'No such project.' },
   }),
   async (c) => {
     const session = requireSession(c)

@@ -4,6 +4,7 @@ import { archiveTemplate, createTemplate, getTemplate, listTemplates, updateTemp
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { WorkflowTemplateListSchema, WorkflowTemplateSchema } from '~/lib/schemas/doc-control-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { TemplateSchema } from '~/lib/schemas/workflows'
@@ -40,7 +41,7 @@ export const workflowTemplateRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       query: ListQuery,
-      responses: { 200: '`{ items: WorkflowTemplate[] }`, by name, each at its current version.' },
+      responses: { 200: { description: 'The templates by name, each at its current version.', schema: WorkflowTemplateListSchema } },
     }),
     async (c) => c.json({ items: await run(c, (ctx) => listTemplates(ctx, { includeArchived: c.req.valid('query').includeArchived === 'true' })) }),
   )
@@ -53,7 +54,7 @@ export const workflowTemplateRoutes = new Hono<BackendEnv>()
       body: TemplateSchema,
       idempotent: true,
       responses: {
-        201: 'The template.',
+        201: { description: 'The template.', schema: WorkflowTemplateSchema },
         400: 'The steps have problems: see errors.',
         403: 'Not an organisation admin.',
         409: 'The name is taken.',
@@ -70,7 +71,7 @@ export const workflowTemplateRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       query: VersionQuery,
-      responses: { 200: 'The template at that version.', 404: 'No such template or version.' },
+      responses: { 200: { description: 'The template at that version.', schema: WorkflowTemplateSchema }, 404: 'No such template or version.' },
     }),
     async (c) => c.json(await run(c, (ctx) => getTemplate(ctx, c.req.param('templateId'), c.req.valid('query').version))),
   )
@@ -83,7 +84,7 @@ export const workflowTemplateRoutes = new Hono<BackendEnv>()
       body: TemplateSchema,
       idempotent: true,
       responses: {
-        200: 'The template at its new version.',
+        200: { description: 'The template at its new version.', schema: WorkflowTemplateSchema },
         400: 'The steps have problems: see errors.',
         403: 'Not an organisation admin.',
         404: 'No such template.',
@@ -101,7 +102,7 @@ export const workflowTemplateRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       idempotent: true,
-      responses: { 200: 'The template.', 403: 'Not an organisation admin.', 404: 'No such template.' },
+      responses: { 200: { description: 'The template.', schema: WorkflowTemplateSchema }, 403: 'Not an organisation admin.', 404: 'No such template.' },
     }),
     idempotent,
     async (c) => c.json(await run(c, (ctx) => archiveTemplate(ctx, c.req.param('templateId')))),

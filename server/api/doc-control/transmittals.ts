@@ -14,6 +14,7 @@ import {
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { TransmittalPageSchema, TransmittalSchema, TransmittalStatusSchema } from '~/lib/schemas/doc-control-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import {
@@ -45,7 +46,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       query: TransmittalListQuery,
-      responses: { 200: '{ items, total, page, pageSize }.', 400: 'Invalid status or paging.', 404: 'No such project.' },
+      responses: { 200: { description: 'A page of transmittals.', schema: TransmittalPageSchema }, 400: 'Invalid status or paging.', 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => listTransmittals(ctx, c.req.param('projectId'), c.req.valid('query')))),
   )
@@ -58,7 +59,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       body: TransmittalCreateSchema,
       idempotent: true,
       responses: {
-        201: 'The draft.',
+        201: { description: 'The draft.', schema: TransmittalSchema },
         400: 'Invalid fields, or both revisions and a set.',
         403: 'Read-only.',
         404: 'No such project, revision or set.',
@@ -75,7 +76,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       summary: 'One transmittal (a recipient’s first read records that they opened it)',
       tag: TAG,
       access: 'session',
-      responses: { 200: 'The transmittal: every recipient’s tracking for its sender, the caller’s own in `mine`.', 404: 'No such transmittal.' },
+      responses: { 200: { description: 'The transmittal: every recipient’s tracking for its sender, the caller’s own in `mine`.', schema: TransmittalSchema }, 404: 'No such transmittal.' },
     }),
     async (c) => c.json(await run(c, (ctx) => getTransmittal(ctx, c.req.param('transmittalId')))),
   )
@@ -86,7 +87,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: TransmittalPatchSchema,
-      responses: { 200: 'The draft.', 400: 'Invalid fields.', ...draftOnly },
+      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid fields.', ...draftOnly },
     }),
     async (c) => c.json(await run(c, (ctx) => updateTransmittal(ctx, c.req.param('transmittalId'), c.req.valid('json')))),
   )
@@ -110,7 +111,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: TransmittalRevisionsSchema,
-      responses: { 200: 'The draft.', 400: 'Invalid revision ids.', ...draftOnly, 422: 'Two revisions of one document.' },
+      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid revision ids.', ...draftOnly, 422: 'Two revisions of one document.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putTransmittalRevisions(ctx, c.req.param('transmittalId'), c.req.valid('json').revisionIds))),
   )
@@ -121,7 +122,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: TransmittalRecipientsSchema,
-      responses: { 200: 'The draft.', 400: 'Invalid ids.', ...draftOnly, 404: 'No such transmittal, member or party.', 422: 'A member who is not active.' },
+      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid ids.', ...draftOnly, 404: 'No such transmittal, member or party.', 422: 'A member who is not active.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putTransmittalRecipients(ctx, c.req.param('transmittalId'), c.req.valid('json')))),
   )
@@ -132,7 +133,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       idempotent: true,
-      responses: { 200: 'The sent transmittal.', ...draftOnly, 422: 'What is missing, in errors: subject, revisions, recipients (KR_TRANSMITTAL_INCOMPLETE).' },
+      responses: { 200: { description: 'The sent transmittal.', schema: TransmittalSchema }, ...draftOnly, 422: 'What is missing, in errors: subject, revisions, recipients (KR_TRANSMITTAL_INCOMPLETE).' },
     }),
     idempotent,
     async (c) => {
@@ -146,13 +147,13 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       summary: 'The transmittal status (spec §3) and its recipients’',
       tag: TAG,
       access: 'session',
-      responses: { 200: '{ status, recipients }.', 404: 'No such transmittal.' },
+      responses: { 200: { description: 'Its status and each recipient’s tracking.', schema: TransmittalStatusSchema }, 404: 'No such transmittal.' },
     }),
     async (c) => c.json(await run(c, (ctx) => getTransmittalStatus(ctx, c.req.param('transmittalId')))),
   )
   .post(
     '/api/transmittals/:transmittalId/acknowledge',
-    operation({ summary: 'Acknowledge receipt (a recipient)', tag: TAG, access: 'session', responses: { 200: 'The transmittal.', ...receipt } }),
+    operation({ summary: 'Acknowledge receipt (a recipient)', tag: TAG, access: 'session', responses: { 200: { description: 'The transmittal.', schema: TransmittalSchema }, ...receipt } }),
     async (c) => c.json(await run(c, (ctx) => acknowledgeTransmittal(ctx, c.req.param('transmittalId')))),
   )
   .post(
@@ -162,7 +163,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: TransmittalRespondSchema,
-      responses: { 200: 'The transmittal.', 400: 'No response.', ...receipt },
+      responses: { 200: { description: 'The transmittal.', schema: TransmittalSchema }, 400: 'No response.', ...receipt },
     }),
     async (c) => c.json(await run(c, (ctx) => respondToTransmittal(ctx, c.req.param('transmittalId'), c.req.valid('json').response))),
   )
@@ -172,7 +173,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       summary: 'Close a sent transmittal (its sender)',
       tag: TAG,
       access: 'session',
-      responses: { 200: 'The closed transmittal.', 403: 'Not its sender, or read-only.', 404: 'No such transmittal.', 409: 'A draft, or closed already.' },
+      responses: { 200: { description: 'The closed transmittal.', schema: TransmittalSchema }, 403: 'Not its sender, or read-only.', 404: 'No such transmittal.', 409: 'A draft, or closed already.' },
     }),
     async (c) => c.json(await run(c, (ctx) => closeTransmittal(ctx, c.req.param('transmittalId')))),
   )

@@ -6,6 +6,7 @@ import { documentWorkflows, getWorkflow, listWorkflows, proposeWorkflow, startWo
 import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { WorkflowPageSchema, WorkflowProposalSchema, WorkflowSchema, WorkflowSummarySchema } from '~/lib/schemas/doc-control-responses'
 import { optional, wholeNumber } from '#server/http/query'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
@@ -50,7 +51,7 @@ const ProposalQuery = z.object({
 
 const tag = 'Document control'
 const acting = {
-  200: 'The workflow as it is now, with the caller’s allowedActions.',
+  200: { description: 'The workflow as it is now, with the caller’s allowedActions.', schema: WorkflowSchema },
   403: 'Not the caller’s to do (or a read-only member).',
   404: 'No such workflow, or one of its documents is hidden from the caller.',
   409: 'KR_WORKFLOW_STATE: the workflow’s state does not take this action; `allowed` lists what the caller may do now.',
@@ -64,7 +65,7 @@ export const workflowRoutes = new Hono<BackendEnv>()
       tag,
       access: 'session',
       query: ProposalQuery,
-      responses: { 200: 'WorkflowProposal: each step’s reviewers, and why a step has nobody.', 404: 'No such project, template or revision.', 409: 'The template is archived.' },
+      responses: { 200: { description: 'Each step’s reviewers, and why a step has nobody.', schema: WorkflowProposalSchema }, 404: 'No such project, template or revision.', 409: 'The template is archived.' },
     }),
     async (c) => {
       const { templateId, revisionIds } = c.req.valid('query')
@@ -80,7 +81,7 @@ export const workflowRoutes = new Hono<BackendEnv>()
       body: StartWorkflowSchema,
       idempotent: true,
       responses: {
-        201: 'The workflow, at its first step.',
+        201: { description: 'The workflow, at its first step.', schema: WorkflowSchema },
         400: 'Invalid fields.',
         403: 'No edit right on a document, or a read-only member.',
         404: 'No such project, template or revision.',
@@ -98,7 +99,7 @@ export const workflowRoutes = new Hono<BackendEnv>()
       tag,
       access: 'session',
       query: ListQuery,
-      responses: { 200: '`{ items: WorkflowSummary[], total, page, pageSize }`.', 404: 'No such project.' },
+      responses: { 200: { description: 'A page of workflows.', schema: WorkflowPageSchema }, 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => listWorkflows(ctx, c.req.param('projectId'), c.req.valid('query')))),
   )
@@ -108,7 +109,7 @@ export const workflowRoutes = new Hono<BackendEnv>()
       summary: 'A document’s reviews, newest first (its history)',
       tag,
       access: 'session',
-      responses: { 200: '`{ items: WorkflowSummary[] }`.', 404: 'No such document.' },
+      responses: { 200: { description: 'The document’s workflows.', schema: z.object({ items: z.array(WorkflowSummarySchema) }) }, 404: 'No such document.' },
     }),
     async (c) => c.json(await run(c, (ctx) => documentWorkflows(ctx, c.req.param('documentId')))),
   )
@@ -118,7 +119,7 @@ export const workflowRoutes = new Hono<BackendEnv>()
       summary: 'One review: steps, revisions, tasks, events and the caller’s allowed actions',
       tag,
       access: 'session',
-      responses: { 200: 'The workflow.', 404: 'No such workflow.' },
+      responses: { 200: { description: 'The workflow.', schema: WorkflowSchema }, 404: 'No such workflow.' },
     }),
     async (c) => c.json(await run(c, (ctx) => getWorkflow(ctx, c.req.param('workflowId')))),
   )

@@ -9,6 +9,15 @@ import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { requireSession } from '#server/http/session'
 import { PERMISSION_LEVELS, type PermissionTarget } from '~/lib/documents/types'
+import {
+  DocumentSchema,
+  DocumentTreeSchema,
+  FolderSchema,
+  MetadataFieldListSchema,
+  NamingStandardSchema,
+  PermissionsSchema as PermissionsAnswer,
+  ValidationResultSchema,
+} from '~/lib/schemas/documents-responses'
 
 /** docs/documents.md: folders, the tree, documents, their metadata, naming standards and permissions. */
 
@@ -119,7 +128,7 @@ function permissionRoutes(app: Hono<BackendEnv>, path: string, target: Permissio
         summary: `Permission entries on a ${target}`,
         tag,
         access: 'session',
-        responses: { 200: 'The entries set here and what applies from above.', 403: 'Not a manager here.', 404: `No such ${target}.` },
+        responses: { 200: { description: 'The entries set here and what applies from above.', schema: PermissionsAnswer }, 403: 'Not a manager here.', 404: `No such ${target}.` },
       }),
       async (c) => c.json(await run(c, (ctx) => getPermissions(ctx, target, c.req.param('id') as string))),
     )
@@ -130,7 +139,7 @@ function permissionRoutes(app: Hono<BackendEnv>, path: string, target: Permissio
         tag,
         access: 'session',
         body: PermissionsSchema,
-        responses: { 200: 'The entries now.', 400: 'Entries with problems.', 403: 'Not a manager here.', 404: `No such ${target}.` },
+        responses: { 200: { description: 'The entries now.', schema: PermissionsAnswer }, 400: 'Entries with problems.', 403: 'Not a manager here.', 404: `No such ${target}.` },
       }),
       async (c) => c.json(await run(c, (ctx) => putPermissions(ctx, target, c.req.param('id') as string, c.req.valid('json').entries))),
     )
@@ -144,7 +153,7 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       query: TreeQuery,
-      responses: { 200: 'The folders under the starting folder.', 404: 'No such project or folder.' },
+      responses: { 200: { description: 'The folders under the starting folder.', schema: DocumentTreeSchema }, 404: 'No such project or folder.' },
     }),
     async (c) => {
       const query = c.req.valid('query')
@@ -159,13 +168,13 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: NewFolderSchema,
-      responses: { 201: 'The folder.', 400: 'Invalid name or parent.', 403: 'No edit right here.', 404: 'No such project.', 409: 'The name is taken here.' },
+      responses: { 201: { description: 'The folder.', schema: FolderSchema }, 400: 'Invalid name or parent.', 403: 'No edit right here.', 404: 'No such project.', 409: 'The name is taken here.' },
     }),
     async (c) => c.json(await run(c, (ctx) => createFolder(ctx, c.req.param('id'), c.req.valid('json'))), 201),
   )
   .get(
     '/api/folders/:id',
-    operation({ summary: 'One folder with its breadcrumbs', tag: 'Documents', access: 'session', responses: { 200: 'The folder.', 404: 'No such folder.' } }),
+    operation({ summary: 'One folder with its breadcrumbs', tag: 'Documents', access: 'session', responses: { 200: { description: 'The folder.', schema: FolderSchema }, 404: 'No such folder.' } }),
     async (c) => c.json(await run(c, (ctx) => getFolder(ctx, c.req.param('id')))),
   )
   .patch(
@@ -176,7 +185,7 @@ const base = new Hono<BackendEnv>()
       access: 'session',
       body: FolderPatchSchema,
       responses: {
-        200: 'The folder.',
+        200: { description: 'The folder.', schema: FolderSchema },
         400: 'Invalid name or parent.',
         403: 'Not a manager here.',
         404: 'No such folder.',
@@ -192,7 +201,7 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: NewDocumentSchema,
-      responses: { 201: 'The document.', 400: 'Every problem of the number, title and metadata.', 403: 'No upload right here.', 404: 'No such project.' },
+      responses: { 201: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem of the number, title and metadata.', 403: 'No upload right here.', 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => createDocument(ctx, c.req.param('id'), c.req.valid('json'))), 201),
   )
@@ -203,13 +212,13 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: ValidateSchema,
-      responses: { 200: 'valid, and every problem as field errors.', 404: 'No such project.' },
+      responses: { 200: { description: 'valid, and every problem as field errors.', schema: ValidationResultSchema }, 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => validateProposal(ctx, c.req.param('id'), c.req.valid('json')))),
   )
   .get(
     '/api/documents/:id',
-    operation({ summary: 'One document with its revisions', tag: 'Documents', access: 'session', responses: { 200: 'The document.', 404: 'No such document.' } }),
+    operation({ summary: 'One document with its revisions', tag: 'Documents', access: 'session', responses: { 200: { description: 'The document.', schema: DocumentSchema }, 404: 'No such document.' } }),
     async (c) => c.json(await run(c, (ctx) => getDocument(ctx, c.req.param('id')))),
   )
   .patch(
@@ -219,7 +228,7 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: DocumentPatchSchema,
-      responses: { 200: 'The document.', 400: 'Every problem.', 403: 'No right to this change.', 404: 'No such document.', 409: 'Archived.' },
+      responses: { 200: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem.', 403: 'No right to this change.', 404: 'No such document.', 409: 'Archived.' },
     }),
     async (c) => c.json(await run(c, (ctx) => updateDocument(ctx, c.req.param('id'), c.req.valid('json')))),
   )
@@ -230,13 +239,13 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: MetadataSchema,
-      responses: { 200: 'The document.', 400: 'Every problem, per field.', 403: 'No edit right.', 404: 'No such document.' },
+      responses: { 200: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem, per field.', 403: 'No edit right.', 404: 'No such document.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putDocumentMetadata(ctx, c.req.param('id'), c.req.valid('json').values))),
   )
   .get(
     '/api/projects/:id/naming-standard',
-    operation({ summary: 'A project’s naming standard', tag: 'Documents', access: 'session', responses: { 200: 'Its fields and codes.', 404: 'No such project.' } }),
+    operation({ summary: 'A project’s naming standard', tag: 'Documents', access: 'session', responses: { 200: { description: 'Its fields and codes.', schema: NamingStandardSchema }, 404: 'No such project.' } }),
     async (c) => c.json(await run(c, (ctx) => getNamingStandard(ctx, c.req.param('id')))),
   )
   .put(
@@ -246,13 +255,13 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: NamingSchema,
-      responses: { 200: 'The standard.', 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.' },
+      responses: { 200: { description: 'The standard.', schema: NamingStandardSchema }, 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putNamingStandard(ctx, c.req.param('id'), c.req.valid('json').fields))),
   )
   .get(
     '/api/projects/:id/metadata-fields',
-    operation({ summary: 'A project’s document metadata fields', tag: 'Documents', access: 'session', responses: { 200: 'The fields, in order.', 404: 'No such project.' } }),
+    operation({ summary: 'A project’s document metadata fields', tag: 'Documents', access: 'session', responses: { 200: { description: 'The fields, in order.', schema: MetadataFieldListSchema }, 404: 'No such project.' } }),
     async (c) => c.json({ items: await run(c, (ctx) => getMetadataFields(ctx, c.req.param('id'))) }),
   )
   .put(
@@ -262,7 +271,7 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: MetadataFieldsSchema,
-      responses: { 200: 'The fields.', 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.' },
+      responses: { 200: { description: 'The fields.', schema: MetadataFieldListSchema }, 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.' },
     }),
     async (c) => c.json({ items: await run(c, (ctx) => putMetadataFields(ctx, c.req.param('id'), c.req.valid('json').fields)) }),
   )

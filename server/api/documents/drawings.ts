@@ -6,6 +6,7 @@ import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
+import { DrawingOverlaySchema, DrawingViewSchema, ItemPinSchema, PinListSchema, ProjectDrawingsSchema } from '~/lib/schemas/documents-responses'
 
 /** docs/documents.md "Drawings and pins": item pins, a drawing's sheet and pins, the drawings overlay. */
 
@@ -65,7 +66,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       summary: 'Where an item is pinned on a drawing',
       tag: 'Drawings',
       access: 'session',
-      responses: { 200: 'The pin, with its drawing’s sheet.', 404: 'No such item, or it is not pinned (on a drawing the caller may see).' },
+      responses: { 200: { description: 'The pin, with its drawing’s sheet.', schema: ItemPinSchema }, 404: 'No such item, or it is not pinned (on a drawing the caller may see).' },
     }),
     async (c) => c.json(await run(c, (ctx) => getItemPin(ctx, c.req.param('id')))),
   )
@@ -77,7 +78,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: PinSchema,
       responses: {
-        200: 'The pin.',
+        200: { description: 'The pin.', schema: ItemPinSchema },
         400: 'A drawing that takes no pin (another project’s, no sheet, pinning off), or a point off the sheet.',
         403: 'No right to edit items.',
         404: 'No such item or drawing.',
@@ -104,7 +105,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       summary: 'Confirm a pin that moved to a new revision is still in the right place',
       tag: 'Drawings',
       access: 'session',
-      responses: { 200: 'The pin, no longer flagged for review.', 403: 'No right to edit items.', 404: 'No such item, or it is not pinned.' },
+      responses: { 200: { description: 'The pin, no longer flagged for review.', schema: ItemPinSchema }, 403: 'No right to edit items.', 404: 'No such item, or it is not pinned.' },
     }),
     async (c) => c.json(await run(c, (ctx) => confirmItemPin(ctx, c.req.param('id')))),
   )
@@ -114,7 +115,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       summary: 'The pins on a drawing’s current revision',
       tag: 'Drawings',
       access: 'session',
-      responses: { 200: 'The pins, by item number.', 404: 'No such document.' },
+      responses: { 200: { description: 'The pins, by item number.', schema: PinListSchema }, 404: 'No such document.' },
     }),
     async (c) => c.json({ items: await run(c, (ctx) => documentPins(ctx, c.req.param('id'))) }),
   )
@@ -125,7 +126,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       tag: 'Drawings',
       access: 'session',
       query: DrawingQuery,
-      responses: { 200: 'The sheet; pins only on the current revision.', 404: 'No such document, revision or sheet.' },
+      responses: { 200: { description: 'The sheet; pins only on the current revision.', schema: DrawingViewSchema }, 404: 'No such document, revision or sheet.' },
     }),
     async (c) => c.json(await run(c, (ctx) => getDrawingView(ctx, c.req.param('id'), c.req.valid('query').revisionId))),
   )
@@ -135,7 +136,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       summary: 'A project’s drawings: its documents whose current revision is a sheet',
       tag: 'Drawings',
       access: 'session',
-      responses: { 200: 'The drawings the caller may see, with their settings and the project’s pin colours.', 404: 'No such project.' },
+      responses: { 200: { description: 'The drawings the caller may see, with their settings and the project’s pin colours.', schema: ProjectDrawingsSchema }, 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => projectDrawings(ctx, c.req.param('id')))),
   )
@@ -145,7 +146,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       summary: 'The organisation’s pin colours by item status',
       tag: 'Drawings',
       access: 'session',
-      responses: { 200: 'The organisation’s overlay.', 403: ADMIN_ONLY },
+      responses: { 200: { description: 'The organisation’s overlay.', schema: DrawingOverlaySchema }, 403: ADMIN_ONLY },
     }),
     async (c) => c.json(await run(c, (ctx) => getOrganisationOverlay(ctx))),
   )
@@ -156,7 +157,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       tag: 'Drawings',
       access: 'session',
       body: OrganisationOverlaySchema,
-      responses: { 200: 'The organisation’s overlay.', 400: 'A colour that is not #RRGGBB.', 403: ADMIN_ONLY },
+      responses: { 200: { description: 'The organisation’s overlay.', schema: DrawingOverlaySchema }, 400: 'A colour that is not #RRGGBB.', 403: ADMIN_ONLY },
     }),
     async (c) => c.json(await run(c, (ctx) => putOrganisationOverlay(ctx, c.req.valid('json').colours))),
   )
@@ -166,7 +167,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       summary: 'A project’s pin colours (its own or the organisation’s) and its sheets',
       tag: 'Drawings',
       access: 'session',
-      responses: { 200: 'The project’s overlay.', 403: ADMIN_ONLY, 404: 'No such project.' },
+      responses: { 200: { description: 'The project’s overlay.', schema: DrawingOverlaySchema }, 403: ADMIN_ONLY, 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => getProjectOverlay(ctx, c.req.param('id')))),
   )
@@ -177,7 +178,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       tag: 'Drawings',
       access: 'session',
       body: ProjectOverlaySchema,
-      responses: { 200: 'The project’s overlay.', 400: 'Every problem, by field.', 403: ADMIN_ONLY, 404: 'No such project.' },
+      responses: { 200: { description: 'The project’s overlay.', schema: DrawingOverlaySchema }, 400: 'Every problem, by field.', 403: ADMIN_ONLY, 404: 'No such project.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putProjectOverlay(ctx, c.req.param('id'), c.req.valid('json')))),
   )

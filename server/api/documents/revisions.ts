@@ -4,9 +4,10 @@ import { createRevisionUpload, MAX_REVISION_BYTES, revisionBlob, type RevisionVa
 import { DIRECT_REVISION_BODY_LIMIT, storeDirectRevision, type RevisionFields } from '#server/domain/documents/revision-direct'
 import { multipartBoundary } from '#server/domain/documents/revision-form'
 import type { BackendEnv } from '#server/http/env'
-import { operation } from '#server/http/contract'
+import { operation, pathEnum } from '#server/http/contract'
 import { bodyTooLarge } from '#server/http/limits'
 import { fieldErrors, groupErrors, Problem, problems } from '#server/http/problem'
+import { NewUploadSessionSchema, RevisionSchema } from '~/lib/schemas/photos-responses'
 import { textProblems } from '~/lib/schemas/text'
 import { serveBlob } from '../photos/serve-blob'
 import { chunksOf, JSON_BODY_LIMIT, NewUploadSchema, photoRuntime } from '../photos/uploads'
@@ -63,7 +64,7 @@ export const revisionRoutes = new Hono<BackendEnv>()
       body: NewRevisionUploadSchema,
       maxBodyBytes: JSON_BODY_LIMIT,
       responses: {
-        201: 'The upload session (purpose revision), with its chunk size and expiry.',
+        201: { description: 'The upload session (purpose revision), with its chunk size and expiry.', schema: NewUploadSessionSchema },
         400: 'Every problem of the code and status at once (errors.code, errors.status).',
         403: 'View only on the document.',
         404: 'No such document.',
@@ -88,7 +89,7 @@ export const revisionRoutes = new Hono<BackendEnv>()
       access: 'session',
       rawBody: { contentType: 'multipart/form-data', maxBytes: DIRECT_REVISION_BODY_LIMIT, description: 'A file part, and code, status and comment fields' },
       responses: {
-        201: 'The revision.',
+        201: { description: 'The revision.', schema: RevisionSchema },
         400: 'Every problem of the code and status, or no file.',
         403: 'View only on the document.',
         404: 'No such document.',
@@ -115,7 +116,8 @@ export const revisionRoutes = new Hono<BackendEnv>()
       description: 'file: inline for PDF and PNG, JPEG, WebP and GIF images, an attachment otherwise; always under Content-Security-Policy: sandbox.',
       tag: 'Documents',
       access: 'session',
-      responses: { 200: 'The bytes, with ETag and Range support.', 206: 'A byte range.', 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such revision, or no sheet.', 416: 'The range is past the end.' },
+      params: z.object({ id: z.string(), variant: pathEnum(REVISION_VARIANTS, 'file: the file as issued; sheet: its raster (PNG), when it has one. Any other is 404.') }),
+      responses: { 200: { description: 'The bytes, with ETag and Range support: the file’s own type, or PNG for the sheet.', contentType: '*/*' }, 206: { description: 'A byte range.', contentType: '*/*' }, 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such revision, or no sheet.', 416: 'The range is past the end.' },
     }),
     async (c) => {
       const variant = c.req.param('variant') as RevisionVariant

@@ -8,6 +8,7 @@ import { optional, wholeNumber } from '#server/http/query'
 import { requireSession } from '#server/http/session'
 import { SUITABILITY_CODES } from '~/lib/documents/rules'
 import { CDE_STATES } from '~/lib/documents/types'
+import { SearchPageSchema } from '~/lib/schemas/documents-responses'
 
 /** docs/documents.md "Search". */
 
@@ -41,7 +42,7 @@ export const documentSearchRoutes = new Hono<BackendEnv>().get(
     tag: 'Documents',
     access: 'session',
     query: SearchQuerySchema,
-    responses: { 200: 'A page of documents the caller may see, and how many there are in all.', 400: 'Invalid query parameters.', 404: 'No such project or folder.' },
+    responses: { 200: { description: 'A page of documents the caller may see, and how many there are in all.', schema: SearchPageSchema }, 400: 'Invalid query parameters.', 404: 'No such project or folder.' },
   }),
   async (c) => {
     const session = requireSession(c)

@@ -9,6 +9,8 @@ import { readLicence } from '#server/domain/licensing/licence'
 import { listSeats, revokeSeat } from '#server/domain/licensing/seats'
 import type { DomainContext } from '#server/domain/reporting/context'
 import { operation } from '#server/http/contract'
+import { InviteSchema } from '~/lib/schemas/admin-responses'
+import { SessionSchema } from '~/lib/schemas/auth-responses'
 import type { BackendEnv } from '#server/http/env'
 import { idempotent } from '#server/http/idempotency'
 import { Problem, problems } from '#server/http/problem'
@@ -21,6 +23,7 @@ import {
   MyOrganisationSchema,
   SeatInviteSchema,
   SeatListQuerySchema,
+  SeatCountsSchema,
   SeatPageSchema,
   SeatParam,
   TenantCreateSchema,
@@ -59,7 +62,7 @@ const tenantAdminResponses = {
   404: 'Not the organisation the session is in (another organisation’s id answers 404).',
 }
 const inviteResponses = {
-  201: 'The invite (status pending): one seat reserved, the link mailed (as POST /api/admin/invites).',
+  201: { description: 'The invite (status pending): one seat reserved, the link mailed (as POST /api/admin/invites).', schema: InviteSchema },
   400: 'The fields have problems: see errors.',
   ...tenantAdminResponses,
   409: 'A member already (KR_ALREADY_MEMBER), a pending invite already (KR_INVITE_PENDING), or no free seat (KR_SEATS_EXHAUSTED, title "No free seat", with `seats`).',
@@ -107,7 +110,7 @@ export const tenantRoutes = new Hono<BackendEnv>()
       params: TenantParam,
       idempotent: true,
       responses: {
-        200: 'The session, now in that organisation.',
+        200: { description: 'The session, now in that organisation.', schema: SessionSchema },
         403: 'The membership is suspended (KR_MEMBERSHIP_SUSPENDED), or the organisation asks for a second factor: sign in to it (KR_MFA_REQUIRED_TO_SWITCH).',
         404: 'Not a member of such an organisation.',
       },
@@ -184,7 +187,7 @@ export const tenantRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: TenantParam,
       query: SeatListQuerySchema,
-      responses: { 200: '`{ items: Invite[], nextCursor }` (as GET /api/admin/invites?status=pending).', 400: 'A parameter is not valid.', ...tenantAdminResponses },
+      responses: { 200: { description: 'A page of pending invites (as GET /api/admin/invites?status=pending).', schema: z.object({ items: z.array(InviteSchema), nextCursor: z.string().nullable() }) }, 400: 'A parameter is not valid.', ...tenantAdminResponses },
     }),
     async (c) => c.json(await asTenantAdmin(c, c.req.valid('param').tenantId, (ctx) => listInvites(ctx, { ...c.req.valid('query'), status: 'pending' }))),
   )
@@ -225,7 +228,7 @@ export const tenantRoutes = new Hono<BackendEnv>()
       params: SeatParam,
       idempotent: true,
       responses: {
-        200: '`{ seatId, userId, status: "revoked", seats }`.',
+        200: { description: 'The seat, revoked, and the seat counts now.', schema: z.object({ seatId: z.uuid(), userId: z.uuid(), status: z.literal('revoked'), seats: SeatCountsSchema }) },
         403: 'Not an administrator of this organisation.',
         404: 'No such seat in this organisation.',
         409: 'Your own seat (KR_SELF_CHANGE), the last administrator’s (KR_LAST_ADMIN), or a seat not held (KR_SEAT_NOT_HELD).',

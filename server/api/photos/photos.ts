@@ -8,7 +8,7 @@ import { reorderPhotos } from '#server/domain/photos/order'
 import { updatePhoto } from '#server/domain/photos/patch'
 import { createEdit, deletePhoto, listPhotos, MAX_FILE_BYTES, type Photo } from '#server/domain/photos/photos'
 import { editBlob, photoBlob, type EditVariant, type PhotoVariant } from '#server/domain/photos/serving'
-import { operation } from '#server/http/contract'
+import { operation, pathEnum } from '#server/http/contract'
 import { multipartForm, multipartLimit } from '#server/http/multipart'
 import { Problem, problems } from '#server/http/problem'
 import { serveBlob } from './serve-blob'
@@ -155,7 +155,8 @@ export const photosRoutes = new Hono<BackendEnv>()
       summary: 'An edited version’s file: display, thumbnail or file',
       tag: 'Photos',
       access: 'session',
-      responses: { 200: 'The image, with ETag and Range support.', 206: 'A byte range.', 304: 'Not modified.', 404: 'No such edit.' },
+      params: z.object({ photoId: z.string(), editId: z.string(), variant: pathEnum(EDIT_VARIANTS, 'Any other is 404.') }),
+      responses: { 200: { description: 'The image, with ETag and Range support.', contentType: 'image/*' }, 206: { description: 'A byte range.', contentType: 'image/*' }, 304: 'Not modified.', 404: 'No such edit.' },
     }),
     async (c) => {
       const rt = photoRuntime(c)
@@ -172,7 +173,8 @@ export const photosRoutes = new Hono<BackendEnv>()
       summary: 'A photo’s file: display, thumbnail or original (a download)',
       tag: 'Photos',
       access: 'session',
-      responses: { 200: 'The image, with ETag and Range support.', 206: 'A byte range.', 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such photo.' },
+      params: z.object({ photoId: z.string(), variant: pathEnum(PHOTO_VARIANTS, 'original is a download. Any other is 404.') }),
+      responses: { 200: { description: 'The image, with ETag and Range support.', contentType: 'image/*' }, 206: { description: 'A byte range.', contentType: 'image/*' }, 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such photo.' },
     }),
     async (c) => {
       const rt = photoRuntime(c)

@@ -4,6 +4,7 @@ import { asMember, type DomainContext } from '#server/domain/reporting/context'
 import { getAppearance, patchAppearance } from '#server/domain/settings/appearance'
 import { getPreferences, putPreferences } from '#server/domain/settings/notification-preferences'
 import { operation } from '#server/http/contract'
+import { AppearanceSettingsSchema, NotificationPreferencesSchema as PreferencesAnswer } from '~/lib/schemas/settings-responses'
 import { requireSession } from '#server/http/session'
 import { AppearancePatchSchema } from '~/lib/schemas/appearance'
 import { NotificationPreferencesSchema } from '~/lib/schemas/notification-preferences'
@@ -29,7 +30,7 @@ export const preferenceRoutes = new Hono<BackendEnv>()
       summary: 'Your appearance (the default of your devices without an override)',
       tag: 'Settings',
       access: 'session',
-      responses: { 200: 'The appearance and its contrast check.' },
+      responses: { 200: { description: 'The appearance and its contrast check.', schema: AppearanceSettingsSchema } },
     }),
     async (c) => c.json(await asSessionMember(c, (ctx) => getAppearance(ctx))),
   )
@@ -41,7 +42,7 @@ export const preferenceRoutes = new Hono<BackendEnv>()
       tag: 'Settings',
       access: 'session',
       body: AppearancePatchSchema,
-      responses: { 200: 'The appearance saved, with its contrast check (a low contrast is a warning, not an error).', 400: 'A value is not valid.' },
+      responses: { 200: { description: 'The appearance saved, with its contrast check (a low contrast is a warning, not an error).', schema: AppearanceSettingsSchema }, 400: 'A value is not valid.' },
     }),
     async (c) => {
       const patch = c.req.valid('json')
@@ -55,7 +56,7 @@ export const preferenceRoutes = new Hono<BackendEnv>()
       summary: 'Which events mail you, in your current organisation',
       tag: 'Settings',
       access: 'session',
-      responses: { 200: 'Your preferences (the defaults until you save).' },
+      responses: { 200: { description: 'Your preferences (the defaults until you save).', schema: PreferencesAnswer } },
     }),
     async (c) => c.json(await asSessionMember(c, (ctx) => getPreferences(ctx))),
   )
@@ -67,7 +68,7 @@ export const preferenceRoutes = new Hono<BackendEnv>()
       tag: 'Settings',
       access: 'session',
       body: NotificationPreferencesSchema,
-      responses: { 200: 'Your preferences.', 400: 'A value is not valid.' },
+      responses: { 200: { description: 'Your preferences.', schema: PreferencesAnswer }, 400: 'A value is not valid.' },
     }),
     async (c) => {
       const input = c.req.valid('json')

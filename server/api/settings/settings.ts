@@ -10,6 +10,7 @@ import { listSessions, revokeOtherSessions, revokeSession } from '#server/domain
 import { getSite, logoBlob, logoKey, onlyAdminsChangeSite, patchSite, removeLogo, setLogo } from '#server/domain/settings/site'
 import { getUserSettings, mfaEnforced, patchUserSettings } from '#server/domain/settings/user'
 import { operation } from '#server/http/contract'
+import { AccountSessionsSchema, AdminSettingsSchema, PendingEmailChangeSchema, VerifiedEmailSchema, MfaEnrollmentSchema, RevokedSchema, SettingsOverviewSchema, SiteSettingsSchema, UserSettingsSchema } from '~/lib/schemas/settings-responses'
 import type { BackendEnv } from '#server/http/env'
 import { fileParts, multipartForm, multipartLimit } from '#server/http/multipart'
 import { Problem } from '#server/http/problem'
@@ -86,7 +87,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       summary: 'Everything the settings tabs show',
       tag: TAG,
       access: 'session',
-      responses: { 200: '`{ user, site, admin (administrators only, else null), appearance (null when never saved) }`.' },
+      responses: { 200: { description: 'What every tab needs: admin only for administrators (else null), appearance null when never saved.', schema: SettingsOverviewSchema } },
     }),
     async (c) => c.json(await runMember(c, settingsOverview)),
   )
@@ -94,7 +95,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
   // ---- User ----
   .get(
     '/api/settings/user',
-    operation({ summary: 'Your account: names, position, e-mail (and a pending change), two-factor state', tag: TAG, access: 'session', responses: { 200: 'UserSettings.' } }),
+    operation({ summary: 'Your account: names, position, e-mail (and a pending change), two-factor state', tag: TAG, access: 'session', responses: { 200: { description: 'Your account.', schema: UserSettingsSchema } } }),
     async (c) => c.json(await runMember(c, getUserSettings)),
   )
   .patch(
@@ -104,7 +105,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: ProfilePatchSchema,
-      responses: { 200: 'UserSettings after the change.', 400: 'A field is not valid: see errors.' },
+      responses: { 200: { description: 'Your account after the change.', schema: UserSettingsSchema }, 400: 'A field is not valid: see errors.' },
     }),
     async (c) => {
       const patch = c.req.valid('json')
@@ -120,7 +121,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: EmailChangeSchema,
       responses: {
-        202: '`{ newEmail, expiresAtUtc }`: the link is on its way.',
+        202: { description: 'The link is on its way (or queued).', schema: PendingEmailChangeSchema },
         400: 'Wrong current password, or the address is yours already.',
         409: 'The address cannot be used (errors.newEmail).',
         429: 'Too many wrong passwords.',
@@ -142,7 +143,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       access: 'public',
       body: EmailConfirmSchema,
       responses: {
-        200: '`{ email }`: the account’s address now, verified.',
+        200: { description: 'The account’s address now, verified.', schema: VerifiedEmailSchema },
         400: 'The link is not valid (KR_TOKEN_INVALID), has expired (KR_TOKEN_EXPIRED) or was used (KR_TOKEN_USED).',
         409: 'Another account took the address meanwhile.',
       },
@@ -166,7 +167,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       summary: 'Start setting up two-factor authentication: a secret for an authenticator app',
       tag: TAG,
       access: 'session',
-      responses: { 200: '`{ secret, otpauthUri }`, unconfirmed until POST /api/settings/user/mfa/confirm.', 409: 'Already set up.' },
+      responses: { 200: { description: 'The secret and its otpauth URI, unconfirmed until POST /api/settings/user/mfa/confirm.', schema: MfaEnrollmentSchema }, 409: 'Already set up.' },
     }),
     async (c) => c.json(await startEnrollment(c.get('deps').db, await mfaActor(c))),
   )
@@ -228,7 +229,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       summary: 'Your active sessions: device, browser, IP, last seen, which is this one',
       tag: TAG,
       access: 'session',
-      responses: { 200: '`{ items: AccountSession[] }`, this session first.' },
+      responses: { 200: { description: 'Your sessions, this one first.', schema: AccountSessionsSchema } },
     }),
     async (c) => {
       const session = requireSession(c)
@@ -237,7 +238,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
   )
   .post(
     '/api/settings/sessions/revoke-others',
-    operation({ summary: 'Sign out every other session of yours', tag: TAG, access: 'session', responses: { 200: '`{ revoked }`: how many ended.' } }),
+    operation({ summary: 'Sign out every other session of yours', tag: TAG, access: 'session', responses: { 200: { description: 'How many ended.', schema: RevokedSchema } } }),
     async (c) => {
       const session = requireSession(c)
       return c.json(await runMember(c, (ctx) => revokeOtherSessions(ctx, session.id, meta(c))))
@@ -262,7 +263,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
   // ---- Site ----
   .get(
     '/api/settings/site',
-    operation({ summary: 'The organisation’s site settings', tag: TAG, access: 'session', responses: { 200: 'SiteSettings (canEdit for administrators).' } }),
+    operation({ summary: 'The organisation’s site settings', tag: TAG, access: 'session', responses: { 200: { description: 'The site settings (canEdit for administrators).', schema: SiteSettingsSchema } } }),
     async (c) => c.json(await runMember(c, getSite)),
   )
   .patch(
@@ -273,7 +274,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: SitePatchSchema,
-      responses: { 200: 'SiteSettings after the change.', 400: 'A field is not valid: see errors.', 403: 'Not an administrator.', 409: 'The slug is taken (errors.slug).' },
+      responses: { 200: { description: 'The site settings after the change.', schema: SiteSettingsSchema }, 400: 'A field is not valid: see errors.', 403: 'Not an administrator.', 409: 'The slug is taken (errors.slug).' },
     }),
     async (c) => {
       const patch = c.req.valid('json')
@@ -286,7 +287,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       summary: 'The organisation’s logo',
       tag: TAG,
       access: 'session',
-      responses: { 200: 'The image (cached for good with the ?v= the site settings give).', 304: 'Not modified.', 404: 'No logo.' },
+      responses: { 200: { description: 'The image (cached for good with the ?v= the site settings give).', contentType: 'image/*' }, 304: 'Not modified.', 404: 'No logo.' },
     }),
     async (c) => {
       const blob = await runMember(c, logoBlob)
@@ -304,7 +305,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
         maxBytes: LOGO_BODY_LIMIT,
         description: `One image part named logo (or file): PNG, JPEG, WebP or GIF, at most ${LOGO_MAX_BYTES / 1024} KB`,
       },
-      responses: { 201: 'SiteSettings with the new logo.', 400: 'No image.', 403: 'Not an administrator.', 413: 'Too large.', 415: 'Not an image a logo can be.' },
+      responses: { 201: { description: 'The site settings with the new logo.', schema: SiteSettingsSchema }, 400: 'No image.', 403: 'Not an administrator.', 413: 'Too large.', 415: 'Not an image a logo can be.' },
     }),
     multipartLimit(LOGO_BODY_LIMIT),
     async (c) => {
@@ -355,7 +356,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       summary: 'Organisation-wide defaults: the licensing and diagnostics switches',
       tag: TAG,
       access: 'admin',
-      responses: { 200: '`{ licensing, diagnostics }`, defaults filled in.', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'The organisation-wide switches, defaults filled in.', schema: AdminSettingsSchema }, 403: 'Not an administrator.' },
     }),
     async (c) => c.json(await runAdmin(c, getAdminSettings)),
   )
@@ -366,7 +367,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       body: AdminSettingsPatchSchema,
-      responses: { 200: 'AdminSettings after the change.', 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
     }),
     async (c) => {
       const patch = c.req.valid('json')
@@ -380,7 +381,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       body: LicensingPatchSchema,
-      responses: { 200: 'AdminSettings after the change.', 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
     }),
     async (c) => {
       const licensing = c.req.valid('json')
@@ -394,7 +395,7 @@ export const settingsRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       body: DiagnosticsPatchSchema,
-      responses: { 200: 'AdminSettings after the change.', 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
     }),
     async (c) => {
       const diagnostics = c.req.valid('json')

@@ -99,10 +99,17 @@ const listeners = new Set<Listener>()
  * beyond SCHEMA_INCIDENT_CAP_PER_HOUR for the same call and field in the last hour are not stored.
  */
 export function checkInBackground(deps: { db: Database; now: () => Date }, log: Logger, call: SchemaCall, schema: z.ZodType, body: Promise<unknown>): void {
+  recordInBackground(deps, log, call, body.then((value) => schemaMismatches(schema, value, { withValues: call.tenantId !== null })))
+}
+
+/**
+ * Stores mismatches found some other way (an answer with a status or media type its call does not
+ * declare, server/http/contract.ts), in the same background way and under the same cap.
+ */
+export function recordInBackground(deps: { db: Database; now: () => Date }, log: Logger, call: SchemaCall, found: Promise<SchemaMismatch[]>): void {
   const at = deps.now()
-  const work = body
-    .then(async (value) => {
-      const mismatches = schemaMismatches(schema, value, { withValues: call.tenantId !== null })
+  const work = found
+    .then(async (mismatches) => {
       if (mismatches.length === 0) return
       for (const mismatch of mismatches) for (const listener of listeners) listener(call, mismatch)
       log.warn({ schemaIncident: { ...call, fields: mismatches.map((m) => m.field) } }, 'response does not match its schema')

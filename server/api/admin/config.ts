@@ -4,7 +4,7 @@ import { categorySchema } from '#server/domain/config/categories'
 import { effectiveGeneralConfig } from '#server/domain/config/effective'
 import { listConfigVersions, putConfigCategory, readConfigCategory, rollbackConfigCategory } from '#server/domain/config/store'
 import { configStatus, executeConfigTest, prepareConfigTest, recordConfigTest } from '#server/domain/config/testing'
-import { operation } from '#server/http/contract'
+import { operation, pathEnum } from '#server/http/contract'
 import { ConfigCategoryValuesSchema, ConfigSchemaResponseSchema, ConfigStatusSchema, ConfigTestResultSchema, ConfigVersionsSchema } from '~/lib/schemas/admin-responses'
 import type { BackendEnv } from '#server/http/env'
 import { Problem, problems } from '#server/http/problem'
@@ -17,8 +17,8 @@ import { runAdmin } from './run'
 
 const TAG = 'Administration'
 
-const CategoryParams = z.object({ category: z.string().max(60, 'Not a configuration category.') })
-const KindParams = z.object({ kind: z.string().max(60, 'Not a test.') })
+const CategoryParams = z.object({ category: pathEnum(CONFIG_CATEGORIES, 'Any other is 404.', z.string().max(60, 'Not a configuration category.')) })
+const KindParams = z.object({ kind: pathEnum(CONFIG_TEST_KINDS, 'Any other is 404.', z.string().max(60, 'Not a test.')) })
 const IfMatch = z.object({ 'if-match': z.string().max(100, 'If-Match is the ETag of the version edited, like "3".').optional() })
 
 function categoryOf(name: string): ConfigCategory {

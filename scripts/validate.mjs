@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process'
 const stages = [
   [
     { name: 'typecheck', command: 'npm run typecheck' },
-    { name: 'lint', command: 'npm run lint' },
+    { name: 'lint', command: 'npm run lint && npm run lint:openapi' },
     { name: 'build', command: 'node scripts/ensure-chromium.mjs && npm run build' },
   ],
   { name: 'unit and realtime', command: 'npx vitest run --project unit --project realtime' },

@@ -168,8 +168,8 @@ function sameMediaType(declared: string, actual: string): boolean {
  * A path parameter the handler reads itself and answers 404 to when it is not one of `values`
  * (photo variants and the like): published as an enum, without turning a wrong value into a 400.
  */
-export function pathEnum(values: Iterable<string>, description?: string): z.ZodString {
-  return z.string().meta({ enum: [...values], ...(description !== undefined && { description }) })
+export function pathEnum(values: Iterable<string>, description?: string, base: z.ZodString = z.string()): z.ZodString {
+  return base.meta({ enum: [...values], ...(description !== undefined && { description }) })
 }
 
 async function readJson(text: Promise<string>): Promise<unknown> {

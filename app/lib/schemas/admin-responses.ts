@@ -1,5 +1,16 @@
 import { z } from 'zod'
 import { SeatStandingSchema } from './licensing'
+import {
+  CONFIG_CATEGORIES,
+  CONFIG_TEST_KINDS,
+  type ConfigCategoryValues,
+  type ConfigStatusEntry,
+  type ConfigStatusResponse,
+  type ConfigTestResult,
+  type ConfigVersion,
+  type ConfigVersionsResponse,
+} from '~/lib/admin/config'
+import { SUPPORT_STATUSES, type SupportAssignee, type SupportMessage, type SupportTicket, type SupportTicketDetail } from '~/lib/admin/support'
 import type { AuditActionCount, AuditEntry, AuditPage, ChainVerification } from '~/lib/admin/audit'
 import type { AdminDevice, DevicePage } from '~/lib/admin/devices'
 import type { EmailTemplateDetail, EmailTemplateList, EmailTemplatePreview, EmailTemplateSummary, EmailTemplateTestResult } from '~/lib/admin/email-templates'
@@ -19,6 +30,7 @@ import type { AdminPackage, ProjectPackageSetting } from '~/lib/admin/packages'
 import { UPLOAD_PURPOSES, UPLOAD_STATES, type AdminUpload, type AdminUploadStats } from '~/lib/admin/uploads'
 import { ADMIN_ROLE_KEYS, ADMIN_USER_STATUSES, MEMBERSHIP_STATUSES, type AdminOrganisation, type AdminRole, type AdminUser, type HardDeleteResult } from '~/lib/admin/users'
 import type { AdminOverview, RetentionHealth, RetentionPolicy } from './admin-retention'
+import { NewUploadSessionSchema, SupportAttachmentSchema } from './photos-responses'
 
 /**
  * Administration's answers (docs/admin/*.md): people, devices, invites, join requests and work
@@ -319,3 +331,82 @@ export const EmailTemplateSchema = EmailTemplateSummarySchema.extend({
 
 export const EmailTemplateRenderedSchema = z.object(templateTexts) satisfies z.ZodType<EmailTemplatePreview>
 export const EmailTemplateTestResultSchema = z.object({ queued: z.literal(true), to: z.string(), subject: z.string() }) satisfies z.ZodType<EmailTemplateTestResult>
+
+// ---- Support ----
+
+export const SupportTicketSchema = z
+  .object({
+    id: z.uuid(),
+    number: z.number().int().min(1),
+    subject: z.string(),
+    body: z.string(),
+    status: z.enum(SUPPORT_STATUSES),
+    openedBy: person.nullable(),
+    assignee: person.nullable(),
+    messageCount: count,
+    attachmentCount: count,
+    createdAtUtc: utc,
+    updatedAtUtc: utc,
+    closedAtUtc: utc.nullable(),
+  })
+  .meta({ id: 'SupportTicket' }) satisfies z.ZodType<SupportTicket>
+
+export const SupportTicketDetailSchema = SupportTicketSchema.extend({
+  messages: z.array(z.object({ id: z.uuid(), author: person.nullable(), fromSupport: z.boolean(), body: z.string(), createdAtUtc: utc }) satisfies z.ZodType<SupportMessage>),
+  attachments: z.array(SupportAttachmentSchema),
+}).meta({ id: 'SupportTicketDetail' }) satisfies z.ZodType<SupportTicketDetail>
+
+export const SupportTicketPageSchema = z.object({ items: z.array(SupportTicketSchema), nextCursor: z.string().nullable() })
+export const SupportAssigneeListSchema = z.object({ items: z.array(z.object({ id: z.uuid(), displayName: z.string(), email: z.string() }) satisfies z.ZodType<SupportAssignee>) })
+export const SupportAttachmentListSchema = z.object({ items: z.array(SupportAttachmentSchema) })
+
+// ---- Configuration ----
+
+const category = z.enum(CONFIG_CATEGORIES)
+
+export const ConfigTestResultSchema = z
+  .object({
+    kind: z.enum(CONFIG_TEST_KINDS),
+    ok: z.boolean(),
+    message: z.string(),
+    detail: z.string().optional(),
+    testedAtUtc: utc,
+    testedBy: z.string().optional(),
+    durationMs: z.number().min(0),
+  })
+  .meta({ id: 'ConfigTestResult' }) satisfies z.ZodType<ConfigTestResult>
+
+export const ConfigSchemaResponseSchema = z.object({
+  categories: z.array(
+    z.object({
+      key: category,
+      title: z.string(),
+      description: z.string(),
+      schema: z.object({ type: z.literal('object'), properties: z.record(z.string(), z.record(z.string(), z.unknown())), required: z.array(z.string()).optional(), additionalProperties: z.boolean().optional() }).describe('JSON Schema of the category, with x-secret, x-applies, x-unit and x-enum-labels.'),
+      tests: z.array(z.enum(CONFIG_TEST_KINDS)),
+    }),
+  ),
+})
+
+const configHeader = { version: count, configured: z.boolean(), updatedAtUtc: utc.nullable(), updatedBy: person.nullable(), lastTest: ConfigTestResultSchema.nullable() }
+
+export const ConfigStatusSchema = z.object({
+  categories: z.array(z.object({ category, title: z.string(), ...configHeader }) satisfies z.ZodType<ConfigStatusEntry>),
+}) satisfies z.ZodType<ConfigStatusResponse>
+
+export const ConfigCategoryValuesSchema = z
+  .object({ category, ...configHeader, values: z.record(z.string(), z.unknown()), secrets: z.record(z.string(), z.object({ set: z.boolean() })), pendingRestart: z.array(z.string()) })
+  .meta({ id: 'ConfigCategoryValues' }) satisfies z.ZodType<ConfigCategoryValues>
+
+export const ConfigVersionsSchema = z.object({
+  items: z.array(
+    z.object({
+      version: z.number().int(),
+      changedAtUtc: utc,
+      changedBy: person.nullable(),
+      restoredFrom: z.number().int().nullable(),
+      changes: z.array(z.object({ field: z.string(), before: z.unknown(), after: z.unknown() })),
+    }) satisfies z.ZodType<ConfigVersion>,
+  ),
+}) satisfies z.ZodType<ConfigVersionsResponse>
+export const SupportUploadSessionSchema = NewUploadSessionSchema

@@ -4,7 +4,8 @@ import { categorySchema } from '#server/domain/config/categories'
 import { effectiveGeneralConfig } from '#server/domain/config/effective'
 import { listConfigVersions, putConfigCategory, readConfigCategory, rollbackConfigCategory } from '#server/domain/config/store'
 import { configStatus, executeConfigTest, prepareConfigTest, recordConfigTest } from '#server/domain/config/testing'
-import { operation } from '#server/http/contract'
+import { operation, pathEnum } from '#server/http/contract'
+import { ConfigCategoryValuesSchema, ConfigSchemaResponseSchema, ConfigStatusSchema, ConfigTestResultSchema, ConfigVersionsSchema } from '~/lib/schemas/admin-responses'
 import type { BackendEnv } from '#server/http/env'
 import { Problem, problems } from '#server/http/problem'
 import { blobStoreFor } from '#server/storage/blob-store'
@@ -16,8 +17,8 @@ import { runAdmin } from './run'
 
 const TAG = 'Administration'
 
-const CategoryParams = z.object({ category: z.string().max(60, 'Not a configuration category.') })
-const KindParams = z.object({ kind: z.string().max(60, 'Not a test.') })
+const CategoryParams = z.object({ category: pathEnum(CONFIG_CATEGORIES, 'Any other is 404.', z.string().max(60, 'Not a configuration category.')) })
+const KindParams = z.object({ kind: pathEnum(CONFIG_TEST_KINDS, 'Any other is 404.', z.string().max(60, 'Not a test.')) })
 const IfMatch = z.object({ 'if-match': z.string().max(100, 'If-Match is the ETag of the version edited, like "3".').optional() })
 
 function categoryOf(name: string): ConfigCategory {
@@ -65,7 +66,7 @@ export const adminConfigRoutes = new Hono<BackendEnv>()
         'Generated from the zod schemas that validate each category. Each property carries x-secret, x-applies (immediately, new-sessions, restart), x-unit and x-enum-labels where they apply.',
       tag: TAG,
       access: 'admin',
-      responses: { 200: '`{ categories: [{ key, title, description, schema, tests }] }`.', 403: 'Not an administrator of the organisation.' },
+      responses: { 200: { description: 'Each category with its JSON Schema and the tests it offers.', schema: ConfigSchemaResponseSchema }, 403: 'Not an administrator of the organisation.' },
     }),
     async (c) => {
       await runAdmin(c, async () => undefined)
@@ -79,7 +80,7 @@ export const adminConfigRoutes = new Hono<BackendEnv>()
       summary: 'Per category: configured or not, the last change (who, when), and the last test',
       tag: TAG,
       access: 'admin',
-      responses: { 200: '`{ categories: [{ category, title, configured, version, updatedAtUtc, updatedBy, lastTest }] }`.', 403: 'Not an administrator of the organisation.' },
+      responses: { 200: { description: 'Per category: configured or not, the last change and the last test.', schema: ConfigStatusSchema }, 403: 'Not an administrator of the organisation.' },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => configStatus(ctx, instanceOf(c)))),
   )
@@ -94,7 +95,7 @@ export const adminConfigRoutes = new Hono<BackendEnv>()
       params: KindParams,
       body: ConfigTestSchema,
       responses: {
-        200: '`{ kind, ok, message, detail, testedAtUtc, testedBy, durationMs }`: ok false says in words what failed.',
+        200: { description: 'The result: ok false says in words what failed.', schema: ConfigTestResultSchema },
         400: 'A value or toEmail is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
         404: 'No such test.',
@@ -118,7 +119,7 @@ export const adminConfigRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: CategoryParams,
       responses: {
-        200: '`{ category, version, configured, values, secrets: { field: { set } }, updatedAtUtc, updatedBy, lastTest, pendingRestart }`, with the ETag `"{version}"`.',
+        200: { description: 'The category’s values (secrets only say whether they are set), with the ETag `"{version}"`.', schema: ConfigCategoryValuesSchema },
         403: 'Not an administrator of the organisation.',
         404: 'No such category.',
       },
@@ -142,7 +143,7 @@ export const adminConfigRoutes = new Hono<BackendEnv>()
       headers: IfMatch,
       body: ConfigPutSchema,
       responses: {
-        200: 'Saved (a new version, audited admin.config.changed): the category as GET answers it, with `pendingRestart` naming fields that need a restart.',
+        200: { description: 'Saved (a new version, audited admin.config.changed): the category as GET answers it, with `pendingRestart` naming fields that need a restart.', schema: ConfigCategoryValuesSchema },
         400: 'A value is not valid: see errors, keyed by field.',
         403: 'Not an administrator of the organisation.',
         404: 'No such category.',
@@ -170,7 +171,7 @@ export const adminConfigRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: CategoryParams,
       responses: {
-        200: '`{ items: [{ version, changedAtUtc, changedBy, restoredFrom, changes: [{ field, before, after }] }] }`.',
+        200: { description: 'The versions, newest first, each with its changes.', schema: ConfigVersionsSchema },
         403: 'Not an administrator of the organisation.',
         404: 'No such category.',
       },
@@ -190,7 +191,7 @@ export const adminConfigRoutes = new Hono<BackendEnv>()
       params: CategoryParams,
       body: ConfigRollbackSchema,
       responses: {
-        200: 'Restored (audited admin.config.rolled-back): the category as GET answers it.',
+        200: { description: 'Restored (audited admin.config.rolled-back): the category as GET answers it.', schema: ConfigCategoryValuesSchema },
         400: 'version is not a whole number.',
         403: 'Not an administrator of the organisation.',
         404: 'No such category, or no such version of it.',

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { runAdmin } from '#server/api/admin/run'
+import { PACKAGE_KEY_PATTERN } from '~/lib/admin/packages'
 import { getProjectPackageSettings, listAdminPackages, patchPackage, replacePackages, setProjectPackages, type AuditMeta } from '#server/domain/admin/packages'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
@@ -10,7 +11,7 @@ import { PackageListBodySchema, PackagePatchSchema, ProjectPackagesBodySchema } 
 /** docs/admin/packages-and-uploads.md "Packages": the organisation's packages and a project's own settings; administrators only. */
 
 const OrganisationParams = z.object({ id: z.string() })
-const PackageParams = z.object({ id: z.string(), key: z.string() })
+const PackageParams = z.object({ id: z.string(), key: z.string().meta({ pattern: PACKAGE_KEY_PATTERN.source, description: 'A package key; one that names no package is 404.' }) })
 const ProjectParams = z.object({ id: z.string() })
 
 function meta(c: Context<BackendEnv>): AuditMeta {

@@ -7,6 +7,7 @@ import { asMember } from '#server/domain/reporting/context'
 import { cursorParam } from '#server/domain/reporting/paging'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { SupportAssigneeListSchema, SupportAttachmentListSchema, SupportTicketDetailSchema, SupportTicketPageSchema, SupportUploadSessionSchema } from '~/lib/schemas/admin-responses'
 import { idempotent } from '#server/http/idempotency'
 import { fileParts, multipartForm, multipartLimit } from '#server/http/multipart'
 import { optional } from '#server/http/query'
@@ -76,7 +77,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: NewTicketSchema,
       idempotent: true,
-      responses: { 201: 'The ticket, with its thread (empty) and attachments (none yet).', 400: 'The subject or body is missing or too long: see errors.' },
+      responses: { 201: { description: 'The ticket, with its thread (empty) and attachments (none yet).', schema: SupportTicketDetailSchema }, 400: 'The subject or body is missing or too long: see errors.' },
     }),
     idempotent,
     async (c) => {
@@ -92,7 +93,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       query: MyListQuery,
-      responses: { 200: '`{ items: SupportTicket[], nextCursor }`, 50 a page by default.' },
+      responses: { 200: { description: 'A page of your tickets, 50 by default.', schema: SupportTicketPageSchema } },
     }),
     async (c) => c.json(await runMember(c, (ctx) => listMyTickets(ctx, c.req.valid('query')))),
   )
@@ -102,7 +103,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       summary: 'One of my support tickets, with its thread and attachments',
       tag: TAG,
       access: 'session',
-      responses: { 200: 'The ticket.', 404: 'No such ticket of yours (administrators read every ticket through /api/admin/support).' },
+      responses: { 200: { description: 'The ticket.', schema: SupportTicketDetailSchema }, 404: 'No such ticket of yours (administrators read every ticket through /api/admin/support).' },
     }),
     async (c) => c.json(await runMember(c, (ctx) => getTicket(ctx, c.req.param('id'), 'mine'))),
   )
@@ -115,7 +116,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: SupportReplySchema,
       idempotent: true,
-      responses: { 201: 'The ticket with the reply.', 400: 'No text, or too long.', 404: 'No such ticket of yours.', 409: 'The ticket is closed (KR_SUPPORT_CLOSED).' },
+      responses: { 201: { description: 'The ticket with the reply.', schema: SupportTicketDetailSchema }, 400: 'No text, or too long.', 404: 'No such ticket of yours.', 409: 'The ticket is closed (KR_SUPPORT_CLOSED).' },
     }),
     idempotent,
     async (c) => c.json(await runMember(c, (ctx) => replyToTicket(ctx, meta(c), c.req.param('id'), 'user', c.req.valid('json').body)), 201),
@@ -130,7 +131,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       body: NewUploadSchema,
       maxBodyBytes: JSON_BODY_LIMIT,
       responses: {
-        201: 'The upload session (purpose support), with its chunk size and expiry.',
+        201: { description: 'The upload session (purpose support), with its chunk size and expiry.', schema: SupportUploadSessionSchema },
         404: 'No such ticket of yours.',
         409: 'The ticket is closed.',
         413: 'Over the attachment size limit or the storage quota.',
@@ -156,7 +157,7 @@ export const supportRoutes = new Hono<BackendEnv>()
         description: `One to ${MAX_ATTACHMENTS_AT_ONCE} file (or files) parts, together at most the limit of one file`,
       },
       responses: {
-        201: '`{ items: SupportAttachment[] }`; all or nothing.',
+        201: { description: 'The attachments; all or nothing.', schema: SupportAttachmentListSchema },
         400: 'No file, or too many.',
         404: 'No such ticket of yours.',
         409: 'The ticket is closed.',
@@ -180,7 +181,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       description: 'Always as an attachment (Content-Disposition), under nosniff and a sandboxing CSP. The opener and administrators.',
       tag: TAG,
       access: 'session',
-      responses: { 200: 'The bytes, with ETag and Range support.', 206: 'A byte range.', 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such ticket or attachment.' },
+      responses: { 200: { description: 'The bytes, with ETag and Range support.', contentType: '*/*' }, 206: { description: 'A byte range.', contentType: '*/*' }, 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such ticket or attachment.' },
     }),
     async (c) => {
       const rt = photoRuntime(c)
@@ -198,7 +199,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       query: AdminListQuery,
-      responses: { 200: '`{ items: SupportTicket[], nextCursor }`, 50 a page by default (at most 200).', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'A page of tickets, 50 by default (at most 200).', schema: SupportTicketPageSchema }, 403: 'Not an administrator.' },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => listAllTickets(ctx, c.req.valid('query')))),
   )
@@ -208,7 +209,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       summary: 'Whom a support ticket may be assigned to: the organisation’s active administrators',
       tag: TAG,
       access: 'admin',
-      responses: { 200: '`{ items: [{ id, displayName, email }] }`, by name.', 403: 'Not an administrator.' },
+      responses: { 200: { description: 'The organisation’s administrators, by name.', schema: SupportAssigneeListSchema }, 403: 'Not an administrator.' },
     }),
     async (c) => c.json({ items: await runAdmin(c, (ctx) => supportAssignees(ctx)) }),
   )
@@ -218,7 +219,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       summary: 'One support ticket, with its thread and attachments',
       tag: TAG,
       access: 'admin',
-      responses: { 200: 'The ticket.', 403: 'Not an administrator.', 404: 'No such ticket.' },
+      responses: { 200: { description: 'The ticket.', schema: SupportTicketDetailSchema }, 403: 'Not an administrator.', 404: 'No such ticket.' },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => getTicket(ctx, c.req.param('id'), 'opener-or-admin'))),
   )
@@ -230,7 +231,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       access: 'admin',
       body: TicketChangeSchema,
       responses: {
-        200: 'The ticket.',
+        200: { description: 'The ticket.', schema: SupportTicketDetailSchema },
         400: 'Nothing to change, or a value that is not allowed.',
         403: 'Not an administrator.',
         404: 'No such ticket.',
@@ -248,7 +249,7 @@ export const supportRoutes = new Hono<BackendEnv>()
       access: 'admin',
       body: SupportReplySchema,
       idempotent: true,
-      responses: { 201: 'The ticket with the reply.', 400: 'No text, or too long.', 403: 'Not an administrator.', 404: 'No such ticket.', 409: 'The ticket is closed.' },
+      responses: { 201: { description: 'The ticket with the reply.', schema: SupportTicketDetailSchema }, 400: 'No text, or too long.', 403: 'Not an administrator.', 404: 'No such ticket.', 409: 'The ticket is closed.' },
     }),
     idempotent,
     async (c) => c.json(await runAdmin(c, (ctx) => replyToTicket(ctx, meta(c), c.req.param('id'), 'admin', c.req.valid('json').body)), 201),

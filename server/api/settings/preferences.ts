@@ -6,7 +6,7 @@ import { getPreferences, putPreferences } from '#server/domain/settings/notifica
 import { operation } from '#server/http/contract'
 import { requireSession } from '#server/http/session'
 import { AppearancePatchSchema } from '~/lib/schemas/appearance'
-import { NotificationPreferencesSchema } from '~/lib/schemas/notification-preferences'
+import { NotificationPreferencesResponseSchema, NotificationPreferencesSchema } from '~/lib/schemas/notification-preferences'
 
 /** The session's member, in one tenant transaction with the request's clock. */
 function asSessionMember<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) => Promise<T>): Promise<T> {
@@ -52,10 +52,10 @@ export const preferenceRoutes = new Hono<BackendEnv>()
   .get(
     '/api/user/notification-preferences',
     operation({
-      summary: 'Which events mail you, in your current organisation',
+      summary: 'Which events mail you and which the app shows you, in your current organisation',
       tag: 'Settings',
       access: 'session',
-      responses: { 200: 'Your preferences (the defaults until you save).' },
+      responses: { 200: { description: 'Your preferences (the defaults until you save).', schema: NotificationPreferencesResponseSchema } },
     }),
     async (c) => c.json(await asSessionMember(c, (ctx) => getPreferences(ctx))),
   )
@@ -63,11 +63,11 @@ export const preferenceRoutes = new Hono<BackendEnv>()
   .put(
     '/api/user/notification-preferences',
     operation({
-      summary: 'Replace which events mail you, in your current organisation',
+      summary: 'Replace which events mail you and which the app shows you, in your current organisation (without inApp the in-app choices stay)',
       tag: 'Settings',
       access: 'session',
       body: NotificationPreferencesSchema,
-      responses: { 200: 'Your preferences.', 400: 'A value is not valid.' },
+      responses: { 200: { description: 'Your preferences.', schema: NotificationPreferencesResponseSchema }, 400: 'A value is not valid.' },
     }),
     async (c) => {
       const input = c.req.valid('json')

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DIGEST_FREQUENCIES, IN_APP_EVENTS } from '~/lib/settings/notifications'
+import { DIGEST_FREQUENCIES, type IN_APP_EVENTS } from '~/lib/settings/notifications'
 
 const flag = (name: string) => z.boolean({ error: `${name} must be true or false.` })
 const digest = z.enum(DIGEST_FREQUENCIES, { error: 'digest must be daily or off.' })

@@ -45,6 +45,8 @@ export default [
     ]),
     // Beyond spec §2: where a signed-in person types an invite code or asks to join an organisation (issue 13).
     route('join', 'routes/join.tsx'),
+    // Beyond spec §2: in-app notifications, the header bell's list (issue 31).
+    route('notifications', 'routes/notifications.tsx'),
     route('items', 'routes/items.tsx'),
     route('items/:itemId', 'routes/item.tsx'),
     route('items/:itemId/activity', 'routes/item-activity.tsx'),

@@ -1,9 +1,22 @@
-import { Outlet } from 'react-router'
+import { data, Outlet } from 'react-router'
 import { ErrorScreen } from '~/components/errors/error-screen'
 import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus, useReportRouteError } from '~/components/errors/route-error'
 import { AppShell } from '~/components/shell/app-shell'
+import type { BellData } from '~/components/shell/notification-bell'
+import { createServerApi } from '~/lib/api.server'
 import { useShellSession } from '~/root'
 import type { Route } from './+types/shell'
+
+/**
+ * The header's notifications bell: the unread count, rendered on the server so it shows without
+ * JavaScript. A failure leaves the bell without a count rather than failing the screen.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { api, responseHeaders } = createServerApi(request, context)
+  const result = await api.get<{ unread: number }>('/api/notifications/unread-count')
+  const bell: BellData = { unread: result.ok ? result.data.unread : null }
+  return data(bell, { headers: responseHeaders })
+}
 
 /** The signed-in shell around every screen but the public ones. The root loader has guarded it. */
 export default function Shell() {

@@ -59,6 +59,7 @@ import { projectsRoutes } from './reporting/projects'
 import { reportsRoutes } from './reporting/reports'
 import { syncRoutes } from './reporting/sync'
 import { preferenceRoutes } from './settings/preferences'
+import { notificationRoutes } from './notifications/notifications'
 import { settingsRoutes } from './settings/settings'
 import { viewsRoutes } from './reporting/views'
 import { telemetryRoutes } from './telemetry'
@@ -180,6 +181,7 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', mailOutboxRoutes)
   app.route('/', settingsRoutes)
   app.route('/', preferenceRoutes)
+  app.route('/', notificationRoutes)
   // Observability (issue 15): the browser's telemetry and errors, and their ingest stats.
   app.route('/', telemetryRoutes)
   app.route('/', adminTelemetryRoutes)

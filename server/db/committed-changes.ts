@@ -14,6 +14,11 @@ export type CommittedChange = {
   revision: number
   changedAt: Date
   actorUserId: string | null
+  /**
+   * Set when the change concerns one person only (their in-app notifications): the hub tells that
+   * person's own connections and never the tenant's group.
+   */
+  audienceUserId?: string
 }
 
 export type CommittedChangeListener = (changes: readonly CommittedChange[]) => void

@@ -74,12 +74,44 @@ export const notificationPreferences = pgTable(
     closeRequested: boolean('close_requested').notNull().default(true),
     reviewTask: boolean('review_task').notNull().default(true),
     transmittal: boolean('transmittal').notNull().default(true),
+    /** In-app notifications per kind (the bell, /notifications); the columns above are the mails. */
+    inAppAssigned: boolean('in_app_assigned').notNull().default(true),
+    inAppCloseRequested: boolean('in_app_close_requested').notNull().default(true),
+    inAppReviewTask: boolean('in_app_review_task').notNull().default(true),
+    inAppTransmittal: boolean('in_app_transmittal').notNull().default(true),
+    inAppSuperseded: boolean('in_app_superseded').notNull().default(true),
     /** daily | off */
     digest: text('digest').notNull().default('off'),
     lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), tenantPolicy('notification_preferences')],
+).enableRLS()
+
+/**
+ * In-app notifications (the header's bell and /notifications, docs/settings-appearance-notifications.md):
+ * one row per person told about one event in one organisation. `kind` is one of NOTIFICATION_KINDS
+ * (app/lib/notifications.ts); `link` is the portal path of the screen it is about.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    tenantId: tenantRef(),
+    id: uuid('id').notNull().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    link: text('link').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('notifications_user_created_idx').on(t.tenantId, t.userId, t.createdAt),
+    tenantPolicy('notifications'),
+  ],
 ).enableRLS()
 
 /** A person's own settings that follow them across devices (the appearance saved with PATCH /settings/appearance). */
@@ -110,4 +142,4 @@ export const mailTransportHealth = pgTable(
   (t) => [index('mail_transport_health_tenant_idx').on(t.tenantId)],
 )
 
-export const settingsTenantTables = ['admin_config', 'admin_config_versions', 'email_templates', 'notification_preferences'] as const
+export const settingsTenantTables = ['admin_config', 'admin_config_versions', 'email_templates', 'notification_preferences', 'notifications'] as const

@@ -10,10 +10,12 @@ import { roomMessages } from '#server/db/schema-realtime'
 import { projects, reportItems, reports } from '#server/db/schema-reporting'
 import { withTenant } from '#server/db/tenancy'
 import { findSession } from '#server/domain/auth/sessions'
+import { unreadOf } from '#server/domain/notifications/notifications'
 import { cookieName } from '#server/http/cookies'
 import type { LogRing } from '#server/domain/observability/log-ring'
 import type { Logger } from '#server/http/logger'
 import { LOG_LINE_EVENT, LOGS_ROOM } from '~/lib/admin/logs'
+import { NOTIFICATIONS_CHANGED_EVENT, type NotificationsChanged } from '~/lib/notifications'
 import { textProblem } from '~/lib/schemas/text'
 import {
   GLOBAL_GROUP,
@@ -24,6 +26,7 @@ import {
   ROOM_KINDS,
   ROOM_MESSAGE_MAX_LENGTH,
   tenantGroup,
+  userGroup,
   type EntityChanged,
   type JoinedRoom,
   type PersonRef,
@@ -212,6 +215,7 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
     onConnected: async (connection) => {
       await hub.addToGroup(connection.id, GLOBAL_GROUP)
       await hub.addToGroup(connection.id, tenantGroup(connection.principal.tenantId))
+      await hub.addToGroup(connection.id, userGroup(connection.principal.tenantId, connection.principal.userId))
     },
     onDisconnected: async (connection) => {
       flood.delete(connection.id)
@@ -229,9 +233,19 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
   const stopListening = onCommittedChanges(db, (changes) => {
     announcing = announcing
       .then(async () => {
-        const refs = await names.lookup(changes.map((change) => change.actorUserId))
-        for (const change of changes) {
+        const broadcast = changes.filter((change) => change.audienceUserId === undefined)
+        const refs = await names.lookup(broadcast.map((change) => change.actorUserId))
+        for (const change of broadcast) {
           await hub.sendToGroup(tenantGroup(change.tenantId), HUB_EVENTS.entityChanged, [entityChanged(change, refs)])
+        }
+        // In-app notifications: each person concerned hears their unread count now, once per commit.
+        const people = new Map<string, { tenantId: string; userId: string }>()
+        for (const change of changes) {
+          if (change.audienceUserId !== undefined) people.set(`${change.tenantId}:${change.audienceUserId}`, { tenantId: change.tenantId, userId: change.audienceUserId })
+        }
+        for (const { tenantId, userId } of people.values()) {
+          const payload: NotificationsChanged = { unread: await withTenant(db, tenantId, (tx) => unreadOf(tx, tenantId, userId)) }
+          await hub.sendToGroup(userGroup(tenantId, userId), NOTIFICATIONS_CHANGED_EVENT, [payload])
         }
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'EntityChanged could not be announced'))

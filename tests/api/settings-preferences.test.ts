@@ -26,7 +26,15 @@ test('notification preferences: the defaults until saved, then what was saved; a
   // Without the trailing slash it is the same call.
   expect(await body<NotificationPreferences>(await writer.c.get(PREFS.slice(0, -1)))).toEqual(DEFAULT_NOTIFICATION_PREFERENCES)
 
-  const chosen: NotificationPreferences = { assigned: false, response: true, closeRequested: false, reviewTask: true, transmittal: false, digest: 'daily' }
+  const chosen: NotificationPreferences = {
+    assigned: false,
+    response: true,
+    closeRequested: false,
+    reviewTask: true,
+    transmittal: false,
+    digest: 'daily',
+    inApp: { assigned: true, closeRequested: false, reviewTask: true, transmittal: true, superseded: false },
+  }
   expect(await body<NotificationPreferences>(await put(writer.c, PREFS, chosen))).toEqual(chosen)
   expect(await body<NotificationPreferences>(await writer.c.get(PREFS))).toEqual(chosen)
   // Others in the same organisation keep theirs.
@@ -53,6 +61,15 @@ test('preferences are per organisation: the same person in another organisation 
   expect(await auditOf(t.db, { action: 'settings.notifications.changed', tenantId: second.tenant.id })).toEqual([])
 })
 
+test('a PUT without inApp (a client from before in-app notifications) keeps the in-app choices', async () => {
+  const { writer } = await organisation(t)
+  const inApp = { assigned: false, closeRequested: true, reviewTask: false, transmittal: true, superseded: false }
+  await body(await put(writer.c, PREFS, { ...DEFAULT_NOTIFICATION_PREFERENCES, inApp }))
+  const { inApp: _left, ...mailOnly } = { ...DEFAULT_NOTIFICATION_PREFERENCES, assigned: false }
+  expect(await body<NotificationPreferences>(await put(writer.c, PREFS, mailOnly))).toEqual({ ...mailOnly, inApp })
+  expect(await body<NotificationPreferences>(await writer.c.get(PREFS))).toEqual({ ...mailOnly, inApp })
+})
+
 test('bad preferences are refused with field errors and nothing is saved; signed out is 401', async () => {
   const { writer } = await organisation(t)
   const cases: Array<[unknown, string]> = [
@@ -61,6 +78,8 @@ test('bad preferences are refused with field errors and nothing is saved; signed
     [{ ...DEFAULT_NOTIFICATION_PREFERENCES, response: null }, 'response'],
     [{ assigned: true, response: true, closeRequested: true, reviewTask: true, digest: 'off' }, 'transmittal'],
     [{ ...DEFAULT_NOTIFICATION_PREFERENCES, sms: true }, ''],
+    [{ ...DEFAULT_NOTIFICATION_PREFERENCES, inApp: { ...DEFAULT_NOTIFICATION_PREFERENCES.inApp, superseded: 'yes' } }, 'inApp.superseded'],
+    [{ ...DEFAULT_NOTIFICATION_PREFERENCES, inApp: { ...DEFAULT_NOTIFICATION_PREFERENCES.inApp, sms: true } }, ''],
     [[], ''],
   ]
   for (const [json, field] of cases) {

@@ -1,6 +1,7 @@
 import { type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { NavTabs, PhoneNavBar } from '~/components/shell/nav-tabs'
+import { NotificationBell } from '~/components/shell/notification-bell'
 import { UserMenu } from '~/components/shell/user-menu'
 import { FlashToast } from '~/components/ui/toast'
 import { RealtimeIndicator } from '~/islands/realtime/realtime-indicator'
@@ -35,6 +36,7 @@ export function AppShell({ session, children }: { session: ShellSession; childre
           <div className="flex min-w-0 items-center gap-3">
             <SyncIndicator owner={{ userId: session.userId, tenantId: session.tenantId }} enabled={session.mobileSync} locale={locale} />
             <RealtimeIndicator />
+            <NotificationBell />
             <UserMenu displayName={session.displayName} email={session.email} />
           </div>
         </div>

@@ -1,6 +1,7 @@
 import type * as SignalRModule from '@microsoft/signalr'
 import type { HubConnection } from '@microsoft/signalr'
 import { LOG_LINE_EVENT, type LogLineBatch } from '~/lib/admin/logs'
+import { NOTIFICATIONS_CHANGED_EVENT, type NotificationsChanged } from '~/lib/notifications'
 import { track } from '~/lib/telemetry'
 import { type EntityChanged, HUB_EVENTS, HUB_METHODS, type JoinedRoom, type PresenceChanged, type RoomMessage } from '~/lib/realtime/events'
 import { hubRefusal } from './hub-error'
@@ -44,6 +45,7 @@ export class RealtimeClient {
   private readonly listeners = new Set<() => void>()
   private readonly entityListeners = new Set<(change: EntityChanged) => void>()
   private readonly logListeners = new Set<(batch: LogLineBatch) => void>()
+  private readonly notificationListeners = new Set<(changed: NotificationsChanged) => void>()
   private readonly rooms = new Map<string, Set<RoomHandlers>>()
   private connection: HubConnection | undefined
   private running = false
@@ -114,6 +116,12 @@ export class RealtimeClient {
   onLogLines(listener: (batch: LogLineBatch) => void): () => void {
     this.logListeners.add(listener)
     return () => this.logListeners.delete(listener)
+  }
+
+  /** The signed-in person's unread count, whenever one of their notifications arrives or is read (the bell). */
+  onNotificationsChanged(listener: (changed: NotificationsChanged) => void): () => void {
+    this.notificationListeners.add(listener)
+    return () => this.notificationListeners.delete(listener)
   }
 
   /** Joins `room` now or as soon as connected, and again after every reconnect; the returned function leaves. */
@@ -206,6 +214,9 @@ export class RealtimeClient {
     })
     connection.on(HUB_EVENTS.presenceChanged, (presence: PresenceChanged) => {
       if (current()) for (const handlers of this.rooms.get(presence.room) ?? []) handlers.presence(presence)
+    })
+    connection.on(NOTIFICATIONS_CHANGED_EVENT, (changed: NotificationsChanged) => {
+      if (current()) for (const listener of this.notificationListeners) listener(changed)
     })
     connection.on(LOG_LINE_EVENT, (batch: LogLineBatch) => {
       if (current()) for (const listener of this.logListeners) listener(batch)

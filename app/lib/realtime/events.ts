@@ -18,6 +18,8 @@ export const HUB_EVENTS = { receiveMessage: 'ReceiveMessage', entityChanged: 'En
 /** Every connection is in these two groups (spec §7). */
 export const GLOBAL_GROUP = 'tenant:global'
 export const tenantGroup = (tenantId: string) => `tenant:${tenantId}`
+/** Every connection is also in its person's own group (in-app notifications, NotificationsChanged). */
+export const userGroup = (tenantId: string, userId: string) => `user:${tenantId}:${userId}`
 
 /**
  * Rooms a client may join: a record of its own tenant that it may read, named `<kind>:<uuid>`.

@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { NotificationPreferencesResponseSchema } from './notification-preferences'
 import { THEMES, type Appearance, type ContrastCheck } from '~/lib/appearance'
-import { DIGEST_FREQUENCIES, type NotificationPreferences } from '~/lib/settings/notifications'
+import { type NotificationPreferences } from '~/lib/settings/notifications'
 import type { AppearanceSettings } from '~/lib/settings/appearance'
 import type { AccountSessions, AdminSettings, MfaEnrollment, SettingsOverview, SiteSettings, UserSettings } from '~/lib/settings/settings'
 
@@ -95,13 +96,4 @@ export const AppearanceSettingsSchema = z.object({
   updatedAtUtc: utc.nullable(),
 }) satisfies z.ZodType<AppearanceSettings>
 
-export const NotificationPreferencesSchema = z
-  .object({
-    assigned: z.boolean(),
-    response: z.boolean(),
-    closeRequested: z.boolean(),
-    reviewTask: z.boolean(),
-    transmittal: z.boolean(),
-    digest: z.enum(DIGEST_FREQUENCIES),
-  })
-  .meta({ id: 'NotificationPreferences' }) satisfies z.ZodType<NotificationPreferences>
+export const NotificationPreferencesSchema = NotificationPreferencesResponseSchema.meta({ id: 'NotificationPreferences' }) satisfies z.ZodType<NotificationPreferences>

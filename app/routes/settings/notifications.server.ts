@@ -27,6 +27,13 @@ export async function savePreferences(api: ApiClient, formData: FormData, header
     reviewTask: value.reviewTask ?? false,
     transmittal: value.transmittal ?? false,
     digest: value.digest,
+    inApp: {
+      assigned: value.inAppAssigned ?? false,
+      closeRequested: value.inAppCloseRequested ?? false,
+      reviewTask: value.inAppReviewTask ?? false,
+      transmittal: value.inAppTransmittal ?? false,
+      superseded: value.inAppSuperseded ?? false,
+    },
   }
   const saved = await api.put<NotificationPreferences>(PATH, preferences)
   if (!saved.ok) return data({ result: replyWithApiError(submission, saved.error) }, { status: failureStatus(saved.error), headers })

@@ -8,14 +8,15 @@ import { ErrorList } from '~/components/ui/error-list'
 import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { createServerApi } from '~/lib/api.server'
-import { NotificationPreferencesFormSchema } from '~/lib/schemas/notification-preferences'
-import { NOTIFICATION_EVENTS, NOTIFICATION_LABELS } from '~/lib/settings/notifications'
+import { IN_APP_FIELDS, NotificationPreferencesFormSchema } from '~/lib/schemas/notification-preferences'
+import { IN_APP_EVENTS, IN_APP_LABELS, NOTIFICATION_EVENTS, NOTIFICATION_LABELS } from '~/lib/settings/notifications'
 import type { Route } from './+types/notifications'
 import { loadPreferences, savePreferences } from './notifications.server'
 
 /**
- * /settings/notifications (spec §2): which events mail me, in this organisation, and the daily
- * digest (docs/settings-appearance-notifications.md). One form; works without JavaScript.
+ * /settings/notifications (spec §2): which events mail me and which the app shows me (the header's
+ * bell), in this organisation, and the daily digest (docs/settings-appearance-notifications.md).
+ * One form; works without JavaScript.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
@@ -45,6 +46,7 @@ export default function NotificationSettings({ loaderData, actionData }: Route.C
     lastResult: actionData?.result,
     defaultValue: {
       ...Object.fromEntries(NOTIFICATION_EVENTS.map((event) => [event, preferences[event] ? 'on' : undefined])),
+      ...Object.fromEntries(IN_APP_EVENTS.map((event) => [IN_APP_FIELDS[event], preferences.inApp[event] ? 'on' : undefined])),
       digest: preferences.digest,
     },
     defaultNoValidate: false,
@@ -55,8 +57,11 @@ export default function NotificationSettings({ loaderData, actionData }: Route.C
   })
   return (
     <Card className="max-w-2xl p-5">
-      <h2 className="mb-1 text-lg font-semibold">Email notifications</h2>
-      <p className="mb-4 text-sm text-muted">Which events send you an email in this organisation. You are never mailed about what you did yourself.</p>
+      <h2 className="mb-1 text-lg font-semibold">Notifications</h2>
+      <p className="mb-4 text-sm text-muted">
+        Which events send you an email, and which show under the bell at the top of every page, in this organisation. Tick both for both. You are never told about
+        what you did yourself.
+      </p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <CsrfInput />
         <FormError id={form.errorId} errors={form.errors} />
@@ -69,6 +74,18 @@ export default function NotificationSettings({ loaderData, actionData }: Route.C
               help={NOTIFICATION_LABELS[event].help}
               inputProps={getInputProps(fields[event], { type: 'checkbox' })}
               errors={fields[event].errors}
+            />
+          ))}
+        </fieldset>
+        <fieldset className="flex flex-col gap-4">
+          <legend className="mb-2 text-sm font-medium text-text">Show in the app when</legend>
+          {IN_APP_EVENTS.map((event) => (
+            <CheckboxField
+              key={event}
+              label={IN_APP_LABELS[event].label}
+              help={IN_APP_LABELS[event].help}
+              inputProps={getInputProps(fields[IN_APP_FIELDS[event]], { type: 'checkbox' })}
+              errors={fields[IN_APP_FIELDS[event]].errors}
             />
           ))}
         </fieldset>

@@ -53,7 +53,7 @@ export const preferenceRoutes = new Hono<BackendEnv>()
   .get(
     '/api/user/notification-preferences',
     operation({
-      summary: 'Which events mail you, in your current organisation',
+      summary: 'Which events mail you and which the app shows you, in your current organisation',
       tag: 'Settings',
       access: 'session',
       responses: { 200: { description: 'Your preferences (the defaults until you save).', schema: PreferencesAnswer } },
@@ -64,7 +64,7 @@ export const preferenceRoutes = new Hono<BackendEnv>()
   .put(
     '/api/user/notification-preferences',
     operation({
-      summary: 'Replace which events mail you, in your current organisation',
+      summary: 'Replace which events mail you and which the app shows you, in your current organisation (without inApp the in-app choices stay)',
       tag: 'Settings',
       access: 'session',
       body: NotificationPreferencesSchema,

@@ -7,6 +7,7 @@ import { documentFolders, documents } from '#server/db/schema-documents'
 import { actorEntries, forbidden, visibleCondition } from '#server/domain/documents/access'
 import { ensureProjectActive, findProject } from '#server/domain/documents/places'
 import { enqueueMail } from '#server/domain/mail'
+import { notifyFrom } from '#server/domain/notifications/notifications'
 import { wantsMail } from '#server/domain/settings/notification-preferences'
 import { recordChange } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
@@ -297,6 +298,11 @@ export async function sendTransmittal(ctx: DomainContext, transmittalId: string,
   const link = `${options.publicUrl}/doc-control/transmittals/${row.id}?projectId=${row.projectId}`
   const purpose = PURPOSE_LABELS[updated.purpose as IssuePurpose] ?? updated.purpose
   const documents = revisions.map((r) => ({ number: r.number, code: r.code, status: r.status, title: r.title }))
+  await notifyFrom(ctx, [...people.keys()], {
+    kind: 'transmittal-received',
+    title: `Transmittal ${updated.number}: ${updated.subject}`,
+    link: `/doc-control/transmittals/${row.id}?projectId=${row.projectId}`,
+  })
   for (const [userId, person] of people) {
     if (!(await wantsMail(ctx.tx, ctx.actor.tenantId, userId, 'transmittal'))) continue
     await enqueueMail(ctx.tx, {

@@ -3,6 +3,7 @@ import { workflowEvents, workflowRevisions, workflows, workflowTasks, workflowTe
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { notFound } from '#server/domain/documents/places'
 import { enqueueMail } from '#server/domain/mail'
+import { notifyFrom } from '#server/domain/notifications/notifications'
 import { wantsMail } from '#server/domain/settings/notification-preferences'
 import { recordChange, type ChangeType } from '#server/domain/reporting/change-log'
 import type { DomainContext } from '#server/domain/reporting/context'
@@ -264,14 +265,22 @@ export function reviewLabel(revisions: ReadonlyArray<Pick<WorkflowRevision, 'num
 }
 
 export function reviewUrl(links: Links, workflow: { id: string; projectId: string }): string {
-  return `${links.publicUrl}/doc-control/workflows/${workflow.id}?projectId=${workflow.projectId}`
+  return `${links.publicUrl}${reviewPath(workflow)}`
+}
+
+/** The review's screen in the portal (an in-app notification's link). */
+export function reviewPath(workflow: { id: string; projectId: string }): string {
+  return `/doc-control/workflows/${workflow.id}?projectId=${workflow.projectId}`
 }
 
 function when(at: Date): string {
   return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 
-/** `workflow-review`: the reviewers of a step that has just begun (through the outbox, with the transaction). */
+/**
+ * `workflow-review`: the reviewers of a step that has just begun (through the outbox, with the
+ * transaction), and their in-app notification (review assigned).
+ */
 export async function mailReviewers(
   ctx: DomainContext,
   links: Links,
@@ -284,6 +293,7 @@ export async function mailReviewers(
   const from = people.get(ctx.actor.userId)?.displayName ?? 'Someone'
   const label = reviewLabel(review.revisions)
   const revisions = review.revisions.map((r) => ({ number: r.number, code: r.code, status: r.status, title: r.title }))
+  await notifyFrom(ctx, assigneeIds, { kind: 'review-assigned', title: `Review ${label}: ${review.stepName}`, link: reviewPath(review) })
   for (const id of assigneeIds) {
     const person = people.get(id)
     if (!person) continue
@@ -308,7 +318,7 @@ export async function mailReviewers(
   }
 }
 
-/** `workflow-due`: the day-before reminder of one task (the hourly job). */
+/** `workflow-due`: the day-before reminder of one task (the hourly job), and its in-app notification (review due). */
 export async function mailReminder(
   ctx: DomainContext,
   links: Links,
@@ -316,6 +326,9 @@ export async function mailReminder(
   person: { email: string; displayName: string; assigneeId?: string | null | undefined },
   dueAt: Date,
 ): Promise<void> {
+  if (person.assigneeId) {
+    await notifyFrom(ctx, [person.assigneeId], { kind: 'review-due', title: `Review due within a day: ${reviewLabel(review.revisions)} (${review.stepName})`, link: reviewPath(review) })
+  }
   if (person.assigneeId && !(await wantsMail(ctx.tx, ctx.actor.tenantId, person.assigneeId, 'reviewTask'))) return
   await enqueueMail(ctx.tx, {
     tenantId: ctx.actor.tenantId,

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { documentRevisions, documents } from '#server/db/schema-documents'
+import { notifySuperseded } from '#server/domain/notifications/superseded'
 import type { BlobStore } from '#server/storage/blob-store'
 import { DRAWING_TYPE, stateOfStatus } from '~/lib/documents/rules'
 import type { Revision } from '~/lib/documents/types'
@@ -117,6 +118,7 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
           .set({ supersededAt: ctx.now, supersededById: revisionId })
           .where(and(eq(documentRevisions.tenantId, tenantId), eq(documentRevisions.id, doc.currentRevisionId)))
         await movePinsToRevision(ctx, doc.id, revisionId)
+        await notifySuperseded(ctx, doc, { id: doc.currentRevisionId, code: currentCode }, { code: input.code })
       }
       const revision = await recordDocumentChange(ctx, 'Document', doc.id, 'Updated', 'documents.revision.issued', {
         revisionId,

@@ -4,6 +4,7 @@ import { memberships, users } from '#server/db/schema'
 import { projects } from '#server/db/schema-reporting'
 import { effectiveGeneralConfig } from '#server/domain/config/effective'
 import { enqueueMail, type MailTemplateKey, type MailVariables } from '#server/domain/mail'
+import { notifyFrom } from '#server/domain/notifications/notifications'
 import { wantsMail, type NotificationEvent } from '#server/domain/settings/notification-preferences'
 import type { DomainContext } from './context'
 import type { ItemRow } from './item-view'
@@ -12,7 +13,8 @@ import type { ItemRow } from './item-view'
  * The mails about items (docs/settings-appearance-notifications.md "Item mails"): assigned,
  * response, close requested. Each goes through the outbox in the transaction that made the change
  * (rolled back with it), to active members only, never to whoever did it, and only to those whose
- * notification preferences want it.
+ * notification preferences want it. Assigned and close requested are also in-app notifications
+ * (the bell), decided by the in-app choices of the same preferences.
  */
 
 /** The site's own address, the fallback when the organisation set no public URL (Configuration › General). */
@@ -69,6 +71,11 @@ async function send(ctx: DomainContext, people: Person[], event: NotificationEve
 export async function mailItemAssigned(ctx: DomainContext, item: ItemRow, links: MailLinks): Promise<void> {
   const people = await activeMembers(ctx, [item.assigneeUserId])
   if (people.length === 0) return
+  await notifyFrom(
+    ctx,
+    people.map((person) => person.id),
+    { kind: 'item-assigned', title: `Item assigned to you: ${item.title}`, link: `/items/${item.id}` },
+  )
   await send(ctx, people, 'assigned', 'item-assigned', {
     ...(await itemVariables(ctx, item, links)),
     assignedBy: await actorName(ctx),
@@ -109,6 +116,11 @@ export async function mailItemCloseRequested(ctx: DomainContext, item: ItemRow, 
     )
   }
   if (people.length === 0) return []
+  await notifyFrom(
+    ctx,
+    people.map((person) => person.id),
+    { kind: 'close-requested', title: `Close requested: ${item.title}`, link: `/items/${item.id}` },
+  )
   await send(ctx, people, 'closeRequested', 'item-close-requested', {
     ...(await itemVariables(ctx, item, links)),
     requestedBy: await actorName(ctx),

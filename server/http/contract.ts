@@ -21,7 +21,8 @@ export type ResponseSpec = {
   description: string
   /** The body's schema, when it is worth publishing; JSON unless contentType says otherwise. */
   schema?: z.ZodType
-  contentType?: string
+  /** A file that comes in several formats lists each media type. */
+  contentType?: string | readonly string[]
 }
 
 /** Who may call an operation; documents the security requirement (the handler enforces it). */
@@ -115,7 +116,7 @@ export function operation<const S extends OperationSpec>(spec: S): MiddlewareHan
 function checkResponseSample(c: Context<BackendEnv>, spec: OperationSpec): void {
   try {
     const declared = spec.responses[c.res.status]
-    if (typeof declared !== 'object' || !declared.schema || (declared.contentType && !declared.contentType.includes('json'))) return
+    if (typeof declared !== 'object' || !declared.schema || (declared.contentType && ![declared.contentType].flat().some((type) => type.includes('json')))) return
     const { deps } = c.var
     if (!(Math.random() < deps.config.schemaCheckSample) || !c.res.body || !(c.res.headers.get('content-type') ?? '').includes('json')) return
     const schema = declared.schema

@@ -116,9 +116,13 @@ function responses(spec: OperationSpec): OpenApiOperation['responses'] {
   const result: OpenApiOperation['responses'] = {}
   for (const [status, value] of Object.entries(spec.responses)) {
     const response: ResponseSpec = typeof value === 'string' ? { description: value } : value
-    result[status] = response.schema
-      ? { description: response.description, content: { [response.contentType ?? 'application/json']: { schema: toSchema(response.schema, 'output') } } }
-      : { description: response.description }
+    // A file's media types are published even without a schema: its body is the file's bytes.
+    const mediaTypes = response.contentType === undefined ? [] : [response.contentType].flat()
+    const schema = response.schema ? toSchema(response.schema, 'output') : { type: 'string', format: 'binary' }
+    result[status] =
+      response.schema || mediaTypes.length > 0
+        ? { description: response.description, content: Object.fromEntries((mediaTypes.length > 0 ? mediaTypes : ['application/json']).map((type) => [type, { schema }])) }
+        : { description: response.description }
   }
   const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: PROBLEM_REF } } })
   if (spec.body || spec.query || spec.params || spec.headers || spec.rawBody) result['400'] ??= problem('Some input is not valid: the field errors say which.')

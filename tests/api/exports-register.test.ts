@@ -6,6 +6,7 @@ import type { Transmittal } from '~/lib/doc-control/types'
 import type { Folder, SearchPage } from '~/lib/documents/types'
 import { show } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
+import { readPdf } from '#tests/helpers/pdf-reader'
 import { documentProject, newDocument, uploadRevision } from '#tests/helpers/documents'
 import { body, organisation, put } from '#tests/helpers/reporting-a'
 
@@ -97,3 +98,28 @@ test('the transmittals export has one row per recipient: sent, to whom, acknowle
 function byUserAck(transmittal: Transmittal, userId: string): string | undefined {
   return transmittal.recipients.find((r) => r.userId === userId)?.acknowledgedAt ?? undefined
 }
+
+test('the transmittal cover sheet PDF lists number, from, to, purpose and each document with revision and suitability; only for who may read it', async () => {
+  const { admin, writer, reader } = await organisation(t)
+  const project = await documentProject(admin.c, 'CVR01')
+  const doc = await newDocument(writer.c, project.id, { title: 'Façade detail 山田' })
+  const revision = await uploadRevision(writer.c, doc.id, randomBytes(48), { code: 'P02', status: 'S3', fileName: 'sheet.bin' })
+  const made = await body<Transmittal>(await writer.c.post(`/api/projects/${project.id}/transmittals`, { subject: 'For Łukasz Wróbel', revisionIds: [revision.id], purpose: 'for-review' }), 201)
+  await body(await put(writer.c, `/api/transmittals/${made.id}/recipients`, { userIds: [reader.user.id], partyIds: [] }))
+  await body(await writer.c.post(`/api/transmittals/${made.id}/send`))
+
+  const response = await reader.c.get(`/api/transmittals/${made.id}/cover-sheet`)
+  expect(response.status, await show(response)).toBe(200)
+  expect(response.headers.get('content-type')).toBe('application/pdf')
+  const pdf = await readPdf(await response.arrayBuffer())
+  expect(pdf.fontsEmbedded, pdf.fonts).toBe(true)
+  for (const expected of [`Transmittal ${made.number}`, 'For Łukasz Wróbel', 'For review', writer.user.displayName, reader.user.email, doc.number, 'Façade detail 山田', 'P02', 'S3']) {
+    expect(pdf.text).toContain(expected)
+  }
+  // Reading the sheet is not opening the transmittal.
+  const after = await body<{ items: Transmittal[] }>(await writer.c.get(`/api/projects/${project.id}/transmittals`))
+  expect(after.items[0]?.recipients[0]?.openedAt).toBeNull()
+
+  const stranger = await organisation(t)
+  expect((await stranger.admin.c.get(`/api/transmittals/${made.id}/cover-sheet`)).status).toBe(404)
+})

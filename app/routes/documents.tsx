@@ -13,13 +13,14 @@ import { SubfolderList } from '~/components/documents/subfolder-list'
 import { useResumableForm } from '~/components/documents/use-resumable-form'
 import { resultFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
+import { buttonClasses } from '~/components/ui/button'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { documentsChanged } from '~/lib/documents/live'
-import { folderHref, parseDocumentsQuery } from '~/lib/documents/query'
+import { type DocumentsQuery, folderHref, parseDocumentsQuery, registerExportHref } from '~/lib/documents/query'
 import { useLocale } from '~/root'
 import type { Route } from './+types/documents'
 import { checkName, createFolder, uploadDocument, uploadFinished, uploadRefused } from './documents-actions.server'
@@ -76,7 +77,11 @@ export default function Documents({ loaderData }: Route.ComponentProps) {
   const notice = actionData?.notice ?? loadNotice ?? documents?.notice
   return (
     <>
-      <PageHeader title="Documents" description="Controlled documents of your projects: folders, revisions and search." />
+      <PageHeader
+        title="Documents"
+        description="Controlled documents of your projects: folders, revisions and search."
+        actions={query.projectId ? <RegisterExports query={{ ...query, projectId: query.projectId }} /> : undefined}
+      />
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
           {notice.message}
@@ -97,6 +102,21 @@ export default function Documents({ loaderData }: Route.ComponentProps) {
 }
 
 type Screen = Route.ComponentProps['loaderData']
+
+/** The register of the project, folder or search on screen (every page): plain links the browser saves. */
+function RegisterExports({ query }: { query: DocumentsQuery & { projectId: string } }) {
+  const link = buttonClasses({ variant: 'secondary', size: 'sm' })
+  return (
+    <>
+      <a href={registerExportHref(query, 'csv')} download className={link}>
+        Register CSV
+      </a>
+      <a href={registerExportHref(query, 'xlsx')} download className={link}>
+        Register Excel
+      </a>
+    </>
+  )
+}
 
 function ProjectDocuments({ query, documents, actionData }: { query: Screen['query'] & { projectId: string }; documents: NonNullable<Screen['documents']>; actionData: DocumentsActionData | undefined }) {
   const locale = useLocale()

@@ -9,6 +9,7 @@ import { bulkSummary, ItemDeleteConfirmation, ItemSelectionForm } from '~/compon
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { invalidForm, noticeFailure, noticeOf, resultFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
+import { buttonClasses } from '~/components/ui/button'
 import { ButtonLink } from '~/components/ui/button-link'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
@@ -21,7 +22,9 @@ import { setFlash } from '~/lib/flash.server'
 import {
   hasFilters,
   ITEMS_PAGE_SIZE,
+  itemsExportHref,
   itemsHref,
+  itemsPunchListHref,
   type ItemsQuery,
   outstandingSearch,
   parseItemsQuery,
@@ -196,7 +199,7 @@ export default function Items({ loaderData }: Route.ComponentProps) {
   const items = page?.items ?? []
   return (
     <>
-      <PageHeader title="Items" description="Outstanding items, open or waiting for their close to be confirmed, newest first." />
+      <PageHeader title="Items" description="Outstanding items, open or waiting for their close to be confirmed, newest first." actions={<ItemsExports query={query} />} />
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
           {notice.message}
@@ -231,6 +234,24 @@ export default function Items({ loaderData }: Route.ComponentProps) {
         </ItemSelectionForm>
       ) : null}
       <ItemsPaging query={query} nextCursor={page?.nextCursor ?? null} />
+    </>
+  )
+}
+
+/** Downloads of every item the filters select, not only this page: plain links the browser saves. */
+function ItemsExports({ query }: { query: ItemsQuery }) {
+  const link = buttonClasses({ variant: 'secondary', size: 'sm' })
+  return (
+    <>
+      <a href={itemsExportHref(query, 'csv')} download className={link}>
+        Export CSV
+      </a>
+      <a href={itemsExportHref(query, 'xlsx')} download className={link}>
+        Export Excel
+      </a>
+      <a href={itemsPunchListHref(query)} download className={link}>
+        Punch list PDF
+      </a>
     </>
   )
 }

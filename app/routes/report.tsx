@@ -7,6 +7,7 @@ import { ReportItemsTable } from '~/components/reporting/report-items-table'
 import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
 import { ReportRenameForm } from '~/components/reporting/report-rename-form'
 import { Banner } from '~/components/ui/banner'
+import { buttonClasses } from '~/components/ui/button'
 import { ButtonLink } from '~/components/ui/button-link'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { EmptyState } from '~/components/ui/empty-state'
@@ -179,9 +180,12 @@ export default function ReportPage({ loaderData }: Route.ComponentProps) {
 
 function ReportActions({ report, renameTo, canRename, canArchive }: { report: Report; renameTo: string; canRename: boolean; canArchive: boolean }) {
   const title = reportTitle(report.title)
-  if (!canRename && !canArchive) return null
   return (
     <div className="flex flex-wrap items-start gap-2">
+      {/* A file download, not a screen: a plain link the browser saves; every reader may print it. */}
+      <a href={`/api/reports/${encodeURIComponent(report.id)}/pdf`} download className={buttonClasses({ variant: 'secondary' })}>
+        Report PDF
+      </a>
       {canRename ? (
         <ButtonLink to={renameTo} variant="secondary">
           Rename

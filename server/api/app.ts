@@ -55,6 +55,7 @@ import { photosRoutes } from './photos/photos'
 import { uploadsRoutes } from './photos/uploads'
 import { dashboardRoutes } from './reporting/dashboard'
 import { itemsRoutes } from './reporting/items'
+import { exportRoutes } from './exports/exports'
 import { projectsRoutes } from './reporting/projects'
 import { reportsRoutes } from './reporting/reports'
 import { syncRoutes } from './reporting/sync'
@@ -144,6 +145,7 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', deviceRoutes)
   app.route('/', projectsRoutes)
   app.route('/', reportsRoutes)
+  app.route('/', exportRoutes)
   app.route('/', itemsRoutes)
   app.route('/', viewsRoutes)
   app.route('/', dashboardRoutes)

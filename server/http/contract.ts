@@ -22,7 +22,8 @@ export type ResponseSpec = {
   description: string
   /** The body's schema, when it is worth publishing; JSON unless contentType says otherwise. */
   schema?: z.ZodType
-  contentType?: string
+  /** A file that comes in several formats lists each media type. */
+  contentType?: string | readonly string[]
 }
 
 /**
@@ -144,7 +145,8 @@ function checkResponseSample(c: Context<BackendEnv>, spec: OperationSpec): void 
       return wrong({ field: '(status)', expected: `one of ${[...declaredStatuses(spec)].sort().join(', ')}`, got: `status ${status}` })
     }
     if (typeof declared !== 'object') return
-    const expectedType = declared.contentType ?? (declared.schema ? 'application/json' : undefined)
+    // A file offered in several formats declares each: any of them answers it (sameMediaType splits on commas).
+    const expectedType = declared.contentType === undefined ? (declared.schema ? 'application/json' : undefined) : [declared.contentType].flat().join(',')
     if (expectedType && c.res.body && !sameMediaType(expectedType, mediaType)) {
       return wrong({ field: '(content-type)', expected: expectedType, got: mediaType || 'none' })
     }

@@ -202,11 +202,15 @@ function responses(spec: OperationSpec, components: Components): OpenApiOperatio
   const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: PROBLEM_REF } } })
   for (const [status, value] of Object.entries(spec.responses)) {
     const response: ResponseSpec = typeof value === 'string' ? { description: value } : value
-    const contentType = response.contentType ?? 'application/json'
+    const mediaTypes = response.contentType === undefined ? ['application/json'] : [response.contentType].flat()
     if (PROBLEM_STATUS.test(status) && !response.schema) result[status] = problem(response.description)
-    else if (response.schema) result[status] = { description: response.description, content: { [contentType]: { schema: toSchema(response.schema, 'output', components) } } }
-    else if (response.contentType) result[status] = { description: response.description, content: { [contentType]: { schema: bodyOf(contentType) } } }
-    else result[status] = { description: response.description }
+    else if (response.schema) {
+      const schema = toSchema(response.schema, 'output', components)
+      result[status] = { description: response.description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema }])) }
+    } else if (response.contentType) {
+      // A file's media types are published even without a schema: its body is the file's bytes (or text).
+      result[status] = { description: response.description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: bodyOf(type) }])) }
+    } else result[status] = { description: response.description }
   }
   if (spec.body || spec.query || spec.params || spec.headers || spec.rawBody) result['400'] ??= problem('Some input is not valid: the field errors say which.')
   if (spec.access !== 'public') result['401'] ??= problem('Not signed in, or the session has expired.')

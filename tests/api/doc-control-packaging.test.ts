@@ -8,6 +8,7 @@ import { documentRevisions } from '#server/db/schema-documents'
 import { withTenant } from '#server/db/tenancy'
 import { PACKAGE_PROGRESS_BYTES, type PackageContents } from '#server/domain/doc-control/packaging'
 import { COVER_SHEET_NAME, writePackage, type ZipProgress } from '#server/domain/doc-control/packaging-zip'
+import { COVER_SHEET_PDF_NAME } from '#server/domain/exports/cover-sheet'
 import { createLogger } from '#server/http/logger'
 import { runPackagingPass, startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
 import { blobStoreFor } from '#server/storage/blob-store'
@@ -15,6 +16,7 @@ import type { Transmittal, TransmittalPackage } from '~/lib/doc-control/types'
 import type { Revision } from '~/lib/documents/types'
 import { expectProblem, type TestClient } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
+import { readPdf } from '#tests/helpers/pdf-reader'
 import { documentProject, newDocument, uploadRevision } from '#tests/helpers/documents'
 import { body, organisation, put, type Signed } from '#tests/helpers/reporting-a'
 
@@ -134,9 +136,9 @@ test('start, poll, package and download: the ZIP holds the cover sheet first and
   const zip = Buffer.from(await response.arrayBuffer())
   expect(zip.length).toBe(ready.sizeBytes)
   const entries = await entriesOf(zip)
-  expect(entries.map((e) => e.name)).toEqual([COVER_SHEET_NAME, ...transmittal.revisions.map((r) => `${r.number}_P01.bin`)])
+  expect(entries.map((e) => e.name)).toEqual([COVER_SHEET_NAME, COVER_SHEET_PDF_NAME, ...transmittal.revisions.map((r) => `${r.number}_P01.bin`)])
   for (const [i, revision] of revisions.entries()) {
-    const entry = entries[i + 1]
+    const entry = entries[i + 2]
     expect(entry?.bytes.length).toBe(files[i]?.length)
     expect(sha256(entry?.bytes ?? Buffer.alloc(0))).toBe(revision.sha256)
   }
@@ -146,6 +148,13 @@ test('start, poll, package and download: the ZIP holds the cover sheet first and
   expect(cover).not.toContain('<b>drawings')
   expect(cover).toContain(reader.user.email)
   for (const revision of revisions) expect(cover).toContain(revision.sha256)
+  // The PDF sheet, read by poppler: number, subject, who to, each document with its revision and suitability.
+  const coverPdf = await readPdf(entries[1]?.bytes ?? Buffer.alloc(0))
+  expect(coverPdf.fontsEmbedded, coverPdf.fonts).toBe(true)
+  expect(coverPdf.text).toContain(`Transmittal ${transmittal.number}`)
+  expect(coverPdf.text).toContain('Tender <b>drawings</b> & "specs"')
+  expect(coverPdf.text).toContain(reader.user.email)
+  for (const revision of transmittal.revisions) expect(coverPdf.text).toContain(revision.number)
 
   // Range: a part (206), past the end (416), the last bytes.
   const part = await download(writer.c, id, { range: 'bytes=0-99' })
@@ -218,7 +227,7 @@ test('packaging after a restart: a package left running by a dead instance is cl
   expect(row.blobKey).toMatch(new RegExp(`/package-${queued.id}-2\\.[0-9a-f]{64}$`))
   const zip = Buffer.from(await (await download(writer.c, transmittal.id)).arrayBuffer())
   const entries = await entriesOf(zip)
-  expect(entries.slice(1).map((e) => sha256(e.bytes))).toEqual(revisions.map((r) => r.sha256))
+  expect(entries.slice(2).map((e) => sha256(e.bytes))).toEqual(revisions.map((r) => r.sha256))
 })
 
 test('an instance that stops hands its package back, queued, for the next to start at once', async () => {
@@ -336,7 +345,7 @@ test('progress is reported after every file and every 8 MiB, and a damaged file 
   const zip = await readAll('progress-test/out.zip')
   expect(zip.length).toBe(stored.size)
   const entries = await entriesOf(zip)
-  expect(entries.map((e) => e.name)).toEqual([COVER_SHEET_NAME, 'BIG.bin', 'SMALL.bin'])
+  expect(entries.map((e) => e.name)).toEqual([COVER_SHEET_NAME, COVER_SHEET_PDF_NAME, 'BIG.bin', 'SMALL.bin'])
 
   const damaged = { ...contents, revisions: [file('SMALL', 'progress-test/small', small, '0'.repeat(64))] }
   await expect(writePackage(store, 'progress-test/damaged.zip', damaged, async () => undefined)).rejects.toThrow('The file of SMALL does not match its recorded size and SHA-256')

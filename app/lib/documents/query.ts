@@ -79,3 +79,15 @@ export function searchParamsOf(query: DocumentsQuery & { projectId: string }): U
   if (query.state) params.set('state', query.state)
   return params
 }
+
+/**
+ * The register of what the screen shows (the project, the folder or the search; every page):
+ * GET /api/documents/register/export with the same search.
+ */
+export function registerExportHref(query: DocumentsQuery & { projectId: string }, format: 'csv' | 'xlsx'): string {
+  const params = searchParamsOf(query)
+  params.delete('page')
+  params.delete('pageSize')
+  params.set('format', format)
+  return `/api/documents/register/export?${params.toString()}`
+}

@@ -179,6 +179,37 @@ export function itemsHref(query: Partial<ItemsQuery>): string {
   return search ? `/items?${search}` : '/items'
 }
 
+export type ItemsExportFormat = 'csv' | 'xlsx'
+
+/**
+ * The download of the screen's whole selection (every page): GET /api/items/outstanding/export
+ * takes the screen's own filters, so the file holds what the screen lists.
+ */
+export function itemsExportHref(query: ItemsQuery, format: ItemsExportFormat): string {
+  const filters = exportFilters(query)
+  return `/api/items/outstanding/export?format=${format}${filters ? `&${filters}` : ''}`
+}
+
+/** The punch list PDF of the same selection, grouped as the screen groups it. */
+export function itemsPunchListHref(query: ItemsQuery): string {
+  const params = new URLSearchParams(exportFilters(query))
+  if (query.groupBy !== 'none') params.set('group', query.groupBy)
+  const search = params.toString()
+  return `/api/items/outstanding/punch-list${search ? `?${search}` : ''}`
+}
+
+function exportFilters(query: ItemsQuery): string {
+  return serializeItemsQuery({
+    projectId: query.projectId,
+    reportId: query.reportId,
+    packageKey: query.packageKey,
+    status: query.status,
+    assignee: query.assignee,
+    overdue: query.overdue,
+    verifier: query.verifier,
+  })
+}
+
 /** What a saved view keeps: the filters and the display, not the page one was on nor a comparison. */
 export function viewQueryOf(query: ItemsQuery): string {
   return serializeItemsQuery({ ...query, before: null, compare: [] })

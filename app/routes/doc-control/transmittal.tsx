@@ -7,6 +7,7 @@ import { TransmittalRecipients } from '~/components/doc-control/transmittal-reci
 import { RevisionTable } from '~/components/doc-control/transmittal-revision-table'
 import { resultFor, type ReportingActionData } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
+import { buttonClasses } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { EmptyState } from '~/components/ui/empty-state'
@@ -69,11 +70,17 @@ export default function TransmittalPage({ loaderData }: Route.ComponentProps) {
         title={<span className="font-mono break-all">{t.number}</span>}
         description={t.subject}
         actions={
-          sender && CLOSABLE.includes(t.status) ? (
-            <ConfirmDialog triggerLabel="Close…" title={`Close ${t.number}?`} confirmLabel="Yes, close transmittal" pendingLabel="Closing…" intent="close" tone="primary">
-              It is marked closed: nothing more is expected from its recipients. Its record stays as it is.
-            </ConfirmDialog>
-          ) : undefined
+          <>
+            {/* A file download, not a screen: a plain link the browser saves. */}
+            <a href={`/api/transmittals/${encodeURIComponent(t.id)}/cover-sheet`} download className={buttonClasses({ variant: 'secondary' })}>
+              Cover sheet PDF
+            </a>
+            {sender && CLOSABLE.includes(t.status) ? (
+              <ConfirmDialog triggerLabel="Close…" title={`Close ${t.number}?`} confirmLabel="Yes, close transmittal" pendingLabel="Closing…" intent="close" tone="primary">
+                It is marked closed: nothing more is expected from its recipients. Its record stays as it is.
+              </ConfirmDialog>
+            ) : null}
+          </>
         }
       />
       {actionData?.notice ? (

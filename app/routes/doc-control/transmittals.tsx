@@ -3,6 +3,7 @@ import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { TransmittalFilter, TransmittalList } from '~/components/doc-control/transmittal-list'
 import { wizardPage } from '~/components/doc-control/transmittal-paths'
 import { Banner } from '~/components/ui/banner'
+import { buttonClasses } from '~/components/ui/button'
 import { ButtonLink } from '~/components/ui/button-link'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
@@ -30,7 +31,20 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title="Transmittals"
         description="What was sent to whom and why, and who has acknowledged it."
-        actions={projectId ? <ButtonLink to={wizardPage(projectId)}>Issue documents</ButtonLink> : undefined}
+        actions={
+          projectId ? (
+            <>
+              <ButtonLink to={wizardPage(projectId)}>Issue documents</ButtonLink>
+              {/* Downloads of every transmittal the filter selects: plain links the browser saves. */}
+              <a href={transmittalsExportHref(projectId, status, 'csv')} download className={buttonClasses({ variant: 'secondary' })}>
+                Export CSV
+              </a>
+              <a href={transmittalsExportHref(projectId, status, 'xlsx')} download className={buttonClasses({ variant: 'secondary' })}>
+                Export Excel
+              </a>
+            </>
+          ) : undefined
+        }
       />
       {notice ? (
         <Banner tone="critical" title="The transmittals could not be listed" correlationId={notice.correlationId} className="mb-6">
@@ -50,6 +64,13 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
       )}
     </>
   )
+}
+
+/** Every transmittal the status filter selects, as a spreadsheet (GET /api/projects/{projectId}/transmittals/export). */
+function transmittalsExportHref(projectId: string, status: string | null, format: 'csv' | 'xlsx'): string {
+  const params = new URLSearchParams({ format })
+  if (status) params.set('status', status)
+  return `/api/projects/${encodeURIComponent(projectId)}/transmittals/export?${params.toString()}`
 }
 
 export function meta() {

@@ -1,28 +1,9 @@
+import { type CsvCell, csvText, dispositionOf } from '#server/domain/exports/csv'
 import type { AuditActionCount, AuditEntry } from './audit'
 
-/**
- * The audit exports as CSV (RFC 4180: comma, CRLF, double quotes doubled inside quoted cells).
- * A cell that a spreadsheet would run as a formula (= + - @, a tab or carriage return first) goes
- * out behind a single quote (OWASP "CSV injection"): audit data holds whatever people typed.
- */
+/** The audit exports' rows; the CSV itself is the server's one writer (server/domain/exports/csv.ts). */
 
-const FORMULA_START = /^[=+\-@\t\r]/
-
-export function csvCell(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return ''
-  const text = String(value)
-  const safe = FORMULA_START.test(text) ? `'${text}` : text
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
-}
-
-export function csvLine(cells: ReadonlyArray<string | number | null | undefined>): string {
-  return `${cells.map(csvCell).join(',')}\r\n`
-}
-
-/** Spreadsheets read the file as UTF-8 only with a byte-order mark. */
-export const CSV_BOM = '\uFEFF'
-
-export const ENTRY_HEADER = csvLine([
+export const ENTRY_COLUMNS = [
   'chainSeq',
   'createdAtUtc',
   'action',
@@ -37,10 +18,13 @@ export const ENTRY_HEADER = csvLine([
   'id',
   'prevHash',
   'hash',
-])
+] as const
 
-export function entryLine(entry: AuditEntry): string {
-  return csvLine([
+/** The header row, behind the byte-order mark, that starts the streamed export. */
+export const ENTRY_HEADER = csvText([ENTRY_COLUMNS], { bom: true })
+
+function entryRow(entry: AuditEntry): CsvCell[] {
+  return [
     entry.chainSeq,
     entry.createdAtUtc,
     entry.action,
@@ -55,14 +39,19 @@ export function entryLine(entry: AuditEntry): string {
     entry.id,
     entry.prevHash,
     entry.hash,
-  ])
+  ]
+}
+
+/** One batch of the streamed export. */
+export function entriesCsv(entries: readonly AuditEntry[]): string {
+  return csvText(entries.map(entryRow))
 }
 
 export function actionsCsv(actions: readonly AuditActionCount[]): string {
-  return CSV_BOM + csvLine(['action', 'count', 'lastAtUtc']) + actions.map((a) => csvLine([a.action, a.count, a.lastAtUtc])).join('')
+  return csvText([['action', 'count', 'lastAtUtc'], ...actions.map((a) => [a.action, a.count, a.lastAtUtc])], { bom: true })
 }
 
 /** attachment; filename="audit-2026-11-25.csv" */
 export function csvDisposition(name: string, at: Date): string {
-  return `attachment; filename="${name}-${at.toISOString().slice(0, 10)}.csv"`
+  return dispositionOf(name, 'csv', at)
 }

@@ -1,7 +1,7 @@
 /**
- * CSV as RFC 4180 writes it (comma, double quotes doubled inside quoted fields, CRLF), read
- * leniently (LF or CRLF, a byte-order mark, blank lines skipped), for the deliverables register's
- * export and import. Small enough not to need a library: no dependency is installed for it.
+ * CSV read leniently (LF or CRLF, a byte-order mark, blank lines skipped) for the deliverables
+ * register's import, with the line each row starts on for the import's messages. Writing is the
+ * server's one CSV writer (server/domain/exports/csv.ts).
  */
 
 export type CsvRow = { line: number; cells: string[] }
@@ -66,24 +66,4 @@ export function parseCsv(text: string): { rows: CsvRow[]; problems: Array<{ line
     rows.push({ line: start, cells })
   }
   return { rows, problems }
-}
-
-/** Spreadsheets run a cell that starts like a formula: such text goes out behind an apostrophe (OWASP "CSV injection"), which `unguard` takes off again. */
-const FORMULA_START = /^[=+\-@\t\r]/
-
-function guard(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value
-}
-
-export function unguard(value: string): string {
-  return value.startsWith("'") && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value
-}
-
-function quote(value: string): string {
-  const safe = guard(value)
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
-}
-
-export function writeCsv(rows: ReadonlyArray<ReadonlyArray<string>>): string {
-  return rows.map((row) => row.map(quote).join(',')).join('\r\n') + '\r\n'
 }

@@ -5,7 +5,8 @@ import { Problem, problems } from '#server/http/problem'
 import type { DeliverableImport, Milestone } from '~/lib/doc-control/types'
 import { textProblem } from '~/lib/schemas/text'
 import { DELIVERABLE_NUMBER_MAX, DELIVERABLE_TITLE_MAX, MILESTONE_NAME_MAX, MILESTONES_MAX, deliverablesByNumber, dueDateOf, isCalendarDate, registerOf } from './deliverables'
-import { parseCsv, unguard, writeCsv } from './deliverables-csv'
+import { csvText, unguardFormula } from '#server/domain/exports/csv'
+import { parseCsv } from './deliverables-csv'
 import { auditDocControl, managedProject, projectPartyRows, readableProject } from './parties'
 
 /**
@@ -42,7 +43,7 @@ export async function exportDeliverables(ctx: DomainContext, projectId: string):
     d.flag,
   ])
   const code = (project.code ?? 'project').replace(/[^A-Za-z0-9_-]/g, '')
-  return { fileName: `${code || 'project'}-deliverables.csv`, csv: writeCsv([header, ...rows]) }
+  return { fileName: `${code || 'project'}-deliverables.csv`, csv: csvText([header, ...rows]) }
 }
 
 type Columns = { number: number; title: number; party: number | null; milestones: Array<{ index: number; name: string }> }
@@ -104,7 +105,7 @@ export async function importDeliverables(ctx: DomainContext, projectId: string, 
       errors.push({ line: row.line, message: broken })
       continue
     }
-    const cell = (index: number | null) => (index === null ? '' : unguard(row.cells[index]?.trim() ?? ''))
+    const cell = (index: number | null) => (index === null ? '' : unguardFormula(row.cells[index]?.trim() ?? ''))
     const number = cell(columns.number)
     const title = cell(columns.title)
     const problemsHere: string[] = []

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
+import { COVER_SHEET_PDF_NAME, coverSheetPdf } from '#server/domain/exports/cover-sheet'
 import type { BlobStore } from '#server/storage/blob-store'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
 import type { IssuePurpose } from '~/lib/doc-control/types'
@@ -8,7 +9,7 @@ import { PACKAGE_PROGRESS_BYTES, type PackageContents, type PackageFile } from '
 
 /**
  * The ZIP of a transmittal (docs/doc-control.md "Packaging"), written as a stream: the cover sheet
- * first, then each revision's file read from the blob store and stored as it is (no compression:
+ * first (as HTML and as PDF), then each revision's file read from the blob store and stored as it is (no compression:
  * drawings and models are compressed already, and store mode costs no CPU), the ZIP going into the
  * blob store as it is made. yazl writes zip64 records when a package passes 4 GiB. Backpressure runs
  * from the store's write back to each file's read, so memory holds a few chunks whatever the size.
@@ -66,6 +67,8 @@ export async function writePackage(
   let sinceReport = 0
   const at = contents.sentAt ?? new Date(0)
   zip.addBuffer(Buffer.from(coverSheet(contents), 'utf8'), COVER_SHEET_NAME, { compress: false, mtime: at })
+  // The same sheet as a PDF to print or file (server/domain/exports/cover-sheet.ts); times in UTC, as the HTML sheet's.
+  zip.addBuffer(await coverSheetPdf(contents, { now: at, locale: 'en-GB', timeZone: 'UTC' }), COVER_SHEET_PDF_NAME, { compress: false, mtime: at })
   for (const file of contents.revisions) {
     zip.addReadStreamLazy(file.entryName, { compress: false, size: file.sizeBytes, mtime: file.modifiedAt }, (callback) => {
       const source = store.read(file.blobKey)

@@ -305,13 +305,18 @@ export type PackageContents = {
 
 /** Everything the ZIP holds and its cover sheet lists, read once at the start of an attempt. */
 export async function packageContents(ctx: DomainContext, claim: Claim): Promise<PackageContents | undefined> {
+  return transmittalContents(ctx, claim.transmittalId)
+}
+
+/** What a transmittal's cover sheet lists (the caller checks that the reader may read it). */
+export async function transmittalContents(ctx: DomainContext, transmittalId: string): Promise<PackageContents | undefined> {
   const tenantId = ctx.actor.tenantId
   const [row] = await ctx.tx
     .select({ transmittal: transmittals, projectTitle: projects.title, projectCode: projects.code, sentBy: users.displayName })
     .from(transmittals)
     .innerJoin(projects, and(eq(projects.tenantId, transmittals.tenantId), eq(projects.id, transmittals.projectId)))
     .leftJoin(users, eq(users.id, transmittals.sentBy))
-    .where(and(eq(transmittals.tenantId, tenantId), eq(transmittals.id, claim.transmittalId)))
+    .where(and(eq(transmittals.tenantId, tenantId), eq(transmittals.id, transmittalId)))
     .limit(1)
   if (!row) return undefined
   const t = row.transmittal

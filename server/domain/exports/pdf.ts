@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module'
+import PDFDocument from 'pdfkit'
+
+/**
+ * PDFs through pdfkit (docs/exports.md): pages are written to the stream as they are finished, so
+ * a long punch list keeps one page in memory. Two embedded fonts, both SIL Open Font Licence:
+ * Noto Sans (Latin, Greek, Cyrillic) and Noto Sans JP (Japanese and the CJK ideographs it shares);
+ * each run of text goes out in the first of them that has its glyphs, so "Łukasz Wróbel" and
+ * "山田 太郎" both print, and pdfkit embeds only the glyphs used.
+ */
+
+const resolve = createRequire(import.meta.url).resolve
+const FONT_FILES = {
+  latin: resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
+  'latin-bold': resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'),
+  cjk: resolve('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf'),
+  'cjk-bold': resolve('@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf'),
+} as const
+
+export type Pdf = InstanceType<typeof PDFDocument>
+
+type Weight = 'regular' | 'bold'
+
+export const PAGE = { size: 'A4' as const, margin: 42, footer: 24 }
+
+/** A new A4 document with the fonts registered, "name · page N" at the foot of every page. */
+export function createPdf(options: { title: string; author: string; footer: string; now: Date }): Pdf {
+  const doc = new PDFDocument({
+    size: PAGE.size,
+    margins: { top: PAGE.margin, left: PAGE.margin, right: PAGE.margin, bottom: PAGE.margin + PAGE.footer },
+    info: { Title: options.title, Author: options.author, Creator: 'Site Portal', CreationDate: options.now },
+    lang: 'en',
+    displayTitle: true,
+    autoFirstPage: false,
+  })
+  for (const [name, file] of Object.entries(FONT_FILES)) doc.registerFont(name, file)
+  let pageNumber = 0
+  doc.on('pageAdded', () => {
+    pageNumber++
+    footer(doc, `${options.footer} · Page ${pageNumber}`)
+  })
+  doc.addPage()
+  return doc
+}
+
+function footer(doc: Pdf, text: string): void {
+  const { x, y } = doc
+  const bottom = doc.page.margins.bottom
+  // Writing below the bottom margin would start a new page: lift it while the footer is drawn.
+  doc.page.margins.bottom = 0
+  write(doc, text, { size: 8, color: '#555555', x: PAGE.margin, y: doc.page.height - PAGE.margin, width: doc.page.width - 2 * PAGE.margin, align: 'center', lineBreak: false })
+  doc.page.margins.bottom = bottom
+  doc.x = x
+  doc.y = y
+}
+
+const fonts = new Map<string, { hasGlyphForCodePoint(codePoint: number): boolean }>()
+
+/** Runs of text, each in the first font (Latin, then CJK) that can draw it; spaces stay with the run they are in. */
+export function runs(text: string): Array<{ text: string; script: 'latin' | 'cjk' }> {
+  const result: Array<{ text: string; script: 'latin' | 'cjk' }> = []
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 32
+    const last = result.at(-1)
+    const script = /\s/.test(char) && last ? last.script : latinHas(code) ? 'latin' : 'cjk'
+    if (last && last.script === script) last.text += char
+    else result.push({ text: char, script })
+  }
+  return result
+}
+
+function latinHas(code: number): boolean {
+  let font = fonts.get('latin')
+  if (!font) {
+    // fontkit comes with pdfkit; its font answers whether a glyph exists.
+    const fontkit = createRequire(import.meta.url)('fontkit') as { openSync(path: string): { hasGlyphForCodePoint(c: number): boolean } }
+    font = fontkit.openSync(FONT_FILES.latin)
+    fonts.set('latin', font)
+  }
+  return font.hasGlyphForCodePoint(code)
+}
+
+export type WriteOptions = PDFKit.Mixins.TextOptions & { size?: number; weight?: Weight; color?: string; x?: number; y?: number }
+
+/** Text in any script at the cursor (or at x, y), wrapping within the page. */
+export function write(doc: Pdf, text: string, options: WriteOptions = {}): void {
+  const { size = 10, weight = 'regular', color = '#111111', x, y, ...textOptions } = options
+  const parts = runs(text.length > 0 ? text : ' ')
+  doc.fontSize(size).fillColor(color)
+  parts.forEach((part, index) => {
+    const font = part.script === 'latin' ? (weight === 'bold' ? 'latin-bold' : 'latin') : weight === 'bold' ? 'cjk-bold' : 'cjk'
+    doc.font(font)
+    const continued = index < parts.length - 1
+    if (index === 0 && x !== undefined && y !== undefined) doc.text(part.text, x, y, { ...textOptions, continued })
+    else doc.text(part.text, { ...textOptions, continued })
+  })
+}
+
+/** Starts a new page when fewer than `height` points are left above the footer. */
+export function ensureRoom(doc: Pdf, height: number): void {
+  if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage()
+}

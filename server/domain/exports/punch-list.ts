@@ -1,0 +1,62 @@
+import { type GroupBy, groupItems } from '~/lib/reporting/items-query'
+import { PRIORITY_LABELS, STATUS_LABELS } from '~/lib/reporting/labels'
+import type { Item } from '~/lib/reporting/types'
+import { projectTitle, reportTitle } from '~/lib/reporting/types'
+import { type Clock, dateOf, momentOf } from './dates'
+import { ensureRoom, PAGE, type Pdf, write } from './pdf'
+
+/**
+ * The punch list PDF (docs/exports.md): the items the screen's filters select, one compact row
+ * each, under the screen's grouping, each number a link to the item's page. Items are read in
+ * batches; only their text is kept until the groups are known (a few hundred bytes an item).
+ */
+
+export type PunchListMeta = {
+  organisation: string
+  title: string
+  filters: string[]
+  madeBy: string
+  groupBy: GroupBy
+  packageName: (key: string) => string
+  publicUrl: string
+  clock: Clock
+}
+
+export async function writePunchList(doc: Pdf, meta: PunchListMeta, batches: AsyncIterable<Item[]>): Promise<number> {
+  const items: Item[] = []
+  for await (const batch of batches) items.push(...batch)
+  const width = doc.page.width - 2 * PAGE.margin
+  write(doc, meta.organisation, { size: 10, color: '#555555' })
+  write(doc, meta.title, { size: 20, weight: 'bold' })
+  write(doc, `${items.length} ${items.length === 1 ? 'item' : 'items'} · made by ${meta.madeBy} on ${momentOf(meta.clock.now.toISOString(), meta.clock)}`, { size: 9, color: '#555555' })
+  if (meta.filters.length > 0) write(doc, `Filters: ${meta.filters.join(' · ')}`, { size: 9, color: '#555555' })
+  doc.moveDown(1)
+  if (items.length === 0) write(doc, 'No outstanding item matches these filters.', { size: 11 })
+  for (const group of groupItems(items, meta.groupBy, meta.packageName)) {
+    if (meta.groupBy !== 'none') {
+      ensureRoom(doc, 60)
+      doc.moveDown(0.5)
+      write(doc, `${group.label} (${group.items.length})`, { size: 13, weight: 'bold', x: PAGE.margin, y: doc.y, width })
+      doc.moveDown(0.3)
+    }
+    for (const item of group.items) row(doc, item, meta, width)
+  }
+  return items.length
+}
+
+function row(doc: Pdf, item: Item, meta: PunchListMeta, width: number): void {
+  ensureRoom(doc, 48)
+  const top = doc.y
+  const link = `${meta.publicUrl.replace(/\/$/, '')}/items/${item.id}`
+  write(doc, `#${item.number}  ${item.title}`, { size: 10.5, weight: 'bold', x: PAGE.margin, y: top, width, link, underline: false })
+  const due = item.dueDate ? `Due ${dateOf(item.dueDate, meta.clock)}${item.overdue ? ' (overdue)' : ''}` : 'No due date'
+  const facts = [STATUS_LABELS[item.status], PRIORITY_LABELS[item.priority], item.assignee?.displayName ?? 'Unassigned', due]
+  if (item.packageKey) facts.push(meta.packageName(item.packageKey))
+  write(doc, facts.join(' · '), { size: 9, x: PAGE.margin, y: doc.y, width })
+  write(doc, `Next: ${item.nextAction.label}`, { size: 9, color: '#333333', x: PAGE.margin, y: doc.y, width })
+  const where = [projectTitle(item.projectTitle), reportTitle(item.reportTitle), item.location].filter(Boolean).join(' · ')
+  write(doc, where, { size: 8.5, color: '#555555', x: PAGE.margin, y: doc.y, width })
+  doc.moveDown(0.3)
+  doc.moveTo(PAGE.margin, doc.y).lineTo(PAGE.margin + width, doc.y).lineWidth(0.5).strokeColor('#cccccc').stroke()
+  doc.moveDown(0.4)
+}

@@ -113,6 +113,7 @@ export function declaredStatuses(spec: OperationSpec): Set<number> {
   if (spec.body || spec.query || spec.params || spec.headers || spec.rawBody) statuses.add(400)
   if (spec.access !== 'public') statuses.add(401)
   if (spec.body || spec.rawBody) statuses.add(413)
+  if (spec.idempotent) for (const status of [400, 409, 422]) statuses.add(status)
   return statuses
 }
 

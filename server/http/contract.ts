@@ -119,8 +119,10 @@ export function operation<const S extends OperationSpec>(spec: S): MiddlewareHan
 export function declaredStatuses(spec: OperationSpec): Set<number> {
   const statuses = new Set(Object.keys(spec.responses).map(Number))
   if (spec.body || spec.query || spec.params || spec.headers || spec.rawBody) statuses.add(400)
-  if (spec.access !== 'public') statuses.add(401)
+  // A signed-in call answers 403 KR_USER_BLOCKED to a blocked account, whatever it does.
+  if (spec.access !== 'public') for (const status of [401, 403]) statuses.add(status)
   if (spec.body || spec.rawBody) statuses.add(413)
+  if (spec.idempotent) for (const status of [400, 409, 422]) statuses.add(status)
   return statuses
 }
 

@@ -214,7 +214,13 @@ function responses(spec: OperationSpec, components: Components): OpenApiOperatio
   }
   if (spec.body || spec.query || spec.params || spec.headers || spec.rawBody) result['400'] ??= problem('Some input is not valid: the field errors say which.')
   if (spec.access !== 'public') result['401'] ??= problem('Not signed in, or the session has expired.')
+  if (spec.access !== 'public') result['403'] ??= problem('The account is blocked (KR_USER_BLOCKED).')
   if (spec.body || spec.rawBody) result['413'] ??= problem('The body is over the limit.')
+  if (spec.idempotent) {
+    result['400'] ??= problem('The Idempotency-Key header is not valid.')
+    result['409'] ??= problem('The first request with this Idempotency-Key is still being answered.')
+    result['422'] ??= problem('This Idempotency-Key was used with another body.')
+  }
   result.default = problem('Any other failure, as RFC 9457 problem details with a correlation id.')
   return result
 }

@@ -203,7 +203,7 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: NewDocumentSchema,
-      responses: { 201: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem of the number, title and metadata.', 403: 'No upload right here.', 404: 'No such project.' },
+      responses: { 201: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem of the number, title and metadata.', 403: 'No upload right here.', 404: 'No such project.', 409: 'The project is archived (KR_ARCHIVED).' },
     }),
     async (c) => c.json(await run(c, (ctx) => createDocument(ctx, c.req.param('id'), c.req.valid('json'))), 201),
   )
@@ -269,7 +269,7 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: MetadataSchema,
-      responses: { 200: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem, per field.', 403: 'No edit right.', 404: 'No such document.' },
+      responses: { 200: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem, per field.', 403: 'No edit right.', 404: 'No such document.', 409: 'The document or its project is archived.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putDocumentMetadata(ctx, c.req.param('id'), c.req.valid('json').values))),
   )

@@ -46,7 +46,7 @@ async function sequence(email: string): Promise<string[]> {
   return answers
 }
 
-test('an existing account, a pending registration and an unknown address get the same answers, request after request', async () => {
+test('an existing account, a pending registration and an unknown address get the same answers, request after request', { timeout: 240_000 }, async () => {
   const existing = (await createMember(t.db)).user.email
   const pending = uniqueEmail('pending')
   const unknown = uniqueEmail('unknown')
@@ -62,7 +62,7 @@ test('an existing account, a pending registration and an unknown address get the
   expect(answers.unknown).toEqual(answers.existing)
 })
 
-test('right after a registration, its address and an existing one still answer alike', async () => {
+test('right after a registration, its address and an existing one still answer alike', { timeout: 240_000 }, async () => {
   const existing = (await createMember(t.db)).user.email
   const fresh = uniqueEmail('fresh')
 

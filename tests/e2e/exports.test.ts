@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
@@ -87,7 +86,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export Excel' }).click()])
     expect(xlsx.suggestedFilename()).toMatch(/^items-\d{4}-\d{2}-\d{2}\.xlsx$/)
     const workbook = new ExcelJS.Workbook()
-    await workbook.xlsx.load(await readFile((await xlsx.path()) as string))
+    await workbook.xlsx.readFile((await xlsx.path()) as string)
     const sheet = workbook.worksheets[0]
     const rows: string[] = []
     sheet?.eachRow((row, index) => {

@@ -171,18 +171,24 @@ test('an id in a path is a UUID; a photo’s variant is one of its values', () =
   expect(document.paths['/api/photos/{photoId}/{variant}']?.get?.responses['200']?.content).toHaveProperty(['image/*'])
 })
 
-// Last in the file: it adds a route the document (built once) does not name.
+// A backend of its own: a route can be added only before the first request builds the router.
 test('an answer with a status its call does not declare is a schema incident (and so fails the test file that meets it)', async () => {
-  t.backend.app.get(
-    '/contract-test/undeclared-status',
-    operation({ summary: 'A call for this test', tag: 'Contract', access: 'public', responses: { 200: { description: 'Fine.', schema: z.object({ ok: z.boolean() }) } } }),
-    (c) => c.json({ ok: false }, 409),
-  )
+  const own = await createTestBackend({ allowSchemaIncidents: true })
   const before = t.schemaIncidents().length
-  const response = await t.fetch('/contract-test/undeclared-status')
-  expect(response.status).toBe(409)
-  await settleSchemaIncidents()
-  expect(t.schemaIncidents().slice(before)).toEqual([expect.objectContaining({ path: '/contract-test/undeclared-status', status: 409, field: '(status)', got: 'status 409' })])
-  // Met on purpose: taken back out, so close() still fails this file on any other incident.
-  ;(t.schemaIncidents() as unknown[]).splice(before)
+  try {
+    own.backend.app.get(
+      '/contract-test/undeclared-status',
+      operation({ summary: 'A call for this test', tag: 'Contract', access: 'public', responses: { 200: { description: 'Fine.', schema: z.object({ ok: z.boolean() }) } } }),
+      (c) => c.json({ ok: false }, 409),
+    )
+    const response = await own.fetch('/contract-test/undeclared-status')
+    expect(response.status).toBe(409)
+    await settleSchemaIncidents()
+    expect(own.schemaIncidents()).toEqual([expect.objectContaining({ path: '/contract-test/undeclared-status', status: 409, field: '(status)', got: 'status 409' })])
+  } finally {
+    await own.close()
+    // Every backend of the process hears every incident: this one was met on purpose, so it is taken
+    // back out of the file's backend too, whose close() still fails the file on any other.
+    ;(t.schemaIncidents() as unknown[]).splice(before)
+  }
 })

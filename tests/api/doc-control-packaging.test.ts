@@ -10,7 +10,7 @@ import { PACKAGE_PROGRESS_BYTES, type PackageContents } from '#server/domain/doc
 import { COVER_SHEET_NAME, writePackage, type ZipProgress } from '#server/domain/doc-control/packaging-zip'
 import { createLogger } from '#server/http/logger'
 import { runPackagingPass, startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import type { Transmittal, TransmittalPackage } from '~/lib/doc-control/types'
 import type { Revision } from '~/lib/documents/types'
 import { expectProblem, type TestClient } from '#tests/helpers/auth'

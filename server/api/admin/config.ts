@@ -7,7 +7,7 @@ import { configStatus, executeConfigTest, prepareConfigTest, recordConfigTest } 
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { Problem, problems } from '#server/http/problem'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import { CONFIG_CATEGORIES, CONFIG_TEST_KINDS, type ConfigCategory, type ConfigSchemaResponse, type ConfigTestKind, type ConfigVersionsResponse } from '~/lib/admin/config'
 import { ConfigPutSchema, ConfigRollbackSchema, ConfigTestSchema } from '~/lib/schemas/admin-config'
 import { runAdmin } from './run'

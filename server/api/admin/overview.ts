@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { adminOverview } from '#server/domain/admin/overview'
-import { getRetentionPolicy, putRetentionPolicy, retentionHealth } from '#server/domain/admin/retention'
+import { getRetentionPolicy, putRetentionPolicy, retentionHealth } from '#server/domain/config/retention'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { RetentionPolicySchema } from '~/lib/schemas/admin-retention'

@@ -3,11 +3,11 @@ import { z } from 'zod'
 import { runAdmin } from '#server/api/admin/run'
 import { abortUploadAsAdmin, listUploads, uploadStats } from '#server/domain/admin/uploads'
 import type { PhotoRuntime } from '#server/domain/photos/photos'
-import { cursorParam, decodeCursor } from '#server/domain/reporting/paging'
+import { cursorParam, decodeCursor } from '#server/domain/tenancy/paging'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { optional, wholeNumber } from '#server/http/query'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import { ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE_MAX, UPLOAD_PURPOSES, UPLOAD_STATES } from '~/lib/admin/uploads'
 
 /** docs/admin/packages-and-uploads.md "Uploads": every upload session of the organisation, its figures, and abort; administrators only. */

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { docControlSummary } from '#server/domain/doc-control/summary'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { documentRevisions } from '#server/db/schema-documents'
 import { Problem, type FieldErrors } from '#server/http/problem'
 import { nextRevisionCode, revisionCodeProblems, SUITABILITY_CODES } from '~/lib/documents/rules'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '../tenancy/context'
 import type { DocumentRow } from './places'
 
 /**

@@ -23,8 +23,28 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/**', 'tests/**', 'bench/**', 'scripts/**'],
+    files: ['tests/**', 'bench/**', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
+  {
+    // The server takes only the shared contract from the app (docs/architecture.md "The shared
+    // contract"): app/lib's schemas, types, constants and pure rules, never the screens' API client,
+    // page-request (*.server) modules or components. dependency-cruiser checks the same, transitively.
+    files: ['server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['~/*', '!~/lib', '~/lib/api', '~/lib/api/*', '~/lib/api.server', '~/**/*.server', '~/**/*.tsx'],
+              message: 'The server imports only the shared contract from the app: app/lib (schemas, types, constants), not its API client, page-request modules or screens.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: globals.node } },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 )

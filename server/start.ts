@@ -24,7 +24,7 @@ import { startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
 import { startWorkflowReminders } from '#server/jobs/workflow-reminders'
 import { startNotificationDigest } from '#server/jobs/notification-digest'
 import { startRealtime, type Realtime } from '#server/realtime/start'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 
 export type Started = {
   config: Config

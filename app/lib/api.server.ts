@@ -1,7 +1,7 @@
 import type { AppLoadContext } from 'react-router'
 import { createApiClient } from '~/lib/api/client'
 import { ensureClientId } from '~/lib/api/client-id'
-import { detectClientOs } from '~/lib/api/client-os'
+import { detectClientOs } from '~/lib/client-os'
 import {
   csrfTokenFromCookies,
   decodeCookieValue,

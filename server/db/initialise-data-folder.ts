@@ -8,7 +8,7 @@ import { lockHolder, openPglite } from '#server/db/client'
 import { initialiseRequest, type InitialiseReport } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 
 async function main(): Promise<void> {
   const request = initialiseRequest.parse(JSON.parse(process.argv[2] ?? 'null'))

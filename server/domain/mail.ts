@@ -5,7 +5,7 @@ import { effectiveGeneralConfig } from '#server/domain/config/effective'
 import { DEFAULT_SITE_NAME, requireDefinition } from '#server/mail/templates/registry'
 import { renderTemplate, validateTemplate, type RenderedMail } from '#server/mail/templates/render'
 import { storedTemplate } from '#server/mail/templates/store'
-import type { TemplateTexts } from '#server/mail/templates/types'
+import type { MailTemplateKey, MailVariables, TemplateTexts } from '#server/mail/templates/types'
 
 /**
  * Mail is written to the outbox in the same flow that decides to send it; delivery (SMTP) is a
@@ -16,29 +16,6 @@ import type { TemplateTexts } from '#server/mail/templates/types'
  * rendered when the mail is queued, so the outbox holds exactly what is sent: subject, plain text
  * and HTML.
  */
-export type MailTemplateKey =
-  | 'verify-email'
-  | 'reset-password'
-  | 'account-exists'
-  | 'workflow-review'
-  | 'workflow-due'
-  | 'transmittal-sent'
-  | 'document-renumbered'
-  | 'invite'
-  | 'project-invite'
-  | 'join-request-received'
-  | 'join-request-decided'
-  | 'support-reply'
-  | 'admin-password-reset'
-  | 'email-change'
-  | 'email-changed'
-  | 'item-assigned'
-  | 'item-response'
-  | 'item-close-requested'
-  | 'digest'
-
-/** A variable's value: text, a number, or (for a section such as the digest's items) a list of records. */
-export type MailVariables = Record<string, string | number | boolean | null | Record<string, string | number | boolean | null>[]>
 
 /**
  * One mail to queue. `tenantId` names the organisation whose template applies (none: the

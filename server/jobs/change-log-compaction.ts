@@ -1,7 +1,7 @@
 import type { Database } from '#server/db/client'
 import { tenants } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
-import { CHANGE_LOG_RETENTION_DAYS, compactChangeLog } from '#server/domain/reporting/change-log'
+import { CHANGE_LOG_RETENTION_DAYS, compactChangeLog } from '#server/domain/tenancy/change-log'
 import type { Logger } from '#server/http/logger'
 import { startPeriodic, type PeriodicJob } from './periodic'
 

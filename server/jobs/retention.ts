@@ -1,5 +1,5 @@
 import type { Database } from '#server/db/client'
-import { runRetentionPass } from '#server/domain/admin/retention'
+import { runRetentionPass } from '#server/domain/config/retention'
 import type { Logger } from '#server/http/logger'
 import { startPeriodic, type PeriodicJob } from './periodic'
 

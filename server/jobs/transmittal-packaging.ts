@@ -15,7 +15,7 @@ import {
   type Claim,
 } from '#server/domain/doc-control/packaging'
 import { PackageFileError, writePackage } from '#server/domain/doc-control/packaging-zip'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { Logger } from '#server/http/logger'
 import type { BlobStore } from '#server/storage/blob-store'
 

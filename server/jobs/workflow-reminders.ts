@@ -6,7 +6,7 @@ import { withTenant } from '#server/db/tenancy'
 import { linksOf, mailReminder, templatesOf, type Links } from '#server/domain/doc-control/workflow-store'
 import { byNumber, revisionShapes } from '#server/domain/doc-control/workflow-views'
 import { REMINDER_LEAD_MS } from '#server/domain/doc-control/working-days'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { Logger } from '#server/http/logger'
 import { startPeriodic, type PeriodicJob } from './periodic'
 

@@ -37,6 +37,7 @@ import {
 import { createHub, type Hub, type HubTimings } from './hub'
 import { createLogFeed } from './log-feed'
 import { HubError, type Backplane, type ConnectionInfo, type PresenceEntry, type PresenceStore, type Principal } from './types'
+import { UUID_SOURCE } from '~/lib/schemas/uuid'
 
 /**
  * The portal's hub (DESIGN.md "Realtime", docs/realtime.md): who may connect (the session cookie,
@@ -70,7 +71,7 @@ export type PortalHub = {
 /** Messages a connection may send in a burst, and how many it earns back per second. */
 const FLOOD_BURST = 5
 const FLOOD_REFILL_PER_SECOND = 1
-const ROOM_PATTERN = new RegExp(`^(${ROOM_KINDS.join('|')}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`)
+const ROOM_PATTERN = new RegExp(`^(${ROOM_KINDS.join('|')}):(${UUID_SOURCE})$`)
 
 /** The hub group of a client's room: the tenant is part of it, so two tenants never share one. */
 const roomGroup = (tenantId: string, room: string) => `room:${tenantId}:${room}`

@@ -5,8 +5,6 @@ import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { BlobsConfig } from '#server/config'
-import { S3BlobStore } from './s3-blob-store'
 
 /**
  * Where photo and document bytes live (docs/photos.md "Storage", docs/operations.md "File storage").
@@ -250,23 +248,6 @@ export class FileBlobStore implements BlobStore {
     await writeFile(probe, '')
     await rm(probe, { force: true })
   }
-}
-
-const stores = new Map<string, BlobStore>()
-
-/**
- * The process's store for this configuration: the data folder's (BLOB_STORE=file, the default), or
- * the bucket's (BLOB_STORE=s3: one S3 client per bucket and prefix, sharing its connections).
- */
-export function blobStoreFor(config: { dataDir: string; blobs?: BlobsConfig }): BlobStore {
-  const blobs = config.blobs
-  const id = blobs?.store === 's3' ? `s3:${JSON.stringify(blobs)}` : `file:${path.join(config.dataDir, 'blobs')}`
-  let store = stores.get(id)
-  if (!store) {
-    store = blobs?.store === 's3' ? new S3BlobStore(blobs) : new FileBlobStore(path.join(config.dataDir, 'blobs'))
-    stores.set(id, store)
-  }
-  return store
 }
 
 /** SHA-256 (hex) and size of a stored blob, read as a stream. */

@@ -11,7 +11,7 @@ import { inScope } from '#server/domain/observability/ingest'
 import { createMemoryBackplane } from '#server/realtime/memory-backplane'
 import { createMemoryPresence } from '#server/realtime/memory-presence'
 import { createPortalHub, type PortalHub } from '#server/realtime/portal-hub'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import type {
   AnalysisSeries,
   AnalysisSummary,

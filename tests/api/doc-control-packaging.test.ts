@@ -11,7 +11,7 @@ import { COVER_SHEET_NAME, writePackage, type ZipProgress } from '#server/domain
 import { COVER_SHEET_PDF_NAME } from '#server/domain/exports/cover-sheet'
 import { createLogger } from '#server/http/logger'
 import { runPackagingPass, startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import type { Transmittal, TransmittalPackage } from '~/lib/doc-control/types'
 import type { Revision } from '~/lib/documents/types'
 import { expectProblem, type TestClient } from '#tests/helpers/auth'

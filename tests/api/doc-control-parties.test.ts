@@ -5,7 +5,7 @@ import { workflowTemplates, workflowTemplateVersions } from '#server/db/schema-d
 import { DEMO } from '#server/db/demo-accounts'
 import { seedIfEmpty } from '#server/db/seed'
 import { withTenant } from '#server/db/tenancy'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import type { DeliverablePage, Party, ResponsibilityMatrix } from '~/lib/doc-control/types'
 import { auditOf, expectProblem, signedInClient, type TestClient } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'

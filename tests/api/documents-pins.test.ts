@@ -6,7 +6,7 @@ import { onCommittedChanges, type CommittedChange } from '#server/db/committed-c
 import { documentRevisions, documents } from '#server/db/schema-documents'
 import { withTenant } from '#server/db/tenancy'
 import { movePinsToRevision } from '#server/domain/documents/pins'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import type { DocumentDetail, DrawingOverlay, DrawingView, ItemPin, Pin, ProjectDrawings } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { auditOf, expectProblem, type TestClient } from '#tests/helpers/auth'

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto'
 import { onePagePdf } from '#server/db/seed-documents'
-import type { UploadSession } from '#server/domain/photos/uploads'
+import type { UploadSession } from '#server/domain/uploads/engine'
 import type { DocumentDetail, NamingStandard, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import type { TestClient } from './auth'

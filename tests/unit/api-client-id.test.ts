@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { ensureClientId, generateClientId, isValidClientId, loadBrowserClientId } from '~/lib/api/client-id'
-import { detectClientOs } from '~/lib/api/client-os'
+import { detectClientOs } from '~/lib/client-os'
 
 test('a stored id of at least 8 characters is kept', () => {
   expect(ensureClientId('abcd1234')).toEqual({ id: 'abcd1234', generated: false })

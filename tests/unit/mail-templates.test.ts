@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { MailTemplateKey } from '#server/domain/mail'
+import type { MailTemplateKey } from '#server/mail/templates/types'
 import { requireDefinition, sampleVariables, templateDefinitions } from '#server/mail/templates/registry'
 import { renderTemplate, validateTemplate } from '#server/mail/templates/render'
 import { sanitizeHtml } from '#server/mail/templates/sanitize'

@@ -2,10 +2,9 @@ import { loadError } from '~/components/reporting/item-action'
 import type { ApiClient } from '~/lib/api/types'
 import type { Page, Project } from '~/lib/reporting/types'
 import type { ProjectOption } from './project-choice'
+import { isUuid } from '~/lib/schemas/uuid'
 
 export type ProjectChoiceData = { projects: ProjectOption[]; projectId: string | null; project: Project | null }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * The projects to choose from and the chosen one (`?projectId=`), for every document-control
@@ -15,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export async function loadProjectChoice(api: ApiClient, request: Request, headers?: Headers): Promise<ProjectChoiceData> {
   const projectId = new URL(request.url).searchParams.get('projectId') || null
   const projectsCall = api.get<Page<Project>>('/api/projects?status=active&limit=100')
-  if (projectId && !UUID.test(projectId)) {
+  if (projectId && !isUuid(projectId)) {
     throw loadError({ kind: 404, status: 404, data: null, problem: undefined, correlationId: undefined, message: 'Not found' }, headers)
   }
   const [projects, project] = await Promise.all([projectsCall, projectId ? api.get<Project>(`/api/projects/${encodeURIComponent(projectId)}`) : null])

@@ -1,11 +1,9 @@
-/** Where /admin/workflow-templates is: archived ones shown, the editor open on a template or a new one. All of it in the address. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
+import { isUuid } from '~/lib/schemas/uuid'
 export type TemplatesQuery = { archived: boolean; editing: string | null; creating: boolean }
 
 export function templatesQuery(url: URL): TemplatesQuery {
   const edit = url.searchParams.get('edit')
-  return { archived: url.searchParams.get('archived') === '1', editing: edit && UUID.test(edit) ? edit : null, creating: url.searchParams.get('new') === '1' }
+  return { archived: url.searchParams.get('archived') === '1', editing: edit && isUuid(edit) ? edit : null, creating: url.searchParams.get('new') === '1' }
 }
 
 export function templatesHref(query: Partial<TemplatesQuery>): string {

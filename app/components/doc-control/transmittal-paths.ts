@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/schemas/uuid'
 /**
  * Addresses of the sets, transmittals and wizard screens and of the API calls behind them. Every
  * screen address keeps `projectId`, so the document-control tabs stay in the project.
@@ -25,13 +26,6 @@ export const api = {
   projectSets: (projectId: string) => `/api/projects/${enc(projectId)}/sets`,
   set: (id: string) => `/api/sets/${enc(id)}`,
   parties: (projectId: string) => `/api/projects/${enc(projectId)}/parties`,
-}
-
-/** Ids in addresses and forms are UUIDs; anything else is no record (the 404 screen), never a call. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value)
 }
 
 /** The ids a form posted under `name` that are UUIDs, in order, each once. */

@@ -1,5 +1,5 @@
 import type { WorkflowRevision } from '~/lib/doc-control/types'
-import { isUuid } from './transmittal-paths'
+import { isUuid } from '../../lib/schemas/uuid'
 
 export type RevisionPick = { documentId: string; revisionId: string }
 

@@ -2,15 +2,13 @@ import { type ComponentType, type ReactNode, useEffect, useRef, useState } from 
 import { ErrorList } from '~/components/ui/error-list'
 import { FieldHelp, FieldLabel, useFieldA11y } from '~/components/ui/field-parts'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import type { UploadTarget } from './upload-api'
+import type { UploadOutcome, UploadTarget } from './upload-api'
 import { fileInputClasses } from './upload-field-text'
 import type { FileUploadIslandProps } from './file-upload-island'
 import { useWhenIdleOrFocused } from './when-wanted'
 
 /** A file the form has a place for now (the document exists, the revision was checked): the island sends it there. */
 export type PendingUpload = { key: string; target: UploadTarget; file: File }
-
-export type UploadOutcome = { ok: true; id: string } | { ok: false; message: string; cancelled: boolean }
 
 // The island (the resumable queue and its progress row) is fetched once the page is idle after
 // hydration, or as soon as the user turns to the form. Until then, and without JavaScript, the

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { createBrowserApi } from '~/lib/api/browser'
-import { createUploadApi, type UploadTarget } from './upload-api'
-import type { UploadOutcome } from './file-upload-field'
+import { createUploadApi, type UploadOutcome, type UploadTarget } from './upload-api'
 import { browserEnvironment, UploadQueue } from './upload-queue'
 import { UploadRow } from './upload-row'
 

@@ -116,3 +116,5 @@ export function createUploadApi(api: ApiClient): UploadApi {
     },
   }
 }
+
+export type UploadOutcome = { ok: true; id: string } | { ok: false; message: string; cancelled: boolean }

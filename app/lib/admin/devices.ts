@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/schemas/uuid'
 /** /admin/devices (issue 13, docs/admin/join-requests-and-devices.md): shapes and the URL query. */
 
 /** GET /api/admin/devices, one row. */
@@ -16,8 +17,6 @@ export type DevicePage = { items: AdminDevice[]; nextCursor: string | null; plat
 
 export type DevicesQuery = { includeRevoked: boolean; platform: string | null; userId: string | null; after: string | null }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 function param(url: URL, name: string, max: number): string | null {
   const value = url.searchParams.get(name)?.trim()
   return value && value.length <= max ? value : null
@@ -28,7 +27,7 @@ export function devicesQuery(url: URL): DevicesQuery {
   return {
     includeRevoked: ['true', 'on', '1'].includes(url.searchParams.get('includeRevoked') ?? ''),
     platform: param(url, 'platform', 40),
-    userId: userId && UUID.test(userId) ? userId : null,
+    userId: userId && isUuid(userId) ? userId : null,
     after: param(url, 'after', 200),
   }
 }
@@ -53,6 +52,3 @@ export function devicesApiPath(query: DevicesQuery, limit = 50): string {
   return `/api/admin/devices?${params.toString()}`
 }
 
-export function isUuid(value: string): boolean {
-  return UUID.test(value)
-}

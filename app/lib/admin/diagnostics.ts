@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/schemas/uuid'
 /**
  * Administration › Diagnostics (docs/observability.md "Diagnostics"): the JSON shapes of
  * `/api/diagnostics*`, `/api/admin/diagnostics-attempts` and the analysis, shared by the backend
@@ -193,8 +194,6 @@ export function bucketFor(hours: number): AnalysisBucket {
   return hours > 72 ? 'day' : 'hour'
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export function isRunId(value: string | undefined): value is string {
-  return value !== undefined && UUID.test(value)
+  return value !== undefined && isUuid(value)
 }

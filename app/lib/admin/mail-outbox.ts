@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/schemas/uuid'
 /**
  * Administration › Mail outbox (docs/admin/mail.md "The outbox page"): the JSON shapes of
  * `/api/admin/mail-outbox*`, shared by the backend and the screens.
@@ -106,8 +107,6 @@ export function mailOutboxHref(query: Partial<MailOutboxQuery>): string {
   return `/admin/mail-outbox${search ? `?${search}` : ''}`
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export function isMailMessageId(value: string | undefined): value is string {
-  return value !== undefined && UUID.test(value)
+  return value !== undefined && isUuid(value)
 }

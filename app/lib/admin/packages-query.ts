@@ -1,13 +1,12 @@
+import { isUuid } from '~/lib/schemas/uuid'
 /** /admin/packages's URL: the project chosen and the package being renamed. */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type PackagesQuery = { projectId: string | null; rename: string | null }
 
 export function packagesQuery(url: URL): PackagesQuery {
   const projectId = url.searchParams.get('projectId')
   const rename = url.searchParams.get('rename')
-  return { projectId: projectId && UUID.test(projectId) ? projectId : null, rename: rename || null }
+  return { projectId: projectId && isUuid(projectId) ? projectId : null, rename: rename || null }
 }
 
 export function packagesHref(query: Partial<PackagesQuery>): string {

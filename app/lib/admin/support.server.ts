@@ -8,6 +8,7 @@ import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { SupportReplySchema } from '~/lib/schemas/admin-support'
 import type { SupportAttachment, SupportTicketDetail } from './support'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /**
  * What the support screens' actions share (docs/admin/support.md "Screens"): files of a form go to
@@ -18,10 +19,8 @@ import type { SupportAttachment, SupportTicketDetail } from './support'
 /** An action's answer: which form, conform's reply (typed values kept), a page notice, or problems of the file input. */
 export type SupportActionData = ReportingActionData & { fileErrors?: string[] | undefined }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export function isTicketId(value: string | undefined): value is string {
-  return value !== undefined && UUID.test(value)
+  return value !== undefined && isUuid(value)
 }
 
 /** The files chosen in the form's `file` input (browsers send an empty part when none is). */

@@ -1,5 +1,6 @@
 import { STATUS_LABELS } from './labels'
 import { type Item, projectTitle, reportTitle } from './types'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /**
  * The items screen's state, all of it in the URL (a view is a link, and it works without
@@ -87,7 +88,6 @@ export const DEFAULT_ITEMS_QUERY: ItemsQuery = {
   compare: [],
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const PACKAGE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 const CURSOR = /^[A-Za-z0-9_=-]{1,512}$/
 const TRUE_VALUES = new Set(['1', 'true', 'yes', 'on'])
@@ -105,7 +105,7 @@ function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T
 }
 
 export function isItemId(value: string): boolean {
-  return UUID.test(value)
+  return isUuid(value)
 }
 
 /** Columns in their fixed order; an item must stay reachable, so a choice without number or title gets the title. */
@@ -129,7 +129,7 @@ function parseCompare(value: string | null): string[] {
  */
 export function parseItemsQuery(input: URLSearchParams | string): ItemsQuery {
   const params = typeof input === 'string' ? new URLSearchParams(input.replace(/^\?/, '')) : input
-  const id = (value: string | null) => (value !== null && UUID.test(value) ? value.toLowerCase() : null)
+  const id = (value: string | null) => (value !== null && isUuid(value) ? value.toLowerCase() : null)
   const assignee = first(params, 'assignee', 'assigneeUserId')
   const packageKey = first(params, 'package', 'packageKey')
   const before = first(params, 'before')

@@ -9,10 +9,10 @@ import type { Entitlements } from '~/lib/licensing/seats'
 import { setFlash } from '~/lib/flash.server'
 import type { Page, Project } from '~/lib/reporting/types'
 import { InviteCreateSchema, ProjectInviteCreateSchema } from '~/lib/schemas/admin-invites'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /** /admin/invites: what it loads and its actions (docs/admin/invites.md). */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const PROJECTS_MAX = 100
 
 export type InvitesQuery = { status: InviteStatus | null; after: string | null; projectId: string | null; projectAfter: string | null }
@@ -23,7 +23,7 @@ export function invitesQuery(url: URL): InvitesQuery {
   return {
     status: (INVITE_STATUSES as readonly string[]).includes(status ?? '') ? (status as InviteStatus) : null,
     after: url.searchParams.get('after') || null,
-    projectId: projectId && UUID.test(projectId) ? projectId : null,
+    projectId: projectId && isUuid(projectId) ? projectId : null,
     projectAfter: url.searchParams.get('projectAfter') || null,
   }
 }
@@ -68,7 +68,7 @@ export async function createInvite(api: ApiClient, formData: FormData, query: In
 
 function inviteIdOf(formData: FormData): string {
   const id = String(formData.get('inviteId') ?? '')
-  if (!UUID.test(id)) throw data('Choose an invite.', { status: 400 })
+  if (!isUuid(id)) throw data('Choose an invite.', { status: 400 })
   return id
 }
 

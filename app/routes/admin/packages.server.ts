@@ -9,10 +9,10 @@ import type { Session } from '~/lib/auth/session'
 import { setFlash } from '~/lib/flash.server'
 import type { Page, Project } from '~/lib/reporting/types'
 import { packagesHref, type PackagesQuery } from '~/lib/admin/packages-query'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /** /admin/packages: what it loads, and its four forms (add, rename, activate/deactivate, a project's settings). */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** The project picker offers the newest this many projects. */
 const PICKER_PROJECTS = 100
 
@@ -108,7 +108,7 @@ export async function togglePackage(api: ApiClient, formData: FormData, query: P
 /** A project's settings: one select per package (`pkg:{key}` = inherit | on | off). */
 export async function saveProjectPackages(api: ApiClient, formData: FormData, headers: Headers) {
   const projectId = String(formData.get('projectId') ?? '')
-  if (!UUID.test(projectId)) throw data('Choose a project.', { status: 400 })
+  if (!isUuid(projectId)) throw data('Choose a project.', { status: 400 })
   const items: { packageKey: string; active: boolean | null }[] = []
   for (const [name, value] of formData.entries()) {
     if (!name.startsWith('pkg:')) continue

@@ -1,14 +1,13 @@
 import { loadError } from '~/components/reporting/item-action'
 import { SUPPORT_STATUSES, type SupportAssignee, type SupportStatus, type SupportTicket } from '~/lib/admin/support'
 import type { ApiClient } from '~/lib/api/types'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /** /admin/support: the filters in the URL (status, assignee, search, page), and what the page loads. */
 
 export const ADMIN_TICKETS_PAGE = 50
 
 export type AdminTicketsQuery = { status: SupportStatus | null; assigneeId: string | null; q: string; after: string | null }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Unknown values are dropped rather than refused: a hand-edited URL shows the unfiltered list. */
 export function adminTicketsQuery(url: URL): AdminTicketsQuery {
@@ -17,7 +16,7 @@ export function adminTicketsQuery(url: URL): AdminTicketsQuery {
   const after = url.searchParams.get('after') ?? ''
   return {
     status: (SUPPORT_STATUSES as readonly string[]).includes(status) ? (status as SupportStatus) : null,
-    assigneeId: assigneeId === 'none' || UUID.test(assigneeId) ? assigneeId : null,
+    assigneeId: assigneeId === 'none' || isUuid(assigneeId) ? assigneeId : null,
     q: (url.searchParams.get('q') ?? '').trim().slice(0, 200),
     after: after && after.length <= 200 ? after : null,
   }

@@ -6,10 +6,9 @@ import { uploadsHref, type UploadsQuery } from '~/lib/admin/uploads-query'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import type { Page } from '~/lib/reporting/types'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /** /admin/uploads: what it loads (the figures and a page of sessions), and its one action (abort). */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function loadUploadsPage(api: ApiClient, query: UploadsQuery, headers: Headers) {
   const params = new URLSearchParams()
@@ -27,7 +26,7 @@ export async function loadUploadsPage(api: ApiClient, query: UploadsQuery, heade
 export async function abortUpload(api: ApiClient, formData: FormData, query: UploadsQuery, headers: Headers) {
   const id = String(formData.get('uploadId') ?? '')
   const fileName = String(formData.get('fileName') ?? 'The upload')
-  if (!UUID.test(id)) throw data('Choose an upload.', { status: 400 })
+  if (!isUuid(id)) throw data('Choose an upload.', { status: 400 })
   const result = await api.del(`/api/admin/uploads/${encodeURIComponent(id)}`)
   if (!result.ok) return noticeFailure('abort', result.error, headers, id)
   await setFlash(headers, { tone: 'success', message: `Upload “${fileName}” aborted. Its received bytes are freed; its owner can start again.` })

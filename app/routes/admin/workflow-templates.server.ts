@@ -10,10 +10,10 @@ import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
 import { type Member, type Page, type Project, projectTitle } from '~/lib/reporting/types'
 import { templateBodyOf, templateFieldOf, TemplateFormSchema } from '~/lib/schemas/workflow-forms'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /** /admin/workflow-templates: what it loads, and its two actions (save a template, archive one). */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const templatesPath = '/api/workflow-templates'
 const templatePath = (id: string) => `${templatesPath}/${encodeURIComponent(id)}`
 /** Parties come per project: those of this many active projects are offered as reviewers. */
@@ -97,7 +97,7 @@ function templateFieldErrors(error: ApiError, form: Parameters<typeof templateFi
 
 export async function archiveTemplate(api: ApiClient, formData: FormData, query: TemplatesQuery, headers: Headers) {
   const templateId = String(formData.get('templateId') ?? '')
-  if (!UUID.test(templateId)) throw data('Choose a template.', { status: 400 })
+  if (!isUuid(templateId)) throw data('Choose a template.', { status: 400 })
   const result = await api.post<WorkflowTemplate>(`${templatePath(templateId)}/archive`, undefined, { idempotencyKey: true })
   if (!result.ok) {
     if (result.error.status === 404) throw loadError(result.error, headers)

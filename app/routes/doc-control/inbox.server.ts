@@ -3,7 +3,8 @@ import { pageOf } from '~/components/doc-control/workflow-paging'
 import { noticeOf } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
 import type { InboxEntry, NumberedPage, Workflow } from '~/lib/doc-control/types'
-import { runWorkflowAction, UUID, workflowIntent } from './workflow.server'
+import { runWorkflowAction, workflowIntent } from './workflow.server'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /** /doc-control/inbox: my review tasks and the transmittals sent to me, newest first, a page at a time. */
 
@@ -39,6 +40,6 @@ export async function actOnTask(api: ApiClient, formData: FormData, url: URL, he
   const intent = workflowIntent(formData)
   if (intent !== 'approve' && intent !== 'reject') throw data('Unknown intent', { status: 400 })
   const workflowId = String(formData.get('workflowId') ?? '')
-  if (!UUID.test(workflowId)) throw data('Choose a review.', { status: 400 })
+  if (!isUuid(workflowId)) throw data('Choose a review.', { status: 400 })
   return runWorkflowAction(api, intent, workflowId, formData, headers, { back: url.pathname + url.search, keepPage: true })
 }

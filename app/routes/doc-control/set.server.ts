@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
-import { api as paths, isUuid, setPage } from '~/components/doc-control/transmittal-paths'
+import { api as paths, setPage } from '~/components/doc-control/transmittal-paths'
+import { isUuid } from '~/lib/schemas/uuid'
 import { picksOf, withPicks, withoutRevision } from '~/components/doc-control/wizard-picks'
 import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure, noticeOf, type Notice, type ReportingActionData } from '~/components/reporting/report-action'

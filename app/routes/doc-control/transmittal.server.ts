@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
-import { api as paths, isUuid, transmittalPage, wizardPage } from '~/components/doc-control/transmittal-paths'
+import { api as paths, transmittalPage, wizardPage } from '~/components/doc-control/transmittal-paths'
+import { isUuid } from '~/lib/schemas/uuid'
 import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'

@@ -1,6 +1,6 @@
 import { data, useActionData } from 'react-router'
 import { ProjectChoice } from '~/components/doc-control/project-choice'
-import { isUuid } from '~/components/doc-control/transmittal-paths'
+import { isUuid } from '~/lib/schemas/uuid'
 import { WizardMessageStep } from '~/components/doc-control/wizard-message-step'
 import { WizardRecipientsStep } from '~/components/doc-control/wizard-recipients-step'
 import { WizardReviewStep } from '~/components/doc-control/wizard-review-step'

@@ -10,7 +10,8 @@ import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
 import type { Member } from '~/lib/reporting/types'
 import { StartReviewFormSchema } from '~/lib/schemas/workflow-forms'
-import { UUID, workflowPage } from './workflow.server'
+import { workflowPage } from './workflow.server'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /**
  * A document's reviews on its page (/documents/{documentId}, "Reviews"): its history of reviews,
@@ -27,7 +28,7 @@ export function canStartReview(doc: DocumentDetail): boolean {
 export async function loadDocumentReviews(api: ApiClient, doc: DocumentDetail, url: URL): Promise<DocumentReviews> {
   const start = canStartReview(doc)
   const wanted = url.searchParams.get(REVIEW_TEMPLATE_PARAM)
-  const templateId = start && wanted && UUID.test(wanted) ? wanted : null
+  const templateId = start && wanted && isUuid(wanted) ? wanted : null
   const revisionId = doc.currentRevision?.id ?? doc.revisions[0]?.id ?? null
   const [reviews, templates, template, proposal, members] = await Promise.all([
     api.get<{ items: WorkflowSummary[] }>(`/api/documents/${encodeURIComponent(doc.id)}/workflows`),

@@ -10,13 +10,13 @@ import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { type Member, type Project, projectTitle } from '~/lib/reporting/types'
 import { ApproveSchema, CancelSchema, CommentSchema, ReassignSchema, RejectFormSchema, ResubmitSchema } from '~/lib/schemas/workflows'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /**
  * A review (/doc-control/workflows/{workflowId}): what its page loads, and the actions on it, one
  * function per intent. The inbox runs approve and reject through the same functions.
  */
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const workflowPath = (workflowId: string) => `/api/workflows/${encodeURIComponent(workflowId)}`
 export const workflowPage = (workflowId: string, projectId?: string) =>
   `/doc-control/workflows/${encodeURIComponent(workflowId)}${projectId ? `?${new URLSearchParams({ projectId })}` : ''}`
@@ -32,7 +32,7 @@ export type ResubmitDocument = { documentId: string; number: string; reviewed: s
  * An unknown review, another organisation's or one the caller cannot see, is the 404 screen.
  */
 export async function loadWorkflowPage(api: ApiClient, workflowId: string, headers: Headers) {
-  if (!UUID.test(workflowId)) throw data(null, { status: 404, statusText: 'Not found' })
+  if (!isUuid(workflowId)) throw data(null, { status: 404, statusText: 'Not found' })
   const found = await api.get<Workflow>(workflowPath(workflowId))
   if (!found.ok) throw loadError(found.error, headers)
   const workflow = found.data
@@ -150,7 +150,7 @@ export async function runWorkflowAction(
   headers: Headers,
   options: { back: string; keepPage?: boolean },
 ) {
-  if (!UUID.test(workflowId)) throw data('Choose a review.', { status: 400 })
+  if (!isUuid(workflowId)) throw data('Choose a review.', { status: 400 })
   const path = workflowPath(workflowId)
   const keepPage = options.keepPage ?? false
   const invalid = (submission: Replyable) => data<WorkflowActionData>({ intent, targetId: workflowId, result: submission.reply() }, { status: 400 })

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { devicePlatforms, listAdminDevices, revokeAdminDevice } from '#server/domain/admin/devices'
-import { cursorParam } from '#server/domain/reporting/paging'
+import { cursorParam } from '#server/domain/tenancy/paging'
 import { operation } from '#server/http/contract'
 import { DevicePageSchema } from '~/lib/schemas/admin-responses'
 import type { BackendEnv } from '#server/http/env'

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { ROLE_KEYS } from '#server/domain/auth/roles'
+import { ROLE_KEYS } from '#server/domain/tenancy/roles'
 import {
   approveJoinRequest,
   createJoinRequest,
@@ -11,7 +11,7 @@ import {
   withdrawJoinRequest,
   type RequestMeta,
 } from '#server/domain/admin/join-requests'
-import { cursorParam } from '#server/domain/reporting/paging'
+import { cursorParam } from '#server/domain/tenancy/paging'
 import { operation } from '#server/http/contract'
 import { JoinRequestPageSchema, JoinRequestSchema, OwnJoinRequestSchema } from '~/lib/schemas/admin-responses'
 import type { BackendEnv } from '#server/http/env'

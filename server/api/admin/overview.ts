@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { exposedDemoAccounts } from '#server/domain/admin/demo-accounts'
 import { adminOverview } from '#server/domain/admin/overview'
-import { getRetentionPolicy, putRetentionPolicy, retentionHealth } from '#server/domain/admin/retention'
+import { getRetentionPolicy, putRetentionPolicy, retentionHealth } from '#server/domain/config/retention'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { AdminOverviewSchema, RetentionHealthSchema, RetentionPolicyAnswerSchema } from '~/lib/schemas/admin-responses'

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { asAdmin } from '#server/domain/admin/context'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 

@@ -11,7 +11,7 @@ import {
   updateDeliverable,
 } from '#server/domain/doc-control/deliverables'
 import { exportDeliverables, importDeliverables } from '#server/domain/doc-control/deliverables-io'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
 import { DeliverableImportSchema, DeliverablePageSchema, DeliverableSchema } from '~/lib/schemas/doc-control-responses'
 import type { BackendEnv } from '#server/http/env'

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { inbox, INBOX_KINDS } from '#server/domain/doc-control/inbox'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { InboxEntrySchema } from '~/lib/schemas/doc-control-responses'

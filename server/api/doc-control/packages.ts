@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { getPackage, packageDownload, requestPackage } from '#server/domain/doc-control/packaging'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { TransmittalPackageSchema } from '~/lib/schemas/doc-control-responses'

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { createSet, deriveSet, getSet, listSets, publishSet, putSetRevisions, updateSet } from '#server/domain/doc-control/sets'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { DocumentSetPageSchema, DocumentSetSchema } from '~/lib/schemas/doc-control-responses'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { docControlSummary } from '#server/domain/doc-control/summary'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
 import { DocControlSummarySchema } from '~/lib/schemas/doc-control-responses'
 import type { BackendEnv } from '#server/http/env'

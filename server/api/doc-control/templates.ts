@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { archiveTemplate, createTemplate, getTemplate, listTemplates, updateTemplate } from '#server/domain/doc-control/templates'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { WorkflowTemplateListSchema, WorkflowTemplateSchema } from '~/lib/schemas/doc-control-responses'

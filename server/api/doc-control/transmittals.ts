@@ -11,7 +11,7 @@ import {
   sendTransmittal,
   updateTransmittal,
 } from '#server/domain/doc-control/transmittals'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
 import { TransmittalPageSchema, TransmittalSchema, TransmittalStatusSchema } from '~/lib/schemas/doc-control-responses'

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import { createDocument, DOCUMENT_TITLE_MAX, getDocument, putDocumentMetadata, updateDocument, validateProposal } from '#server/domain/documents/documents'
 import { createFolder, FOLDER_NAME_MAX, folderTree, getFolder, MAX_FOLDER_DEPTH, updateFolder } from '#server/domain/documents/folders'
 import { getMetadataFields, getNamingStandard, putMetadataFields, putNamingStandard } from '#server/domain/documents/naming'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import { searchDocuments, SEARCH_PAGE_MAX, SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE_MAX, SEARCH_TEXT_MAX } from '#server/domain/documents/search'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'

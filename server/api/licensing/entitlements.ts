@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { entitlementsOf } from '#server/domain/licensing/entitlements-me'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'

@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream'
 import type { Context } from 'hono'
 import type { BackendEnv } from '#server/http/env'
-import { parseRange, type ServedBlob } from '#server/domain/photos/serving'
+import { parseRange } from '#server/domain/photos/serving'
+import { type ServedBlob } from '#server/domain/uploads/served'
 import { Problem, problems } from '#server/http/problem'
-import { blobStoreFor, type BlobStore } from '#server/storage/blob-store'
+import { type BlobStore } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 
 /**
  * Streams a stored blob (docs/photos.md "Serving"): photos, their renditions and edits, document

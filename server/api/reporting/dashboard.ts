@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { BackendEnv } from '#server/http/env'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import { dashboardFigures } from '#server/domain/reporting/dashboard'
 import { operation } from '#server/http/contract'
 import { requireSession } from '#server/http/session'

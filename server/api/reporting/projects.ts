@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import { listMembers } from '#server/domain/reporting/members'
 import { organisationPackages } from '#server/domain/reporting/packages'
-import { cursorParam, decodeCursor, limitParam } from '#server/domain/reporting/paging'
+import { cursorParam, decodeCursor, limitParam } from '#server/domain/tenancy/paging'
 import {
   createProject,
   getProject,

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import { SYNC_PAGE_SIZE, syncChanges, type SyncChanges, type SyncSnapshot } from '#server/domain/reporting/sync'
 import { syncCursorKey } from '#server/domain/reporting/sync-cursor'
 import { operation, type OperationSpec } from '#server/http/contract'

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { BackendEnv } from '#server/http/env'
-import { asMember } from '#server/domain/reporting/context'
+import { asMember } from '#server/domain/tenancy/context'
 import { createView, deleteView, listViews, replaceView, VIEW_SCOPES } from '#server/domain/reporting/views'
 import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import type { BackendEnv } from '#server/http/env'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import { getAppearance, patchAppearance } from '#server/domain/settings/appearance'
 import { getPreferences, putPreferences } from '#server/domain/settings/notification-preferences'
 import { operation } from '#server/http/contract'

@@ -1,10 +1,10 @@
 import { type Context, Hono } from 'hono'
 import { z } from 'zod'
 import { sniffFileType, SNIFF_BYTES } from '#server/domain/documents/revision-type'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import { checkCurrentPassword, confirmEmailChange, recordEmailChanged, recordEmailChangedUntenanted, requestEmailChange } from '#server/domain/settings/email-change'
 import { cancelEnrollment, confirmEnrollment, removeMfa, startEnrollment } from '#server/domain/settings/mfa'
-import { getAdminSettings, patchAdminSettings } from '#server/domain/settings/organisation'
+import { getAdminSettings, patchAdminSettings } from '#server/domain/config/organisation-switches'
 import { settingsOverview } from '#server/domain/settings/overview'
 import { listSessions, revokeOtherSessions, revokeSession } from '#server/domain/settings/sessions'
 import { getSite, logoBlob, logoKey, onlyAdminsChangeSite, patchSite, removeLogo, setLogo } from '#server/domain/settings/site'
@@ -15,7 +15,7 @@ import type { BackendEnv } from '#server/http/env'
 import { fileParts, multipartForm, multipartLimit } from '#server/http/multipart'
 import { Problem } from '#server/http/problem'
 import { requireSession } from '#server/http/session'
-import { blobStoreFor } from '#server/storage/blob-store'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import {
   AdminSettingsPatchSchema,
   DiagnosticsPatchSchema,

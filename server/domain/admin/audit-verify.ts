@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm'
 import { auditChainHeads, auditEvents } from '#server/db/schema'
 import { recordAuditIn } from '#server/domain/audit'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { RequestOrigin } from './audit'
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { auditEvents, users } from '#server/db/schema'
 import { recordAuditIn } from '#server/domain/audit'
 import { escapeLike } from '#server/domain/documents/search'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem, problems } from '#server/http/problem'
 import type { AuditActionCount, AuditEntry } from '~/lib/admin/audit'
 

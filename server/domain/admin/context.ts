@@ -1,6 +1,6 @@
 import type { Database } from '#server/db/client'
 import { onlyAdmins } from '#server/domain/doc-control/workflow-problems'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 
 /**
  * The Administration area's calls (issue 13): one tenant transaction as the session's member,

@@ -1,10 +1,11 @@
-import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { devices, sessions, users } from '#server/db/schema'
 import { recordAuditIn } from '#server/domain/audit'
-import type { DomainContext } from '#server/domain/reporting/context'
-import { recordChange } from '#server/domain/reporting/change-log'
-import { decodeCursor, pageOf } from '#server/domain/reporting/paging'
+import type { DomainContext } from '#server/domain/tenancy/context'
+import { recordChange } from '#server/domain/tenancy/change-log'
+import { decodeCursor, pageOf } from '#server/domain/tenancy/paging'
 import { Problem, problems } from '#server/http/problem'
+import { endDeviceSessions } from '#server/domain/auth/devices'
 
 /**
  * Devices of the organisation's people (issue 13, docs/admin/join-requests-and-devices.md). A
@@ -129,26 +130,3 @@ export async function revokeAdminDevice(
   return { revoked: true, sessionsEnded: ended }
 }
 
-/** Ends the live sessions of this user signed in from this device in this organisation; how many. */
-export async function endDeviceSessions(
-  ctx: Pick<DomainContext, 'tx' | 'now'> & { actor: { tenantId: string } },
-  userId: string,
-  deviceId: string,
-  exceptSessionId?: string,
-): Promise<number> {
-  const ended = await ctx.tx
-    .update(sessions)
-    .set({ revokedAt: ctx.now })
-    .where(
-      and(
-        eq(sessions.tenantId, ctx.actor.tenantId),
-        eq(sessions.userId, userId),
-        eq(sessions.deviceId, deviceId),
-        isNull(sessions.revokedAt),
-        gt(sessions.maxExpiresAt, ctx.now),
-        exceptSessionId ? sql`${sessions.id} <> ${exceptSessionId}` : undefined,
-      ),
-    )
-    .returning({ id: sessions.id })
-  return ended.length
-}

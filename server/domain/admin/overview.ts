@@ -2,10 +2,10 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { mailOutbox, memberships, users } from '#server/db/schema'
 import { invites, joinRequests } from '#server/db/schema-admin'
 import { seatStanding } from '#server/domain/licensing/seats'
-import { quotaUse } from '#server/domain/photos/quota'
-import type { DomainContext } from '#server/domain/reporting/context'
+import { quotaUse } from '#server/domain/uploads/quota'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { AdminOverview } from '~/lib/schemas/admin-retention'
-import { retentionHealth } from './retention'
+import { retentionHealth } from '../config/retention'
 
 const count = sql<number>`count(*)`.mapWith(Number)
 

@@ -4,14 +4,15 @@ import { Problem, problems } from '#server/http/problem'
 import type { BlobStore } from '#server/storage/blob-store'
 import { sniffFileType, SNIFF_BYTES } from '../documents/revision-type'
 import type { PhotoRuntime } from '../photos/photos'
-import { ensureQuota } from '../photos/quota'
-import type { ServedBlob } from '../photos/serving'
-import { checkStaged, ensureStillCompleting, markCompleted, markFailed, reopen } from '../photos/upload-complete'
-import { checkNewUpload, insertSession, type NewUpload, type SessionRow, type UploadSession } from '../photos/upload-session'
-import type { DomainContext } from '../reporting/context'
-import { recordChange } from '../reporting/change-log'
-import { isUuid } from '../reporting/item-view'
-import { userRefs } from '../reporting/user-refs'
+import { ensureQuota } from '../uploads/quota'
+import type { ServedBlob } from '../uploads/served'
+import { checkStaged, ensureStillCompleting, markCompleted, markFailed, reopen } from '../uploads/complete'
+import { checkNewUpload, insertSession, type NewUpload, type SessionRow, type UploadSession } from '../uploads/session'
+import { registerFinisher } from '../uploads/engine'
+import type { DomainContext } from '../tenancy/context'
+import { recordChange } from '../tenancy/change-log'
+import { isUuid } from '~/lib/schemas/uuid'
+import { userRefs } from '../tenancy/user-refs'
 import { attachmentColumns, auditSupport, findTicket, toAttachment, type SupportAttachment } from './support'
 
 /**
@@ -167,3 +168,17 @@ export async function attachmentBlob(ctx: DomainContext, ticketId: string, attac
   if (!row) throw missing()
   return { key: row.blobKey, contentType: row.contentType, sha256: row.sha256, fileName: row.fileName }
 }
+
+declare module '#server/domain/uploads/engine' {
+  interface UploadMade {
+    support: { attachment: SupportAttachment }
+  }
+}
+
+registerFinisher('support', {
+  finish: async (rt, row, tenantId) => ({ attachment: await finishSupport(rt, row, tenantId) }),
+  replay: async (ctx, row) => {
+    const attachment = await replaySupport(ctx, row)
+    return attachment && { attachment }
+  },
+})

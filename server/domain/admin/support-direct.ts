@@ -1,19 +1,17 @@
 import { and, eq } from 'drizzle-orm'
 import { supportAttachments } from '#server/db/schema-admin'
 import { sniffFileType, SNIFF_BYTES } from '../documents/revision-type'
-import { receiveChunk } from '../photos/chunks'
-import { bytesOf, type DirectFile } from '../photos/direct'
-import { deleteBlobs, type PhotoRuntime } from '../photos/photos'
-import { abortUpload, completeUpload } from '../photos/uploads'
-import { recordChange } from '../reporting/change-log'
+import { sendFile, storeAllOrNothing, type DirectFile } from '../uploads/direct'
+import type { UploadRuntime } from '../uploads/runtime'
+import { deleteBlobs } from '../photos/photos'
+import { recordChange } from '../tenancy/change-log'
 import { auditSupport, findTicket, type SupportAttachment } from './support'
 import { ATTACHMENT_TYPES, attachmentTooLarge, attachmentTypeProblem, closedProblem, createSupportUpload, MAX_ATTACHMENT_BYTES } from './support-attachments'
 
 /**
- * Support attachments sent in one request (the forms without JavaScript; docs/admin/support.md):
- * each file goes through the same session, chunk and complete steps as a resumable upload, so
- * limits, quota and type checks are the same. All or nothing: a refused file takes back the
- * attachments stored before it.
+ * Support attachments sent in one request (the forms without JavaScript; docs/admin/support.md),
+ * through the upload engine's one-request path (server/domain/uploads/direct.ts). All or nothing:
+ * a refused file takes back the attachments stored before it.
  */
 
 /** Refuses before anything is stored: every file within the size limit and of a type a ticket takes. */
@@ -25,27 +23,8 @@ async function check(files: readonly DirectFile[]): Promise<void> {
   }
 }
 
-async function storeOne(rt: PhotoRuntime, ticketId: string, file: DirectFile): Promise<SupportAttachment> {
-  const session = await rt.run((ctx) =>
-    createSupportUpload(ctx, ticketId, { fileName: file.name || 'attachment', size: file.size, contentType: file.type || 'application/octet-stream' }),
-  )
-  try {
-    let offset = 0
-    while (offset < file.size) {
-      const end = Math.min(file.size, offset + session.chunkSize)
-      offset = (await receiveChunk(rt, session.id, offset, bytesOf(file.slice(offset, end)), end - offset)).offset
-    }
-    const done = await completeUpload(rt, session.id)
-    if (done.purpose !== 'support') throw new Error('a support upload completed as something else')
-    return done.attachment
-  } catch (error) {
-    await abortUpload(rt, session.id).catch(() => undefined)
-    throw error
-  }
-}
-
 /** Takes an attachment back (the one-request form's undo when a later file is refused). */
-async function removeAttachment(rt: PhotoRuntime, attachment: SupportAttachment): Promise<void> {
+async function removeAttachment(rt: UploadRuntime, attachment: SupportAttachment): Promise<void> {
   const key = await rt.run(async (ctx) => {
     const [gone] = await ctx.tx
       .delete(supportAttachments)
@@ -63,19 +42,16 @@ async function removeAttachment(rt: PhotoRuntime, attachment: SupportAttachment)
 }
 
 /** POST /api/support/tickets/{id}/attachments: the files of a form sent without JavaScript. All or nothing. */
-export async function storeDirectAttachments(rt: PhotoRuntime, ticketId: string, files: readonly DirectFile[]): Promise<SupportAttachment[]> {
+export async function storeDirectAttachments(rt: UploadRuntime, ticketId: string, files: readonly DirectFile[]): Promise<SupportAttachment[]> {
   await rt.run(async (ctx) => {
     const ticket = await findTicket(ctx, ticketId, 'opener-or-admin')
     if (ticket.status === 'closed') throw closedProblem()
   })
   await check(files)
-  const stored: SupportAttachment[] = []
-  try {
-    for (const file of files) stored.push(await storeOne(rt, ticketId, file))
-  } catch (error) {
-    for (const attachment of stored)
-      await removeAttachment(rt, attachment).catch((e: unknown) => rt.warn({ err: e, attachmentId: attachment.id }, 'support attachments: undo failed'))
-    throw error
+  const storeOne = async (file: DirectFile) => {
+    const start = () =>
+      rt.run((ctx) => createSupportUpload(ctx, ticketId, { fileName: file.name || 'attachment', size: file.size, contentType: file.type || 'application/octet-stream' }))
+    return (await sendFile(rt, 'support', start, file)).attachment
   }
-  return stored
+  return storeAllOrNothing(rt, files, storeOne, (attachment) => removeAttachment(rt, attachment), 'support attachments')
 }

@@ -4,11 +4,11 @@ import { supportAttachments, supportMessages, supportTickets } from '#server/db/
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { enqueueMail } from '#server/domain/mail'
 import { Problem, problems } from '#server/http/problem'
-import type { DomainContext } from '../reporting/context'
-import { recordChange } from '../reporting/change-log'
-import { isUuid } from '../reporting/item-view'
+import type { DomainContext } from '../tenancy/context'
+import { recordChange } from '../tenancy/change-log'
+import { isUuid } from '~/lib/schemas/uuid'
 import type { SupportAttachment, SupportStatus, SupportTicket, SupportTicketDetail } from '~/lib/admin/support'
-import { refOf, userRefs, type UserRef } from '../reporting/user-refs'
+import { refOf, userRefs, type UserRef } from '../tenancy/user-refs'
 
 /**
  * Support tickets (docs/admin/support.md): any active member opens one from Settings and follows

@@ -1,12 +1,12 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Database, Tx } from '#server/db/client'
 import { devices, sessions } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
 import { Problem } from '#server/http/problem'
 import { ERROR_CODES } from '~/lib/constants'
-import { endDeviceSessions } from '../admin/devices'
 import { recordAudit } from '../audit'
-import { recordChange } from '../reporting/change-log'
+import { recordChange } from '../tenancy/change-log'
+import type { DomainContext } from '../tenancy/context'
 
 type Owner = { tenantId: string; userId: string }
 /** The caller's session, when the call comes with one: registering ties it to the device. */
@@ -164,4 +164,28 @@ export async function ensureSyncDevice(tx: Tx, owner: Owner, deviceId: string, n
       .set({ lastSeenAt: now })
       .where(and(eq(devices.tenantId, owner.tenantId), eq(devices.userId, owner.userId), eq(devices.deviceId, deviceId)))
   }
+}
+
+/** Ends the live sessions of this user signed in from this device in this organisation; how many. */
+export async function endDeviceSessions(
+  ctx: Pick<DomainContext, 'tx' | 'now'> & { actor: { tenantId: string } },
+  userId: string,
+  deviceId: string,
+  exceptSessionId?: string,
+): Promise<number> {
+  const ended = await ctx.tx
+    .update(sessions)
+    .set({ revokedAt: ctx.now })
+    .where(
+      and(
+        eq(sessions.tenantId, ctx.actor.tenantId),
+        eq(sessions.userId, userId),
+        eq(sessions.deviceId, deviceId),
+        isNull(sessions.revokedAt),
+        gt(sessions.maxExpiresAt, ctx.now),
+        exceptSessionId ? sql`${sessions.id} <> ${exceptSessionId}` : undefined,
+      ),
+    )
+    .returning({ id: sessions.id })
+  return ended.length
 }

@@ -5,7 +5,7 @@ import { withTenant } from '#server/db/tenancy'
 import { sessionLifetimeMsIn } from '#server/domain/config/effective'
 import type { Session, SessionKind } from '~/lib/auth/session'
 import { SESSION_EXPIRY_FALLBACK_MS } from '~/lib/constants'
-import { rolesFor } from './roles'
+import { rolesFor } from '../tenancy/roles'
 import { hashToken, newToken } from './tokens'
 
 export type { SessionKind }

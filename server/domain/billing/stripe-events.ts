@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { BillingEvent, PurchasablePlan, SubscriptionStatus } from './provider'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /**
  * Reads a Stripe event (https://docs.stripe.com/api/events/object) into our BillingEvent. The test
@@ -38,8 +39,6 @@ const InvoiceObject = z.object({
   // API versions from 2025-03-31 moved the subscription under parent.subscription_details.
   parent: z.object({ subscription_details: z.object({ subscription: z.union([Id, z.object({ id: Id })]).nullish(), metadata: Metadata }).nullish() }).nullish(),
 })
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type PlanOfPrice = (priceId: string) => PurchasablePlan | null
 
@@ -123,5 +122,5 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
 }
 
 function tenantOf(value: string | null | undefined): string | null {
-  return value && UUID.test(value) ? value.toLowerCase() : null
+  return value && isUuid(value) ? value.toLowerCase() : null
 }

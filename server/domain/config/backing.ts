@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm'
 import type { Tx } from '#server/db/client'
 import { tenants } from '#server/db/schema'
 import { retentionPolicies } from '#server/db/schema-admin'
-import { putRetentionPolicy, RETENTION_DEFAULTS } from '#server/domain/admin/retention'
-import type { DomainContext } from '#server/domain/reporting/context'
+import { putRetentionPolicy, RETENTION_DEFAULTS } from '#server/domain/config/retention'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { ConfigCategory } from '~/lib/admin/config'
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { deliverables } from '#server/db/schema-doc-control'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem, problems } from '#server/http/problem'
 import type { DeliverableImport, Milestone } from '~/lib/doc-control/types'
 import { textProblem } from '~/lib/schemas/text'

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { transmittalRecipients, transmittals, workflows, workflowTasks } from '#server/db/schema-doc-control'
 import { rowsOf } from '#server/db/tenancy'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { InboxEntry, IssuePurpose, NumberedPage, RecipientStatus } from '~/lib/doc-control/types'
 import { linksOf, tasksOf, templatesOf, workflowColumns, type WorkflowRow } from './workflow-store'
 import { byNumber, callerActions, revisionShapes } from './workflow-views'

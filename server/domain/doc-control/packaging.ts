@@ -4,12 +4,12 @@ import { projectParties, transmittalPackages, transmittalRecipients, transmittal
 import { documentRevisions, documents } from '#server/db/schema-documents'
 import { projects } from '#server/db/schema-reporting'
 import { recordAuditIn } from '#server/domain/audit'
-import type { ServedBlob } from '#server/domain/photos/serving'
-import { recordChange } from '#server/domain/reporting/change-log'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { ServedBlob } from '#server/domain/uploads/served'
+import { recordChange } from '#server/domain/tenancy/change-log'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem } from '#server/http/problem'
-import type { PackageStatus, TransmittalPackage } from '~/lib/doc-control/types'
-import { findTransmittal, readAccess, recordTransmittalChange, stateProblem, type TransmittalRow } from './transmittal-views'
+import type { TransmittalPackage } from '~/lib/doc-control/types'
+import { findTransmittal, packageView, readAccess, recordTransmittalChange, stateProblem, type PackageRow, type TransmittalRow } from './transmittal-views'
 
 /**
  * Transmittal packages (docs/doc-control.md "Packaging"): a request queues a row; the packaging job
@@ -28,8 +28,6 @@ export const PACKAGE_PROGRESS_BYTES = 8 * 1024 * 1024
 /** A package interrupted this many times (its instance died each time) fails rather than being claimed again. */
 export const PACKAGE_MAX_ATTEMPTS = 5
 
-export type PackageRow = typeof transmittalPackages.$inferSelect
-
 /**
  * `{tenantId}/transmittals/{transmittalId}/package-{packageId}-{attempt}.{sha256}`: ends in its hash, like revisions' keys; the
  * attempt keeps a late writer of an earlier attempt (an instance thought dead) from replacing or deleting the package served.
@@ -45,26 +43,6 @@ export function packageWorkKey(tenantId: string, transmittalId: string, packageI
 
 function shaOf(key: string): string {
   return key.slice(key.lastIndexOf('.') + 1)
-}
-
-export function packageView(row: PackageRow): TransmittalPackage {
-  const status = row.status as PackageStatus
-  // By bytes (a package is mostly a few large files), capped below 100 until the ZIP is in place.
-  const fraction = row.bytesTotal > 0 ? row.bytesDone / row.bytesTotal : row.filesTotal > 0 ? row.filesDone / row.filesTotal : 0
-  return {
-    id: row.id,
-    status,
-    percent: status === 'ready' ? 100 : Math.min(99, Math.floor(fraction * 100)),
-    filesDone: row.filesDone,
-    filesTotal: row.filesTotal,
-    bytesDone: row.bytesDone,
-    bytesTotal: row.bytesTotal,
-    sizeBytes: row.sizeBytes,
-    error: row.error,
-    downloadUrl: status === 'ready' ? `/api/transmittals/${row.transmittalId}/package/download` : null,
-    startedAt: row.startedAt.toISOString(),
-    finishedAt: row.finishedAt === null ? null : row.finishedAt.toISOString(),
-  }
 }
 
 async function latestPackage(ctx: DomainContext, transmittalId: string): Promise<PackageRow | undefined> {

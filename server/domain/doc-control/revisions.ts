@@ -3,7 +3,7 @@ import { documentFolders, documentRevisions, documents } from '#server/db/schema
 import { users } from '#server/db/schema'
 import { actorEntries, decide, requireLevel } from '#server/domain/documents/access'
 import { notFound } from '#server/domain/documents/places'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
 import type { PermissionLevel } from '~/lib/documents/types'

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { transmittalRecipients, transmittals } from '#server/db/schema-doc-control'
 import { forbidden } from '#server/domain/documents/access'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { Transmittal, TransmittalStatus } from '~/lib/doc-control/types'
 import { findTransmittal, readAccess, recordTransmittalChange, stateProblem, transmittalView, type RecipientRow, type TransmittalRow } from './transmittal-views'
 

@@ -3,12 +3,11 @@ import { users } from '#server/db/schema'
 import { transmittalPackages, transmittalRecipients, transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { findProject, notFound } from '#server/domain/documents/places'
-import { recordChange } from '#server/domain/reporting/change-log'
-import type { DomainContext } from '#server/domain/reporting/context'
-import { isUuid } from '#server/domain/reporting/projects'
+import { recordChange } from '#server/domain/tenancy/change-log'
+import type { DomainContext } from '#server/domain/tenancy/context'
+import { isUuid } from '~/lib/schemas/uuid'
 import { Problem } from '#server/http/problem'
-import type { IssuePurpose, RecipientStatus, Transmittal, TransmittalRecipient, TransmittalStatus, WizardStep } from '~/lib/doc-control/types'
-import { packageView } from './packaging'
+import type { IssuePurpose, PackageStatus, RecipientStatus, Transmittal, TransmittalPackage, TransmittalRecipient, TransmittalStatus, WizardStep } from '~/lib/doc-control/types'
 import { peopleById, revisionsFor, revisionViews, shown } from './revisions'
 
 /**
@@ -199,4 +198,26 @@ export async function transmittalView(ctx: DomainContext, row: TransmittalRow): 
   const [view] = await transmittalViews(ctx, [row])
   if (!view) throw new Error('transmittal view not made')
   return view
+}
+
+export type PackageRow = typeof transmittalPackages.$inferSelect
+
+export function packageView(row: PackageRow): TransmittalPackage {
+  const status = row.status as PackageStatus
+  // By bytes (a package is mostly a few large files), capped below 100 until the ZIP is in place.
+  const fraction = row.bytesTotal > 0 ? row.bytesDone / row.bytesTotal : row.filesTotal > 0 ? row.filesDone / row.filesTotal : 0
+  return {
+    id: row.id,
+    status,
+    percent: status === 'ready' ? 100 : Math.min(99, Math.floor(fraction * 100)),
+    filesDone: row.filesDone,
+    filesTotal: row.filesTotal,
+    bytesDone: row.bytesDone,
+    bytesTotal: row.bytesTotal,
+    sizeBytes: row.sizeBytes,
+    error: row.error,
+    downloadUrl: status === 'ready' ? `/api/transmittals/${row.transmittalId}/package/download` : null,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt === null ? null : row.finishedAt.toISOString(),
+  }
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { workflowRevisions, workflowTasks } from '#server/db/schema-doc-control'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { OutcomeKind, Workflow, WorkflowAction, WorkflowStepDefinition } from '~/lib/doc-control/types'
 import { stateOfStatus } from '~/lib/documents/rules'
 import { isApproval, OUTCOME_SEVERITY } from '~/lib/schemas/workflows'

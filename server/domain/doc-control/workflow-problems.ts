@@ -53,7 +53,3 @@ export function wrongState(action: WorkflowAction, status: WorkflowStatus, allow
   })
 }
 
-/** A document already under review (or returned and waiting for its author), or a revision locked by one. */
-export function underReview(detail: string): Problem {
-  return new Problem({ status: 409, title: 'Conflict', detail, code: 'KR_UNDER_REVIEW', remediation: 'Wait until the review is approved, returned or cancelled.' })
-}

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm'
 import { workflowEvents } from '#server/db/schema-doc-control'
 import { documentRevisions, documents } from '#server/db/schema-documents'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { OutcomeKind, TaskStatus, Workflow, WorkflowAction, WorkflowEvent, WorkflowRevision, WorkflowSummary, WorkflowTask } from '~/lib/doc-control/types'
 import { atLeast } from '~/lib/documents/rules'
 import { peopleById } from './revisions'

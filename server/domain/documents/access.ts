@@ -3,7 +3,7 @@ import { documentFolders, documentPermissions, documents } from '#server/db/sche
 import { Problem, problems } from '#server/http/problem'
 import { atLeast, ROLE_DEFAULT_LEVEL } from '~/lib/documents/rules'
 import type { PermissionLevel, PermissionTarget } from '~/lib/documents/types'
-import type { Actor, DomainContext } from '../reporting/context'
+import type { Actor, DomainContext } from '../tenancy/context'
 
 /**
  * Who may do what with documents (docs/documents.md "Permissions"). Levels none < view < upload <

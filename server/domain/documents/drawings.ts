@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'dri
 import { documentFolders, documentRevisions, documents, drawingOverlays, drawingSheets } from '#server/db/schema-documents'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import type { DrawingOverlay, DrawingSheet, PinColours, ProjectDrawing, ProjectDrawings, SheetImage, SheetRotation } from '~/lib/documents/types'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '../tenancy/context'
 import { actorEntries, forbidden, visibleCondition } from './access'
 import { findProject, recordDocumentAudit } from './places'
 

@@ -4,7 +4,7 @@ import { documentFolders, documents } from '#server/db/schema-documents'
 import { Problem, problems } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
 import type { Folder, FolderNode, PermissionLevel } from '~/lib/documents/types'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '../tenancy/context'
 import { folderVisibility, forbidden, requireLevel, visibleCondition, type Entry, type FolderVisibility } from './access'
 import { breadcrumbsOf, ensureProjectActive, findFolder, findProject, folderColumns, recordDocumentChange, type FolderRow } from './places'
 

@@ -3,7 +3,7 @@ import { metadataFields, namingStandards } from '#server/db/schema-documents'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import { defaultNamingFields, exampleNumber, namingProblems, projectCodeForNaming } from '~/lib/documents/rules'
 import type { MetadataField, MetadataFieldKind, MetadataValues, NamingField, NamingStandard } from '~/lib/documents/types'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '../tenancy/context'
 import { requireLevel } from './access'
 import { findProject, recordDocumentAudit, type ProjectRef } from './places'
 

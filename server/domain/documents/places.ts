@@ -5,9 +5,9 @@ import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { Problem, problems } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
 import type { Breadcrumb, PermissionLevel } from '~/lib/documents/types'
-import { recordChange, type ChangeType } from '../reporting/change-log'
-import type { DomainContext } from '../reporting/context'
-import { isUuid } from '../reporting/projects'
+import { recordChange, type ChangeType } from '../tenancy/change-log'
+import type { DomainContext } from '../tenancy/context'
+import { isUuid } from '~/lib/schemas/uuid'
 import { actorEntries, decide, levelAt, reachableProject, requireLevel, restrictedFolder, type Entry, type Place } from './access'
 
 /**

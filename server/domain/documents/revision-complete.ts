@@ -5,12 +5,13 @@ import type { BlobStore } from '#server/storage/blob-store'
 import { DRAWING_TYPE, stateOfStatus } from '~/lib/documents/rules'
 import type { Revision } from '~/lib/documents/types'
 import { deleteBlobs, type PhotoRuntime } from '../photos/photos'
-import { ensureQuota } from '../photos/quota'
-import { checkStaged, ensureStillCompleting, markCompleted, markFailed, reopen } from '../photos/upload-complete'
-import type { SessionRow } from '../photos/upload-session'
+import { ensureQuota } from '../uploads/quota'
+import { checkStaged, ensureStillCompleting, markCompleted, markFailed, reopen } from '../uploads/complete'
+import type { SessionRow } from '../uploads/session'
+import { registerFinisher } from '../uploads/engine'
+import { ensureNotUnderReview } from './review-lock'
+import type { DomainContext } from '../tenancy/context'
 import { issueProblems } from '../doc-control/rule-book'
-import { ensureNotUnderReview } from '../doc-control/workflow-lock'
-import type { DomainContext } from '../reporting/context'
 import { requireLevel } from './access'
 import { movePinsToRevision } from './pins'
 import { findDocument, recordDocumentChange } from './places'
@@ -161,3 +162,17 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
     throw error
   }
 }
+
+declare module '#server/domain/uploads/engine' {
+  interface UploadMade {
+    revision: { revision: Revision }
+  }
+}
+
+registerFinisher('revision', {
+  finish: async (rt, row, tenantId) => ({ revision: await finishRevision(rt, row, tenantId) }),
+  replay: async (ctx, row) => {
+    const revision = await replayRevision(ctx, row)
+    return revision && { revision }
+  },
+})

@@ -3,9 +3,8 @@ import { Readable } from 'node:stream'
 import { bodyTooLarge } from '#server/http/limits'
 import { Problem, problems } from '#server/http/problem'
 import type { Revision } from '~/lib/documents/types'
-import { receiveChunk } from '../photos/chunks'
-import type { PhotoRuntime } from '../photos/photos'
-import { abortUpload, completeUpload } from '../photos/uploads'
+import { sendWhole } from '../uploads/direct'
+import type { UploadRuntime } from '../uploads/runtime'
 import { readMultipart, MultipartError } from './revision-form'
 import { MAX_REVISION_BYTES, revisionTooLarge } from './revision-rules'
 import { OCTET_STREAM } from './revision-type'
@@ -51,7 +50,7 @@ function formProblem(error: MultipartError): Problem {
  * revision. The document and the right to upload are checked before the body is read.
  */
 export async function storeDirectRevision(
-  rt: PhotoRuntime,
+  rt: UploadRuntime,
   documentId: string,
   body: AsyncIterable<Uint8Array>,
   boundary: string,
@@ -96,20 +95,8 @@ export async function storeDirectRevision(
 }
 
 /** The resumable steps for a file already staged: session, chunks (read from the staging copy), complete. */
-async function issue(rt: PhotoRuntime, documentId: string, staged: string, input: NewRevisionUpload): Promise<Revision> {
-  const session = await rt.run((ctx) => createRevisionUpload(ctx, documentId, input))
-  try {
-    let offset = 0
-    while (offset < input.size) {
-      const end = Math.min(input.size, offset + session.chunkSize)
-      offset = (await receiveChunk(rt, session.id, offset, rt.store.read(staged, { start: offset, end: end - 1 }), end - offset)).offset
-    }
-    const done = await completeUpload(rt, session.id)
-    if (done.purpose !== 'revision') throw new Error('a revision upload completed as something else')
-    return done.revision
-  } catch (error) {
-    // A failed session (checksum, conflict) needs no abort; an open one gives its quota back.
-    await abortUpload(rt, session.id).catch(() => undefined)
-    throw error
-  }
+async function issue(rt: UploadRuntime, documentId: string, staged: string, input: NewRevisionUpload): Promise<Revision> {
+  const start = () => rt.run((ctx) => createRevisionUpload(ctx, documentId, input))
+  const made = await sendWhole(rt, 'revision', start, input.size, (from, end) => rt.store.read(staged, { start: from, end: end - 1 }))
+  return made.revision
 }

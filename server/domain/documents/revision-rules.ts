@@ -3,7 +3,7 @@ import { documentRevisions } from '#server/db/schema-documents'
 import { Problem, type FieldErrors } from '#server/http/problem'
 import { nextRevisionCode } from '~/lib/documents/rules'
 import { issueProblems } from '../doc-control/rule-book'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '../tenancy/context'
 import type { DocumentRow } from './places'
 
 /**

@@ -1,4 +1,4 @@
-import { sniffImageType } from '../photos/sniff'
+import { sniffImageType } from '../uploads/sniff'
 
 /**
  * The type of a revision's file, read from its first bytes only (never its name or the type the

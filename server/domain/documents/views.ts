@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import { documentRevisions } from '#server/db/schema-documents'
 import type { CdeState, DocumentSummary, Revision } from '~/lib/documents/types'
-import type { DomainContext } from '../reporting/context'
-import { refOf, userRefs } from '../reporting/user-refs'
+import type { DomainContext } from '../tenancy/context'
+import { refOf, userRefs } from '../tenancy/user-refs'
 import type { DocumentRow } from './places'
 
 /** The JSON of documents and revisions, made in a fixed number of queries for any number of rows. */

@@ -4,7 +4,7 @@ import { documents } from '#server/db/schema-documents'
 import { getFolder } from '#server/domain/documents/folders'
 import { metadataFieldsOf } from '#server/domain/documents/naming'
 import { type SearchQuery, searchDocuments, SEARCH_PAGE_MAX, SEARCH_PAGE_SIZE_MAX } from '#server/domain/documents/search'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { DocumentSummary, MetadataField, MetadataValues } from '~/lib/documents/types'
 import type { ExportColumn } from './table'
 

@@ -1,6 +1,6 @@
 import type { Database } from '#server/db/client'
 import { listTransmittals, type TransmittalQuery } from '#server/domain/doc-control/transmittals'
-import { asMember, type DomainContext } from '#server/domain/reporting/context'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { Transmittal, TransmittalRecipient } from '~/lib/doc-control/types'
 import { PAGE_MAX, PAGE_SIZE_MAX, PURPOSE_LABELS } from '~/lib/schemas/sets'
 import type { ExportColumn } from './table'

@@ -2,13 +2,10 @@ import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Tx } from '#server/db/client'
 import { memberships, users } from '#server/db/schema'
 import { invites } from '#server/db/schema-admin'
-import { recordAuditIn } from '#server/domain/audit'
-import { deactivateUser, type RequestMeta } from '#server/domain/admin/users'
-import type { DomainContext } from '#server/domain/reporting/context'
-import { decodeCursor, encodeCursor } from '#server/domain/reporting/paging'
-import { isUuid } from '#server/domain/reporting/projects'
-import { getAdminSettings } from '#server/domain/settings/organisation'
-import { Problem, problems } from '#server/http/problem'
+import type { DomainContext } from '#server/domain/tenancy/context'
+import { decodeCursor, encodeCursor } from '#server/domain/tenancy/paging'
+import { getAdminSettings } from '#server/domain/config/organisation-switches'
+import { Problem } from '#server/http/problem'
 import { roleKeyLabel } from '~/lib/auth/role'
 import type { RevokeAnswer, Seat, SeatCounts, SeatPage, SeatStanding } from '~/lib/licensing/seats'
 import { licenceInForce, type LicenceInForce } from './entitlements'
@@ -143,47 +140,3 @@ function seatView(row: { id: string; userId: string; displayName: string; email:
   }
 }
 
-export type RevokedSeat = RevokeAnswer
-
-const noSuchSeat = () => new Problem(problems.notFound('There is no such seat in this organisation.'))
-
-/**
- * POST /api/seats/{seatId}/revoke: the member's access to this organisation ends — the membership
- * is suspended and their sessions here end (the hub closes their connections on its next check,
- * sync and every call answer 401) — through the same rules as deactivating a user
- * (server/domain/admin/users.ts): never yourself, never the last administrator, nothing deleted.
- */
-export async function revokeSeat(ctx: DomainContext, seatId: string, meta: RequestMeta): Promise<RevokedSeat> {
-  if (!isUuid(seatId)) throw noSuchSeat()
-  const [seat] = await ctx.tx
-    .select({ userId: memberships.userId, status: memberships.status })
-    .from(memberships)
-    .where(and(eq(memberships.tenantId, ctx.actor.tenantId), eq(memberships.id, seatId)))
-    .limit(1)
-  if (!seat) throw noSuchSeat()
-  if (seat.userId === ctx.actor.userId) {
-    throw new Problem({ status: 409, title: 'Conflict', detail: 'You cannot revoke your own seat.', code: 'KR_SELF_CHANGE', remediation: 'Ask another administrator to do it.' })
-  }
-  if (seat.status !== 'active') {
-    throw new Problem({
-      status: 409,
-      title: 'Conflict',
-      detail: 'This seat is not held: the membership is not active.',
-      code: 'KR_SEAT_NOT_HELD',
-      remediation: 'Reactivate the member in Administration › Users if they need access again.',
-    })
-  }
-  await deactivateUser(ctx, seat.userId, meta, 'seat-revoke')
-  await recordAuditIn(ctx.tx, {
-    tenantId: ctx.actor.tenantId,
-    actorUserId: ctx.actor.userId,
-    action: 'licensing.seat.revoked',
-    targetType: 'Seat',
-    targetId: seatId,
-    ip: meta.ip,
-    correlationId: meta.correlationId,
-    data: { userId: seat.userId },
-    at: ctx.now,
-  })
-  return { seatId, userId: seat.userId, status: 'revoked', seats: await seatCounts(ctx.tx, ctx.actor.tenantId, ctx.now) }
-}

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm'
 import { transmittalRecipients, transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { notifyFrom } from './notifications'
 
 /**

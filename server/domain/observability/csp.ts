@@ -8,6 +8,7 @@ import { limitKey } from '#server/domain/auth/limits'
 import { Problem } from '#server/http/problem'
 import { textProblems } from '~/lib/schemas/text'
 import { inScope, utcDay } from './ingest'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /**
  * Content-Security-Policy violation reports (issue 15). The CSP of every page
@@ -48,13 +49,11 @@ export function cspReportToken(secret: string, tenantId: string, now: Date): str
   return `${tenantId}.${expires}.${mac(secret, tenantId, expires)}`
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
 /** The organisation a token names, when it is ours and not expired; else null. */
 export function verifyCspReportToken(secret: string, token: string | undefined, now: Date): string | null {
   if (!token || token.length > 200) return null
   const [tenantId, expires, given] = token.split('.')
-  if (!tenantId || !expires || !given || !UUID.test(tenantId) || !/^[0-9a-z]{1,10}$/.test(expires)) return null
+  if (!tenantId || !expires || !given || !isUuid(tenantId) || !/^[0-9a-z]{1,10}$/.test(expires)) return null
   const expected = Buffer.from(mac(secret, tenantId, expires))
   const actual = Buffer.from(given)
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, sql, type SQL } from
 import type { Tx } from '#server/db/client'
 import { users } from '#server/db/schema'
 import { diagnosticAttempts, diagnosticChecks, diagnosticRuns } from '#server/db/schema-observability'
-import { encodeCursor, type Cursor } from '#server/domain/reporting/paging'
+import { encodeCursor, type Cursor } from '#server/domain/tenancy/paging'
 import {
   DIAGNOSTIC_CHECKS,
   type AttemptOutcome,

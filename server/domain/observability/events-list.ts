@@ -2,8 +2,8 @@ import { and, desc, eq, gte, like, lt, or, type SQL } from 'drizzle-orm'
 import { memberships, users } from '#server/db/schema'
 import { telemetryEvents } from '#server/db/schema-observability'
 import { escapeLike } from '#server/domain/documents/search'
-import type { DomainContext } from '#server/domain/reporting/context'
-import { pageOf, type Cursor } from '#server/domain/reporting/paging'
+import type { DomainContext } from '#server/domain/tenancy/context'
+import { pageOf, type Cursor } from '#server/domain/tenancy/paging'
 import type { Person } from './frontend-errors'
 
 /**

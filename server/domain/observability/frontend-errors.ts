@@ -2,7 +2,7 @@ import { and, desc, eq, gte, ilike, or, sql, type SQL } from 'drizzle-orm'
 import { memberships, users } from '#server/db/schema'
 import { frontendErrors } from '#server/db/schema-observability'
 import { escapeLike } from '#server/domain/documents/search'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem, problems } from '#server/http/problem'
 import { mapStack, type SourceMapStore, type StackFrame } from './source-maps'
 

@@ -1,7 +1,7 @@
 import { gte, sql } from 'drizzle-orm'
 import type { Database, Tx } from '#server/db/client'
 import { telemetryIngestCounts } from '#server/db/schema-observability'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { z } from 'zod'
 import { inScope, utcDay, type IngestKind } from './ingest'
 

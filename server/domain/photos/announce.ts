@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { queueCommittedChange } from '#server/db/committed-changes'
 import { reportItems } from '#server/db/schema-reporting'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '../tenancy/context'
 
 /**
  * A change of an item's photos (added, edited, captioned, moved, deleted) is announced to realtime

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { photos } from '#server/db/schema-photos'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '../tenancy/context'
 import { findItem } from '../reporting/item-view'
 import { announcePhotosChanged } from './announce'
 import { crashPoint } from './crash-point'
@@ -9,9 +9,9 @@ import { displayFileName } from './file-name'
 import { sniffImageType, type ImageType } from './images'
 import { lockPhotoOrder, nextSortOrder } from './order'
 import { deleteBlobs, photoColumns, photoKey, storeRenditions, toPhoto, typeProblem, UnreadableImageError, type Photo, type PhotoRuntime } from './photos'
-import { ensureQuota } from './quota'
-import { checkStaged, ensureStillCompleting, markCompleted, markFailed, reopen } from './upload-complete'
-import type { SessionRow } from './upload-session'
+import { ensureQuota } from '../uploads/quota'
+import { checkStaged, ensureStillCompleting, markCompleted, markFailed, reopen } from '../uploads/complete'
+import type { SessionRow } from '../uploads/session'
 
 /**
  * What completing a photo session makes (docs/photos.md "Upload protocol", step 4): the type read

@@ -1,8 +1,8 @@
 import sharp, { type Sharp } from 'sharp'
 import { decodeHeic } from './heic'
-import { type ImageType } from './sniff'
+import { type ImageType } from '../uploads/sniff'
 
-export { sniffImageType, type ImageType } from './sniff'
+export { sniffImageType, type ImageType } from '../uploads/sniff'
 
 /** The image is of a type this server cannot decode. */
 export class UnsupportedImageError extends Error {

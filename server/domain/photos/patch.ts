@@ -1,7 +1,7 @@
 import { announcePhotosChanged } from './announce'
 import { and, eq } from 'drizzle-orm'
 import { photos } from '#server/db/schema-photos'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '../tenancy/context'
 import { ensure } from '../reporting/permissions'
 import { movePhotoTo } from './order'
 import { findPhoto, photoColumns, toPhoto, type Photo } from './photos'

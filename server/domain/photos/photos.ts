@@ -6,12 +6,14 @@ import { photoEdits, photos } from '#server/db/schema-photos'
 import { reportItems } from '#server/db/schema-reporting'
 import { Problem, problems } from '#server/http/problem'
 import { hashBlob, type BlobStore } from '#server/storage/blob-store'
-import type { DomainContext } from '../reporting/context'
-import { findItem, isUuid } from '../reporting/item-view'
+import type { UploadRuntime } from '#server/domain/uploads/runtime'
+import type { DomainContext } from '../tenancy/context'
+import { findItem } from '../reporting/item-view'
+import { isUuid } from '~/lib/schemas/uuid'
 import { can, ensure } from '../reporting/permissions'
-import { refOf, userRefs, type UserRef } from '../reporting/user-refs'
+import { refOf, userRefs, type UserRef } from '../tenancy/user-refs'
 import { makeRenditions, sniffImageType, type ImageType } from './images'
-import { ensureQuota } from './quota'
+import { ensureQuota } from '../uploads/quota'
 import { renditionQueue } from './work-queue'
 
 /**
@@ -22,12 +24,8 @@ import { renditionQueue } from './work-queue'
 export const MAX_FILE_BYTES = 50 * 1024 * 1024
 export const ALLOWED_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif']
 
-/** What operations spanning several transactions receive: a way to open one, the blob store, a logger. */
-export type PhotoRuntime = {
-  store: BlobStore
-  run<T>(work: (ctx: DomainContext) => Promise<T>): Promise<T>
-  warn(details: Record<string, unknown>, message: string): void
-}
+/** The photos' operations run on the upload engine's runtime. */
+export type PhotoRuntime = UploadRuntime
 
 export type PhotoEdit = {
   id: string
@@ -265,21 +263,6 @@ export async function listPhotos(ctx: DomainContext, itemId: string): Promise<Ph
     .where(and(eq(photos.tenantId, ctx.actor.tenantId), eq(photos.itemId, item.id), isNull(photos.deletedAt)))
     .orderBy(asc(photos.sortOrder), asc(photos.createdAt), asc(photos.id))
   return toPhotos(ctx, rows)
-}
-
-/** The ids among `ids` that are not live photos of the item: what a response may not attach. */
-export async function photosNotOnItem(ctx: DomainContext, itemId: string, ids: string[]): Promise<string[]> {
-  const wanted = [...new Set(ids)]
-  const valid = wanted.filter(isUuid)
-  const found =
-    valid.length === 0
-      ? []
-      : await ctx.tx
-          .select({ id: photos.id })
-          .from(photos)
-          .where(and(eq(photos.tenantId, ctx.actor.tenantId), eq(photos.itemId, itemId), inArray(photos.id, valid), isNull(photos.deletedAt)))
-  const known = new Set(found.map((r) => r.id))
-  return wanted.filter((id) => !known.has(id))
 }
 
 /** DELETE /api/photos/{id}: the row stays (responses may name it), marked deleted; the bytes go. */

@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm'
 import { photoEdits } from '#server/db/schema-photos'
 import { Problem, problems } from '#server/http/problem'
-import type { DomainContext } from '../reporting/context'
-import { isUuid } from '../reporting/item-view'
+import type { DomainContext } from '../tenancy/context'
+import type { ServedBlob } from '../uploads/served'
+import { isUuid } from '~/lib/schemas/uuid'
 import { editColumns, findPhoto, mayEditPhotos, renditionType, servedEditKey, servedKey, shaOfKey } from './photos'
 
 /**
@@ -13,8 +14,6 @@ import { editColumns, findPhoto, mayEditPhotos, renditionType, servedEditKey, se
  */
 export type PhotoVariant = 'display' | 'thumbnail' | 'original'
 export type EditVariant = 'display' | 'thumbnail' | 'file'
-
-export type ServedBlob = { key: string; contentType: string; sha256: string; fileName: string }
 
 const noRendition = () => new Problem(problems.notFound('This photo has no rendition a browser can show; download the original instead.'))
 

@@ -2,8 +2,8 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { documentRevisions } from '#server/db/schema-documents'
 import { photoEdits, photos, uploadSessions } from '#server/db/schema-photos'
 import type { BlobStore } from '#server/storage/blob-store'
-import type { DomainContext } from '../reporting/context'
-import { isUuid } from '../reporting/item-view'
+import type { DomainContext } from '../tenancy/context'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /**
  * Nothing orphaned after a crash (docs/photos.md "Crashes"). Complete moves the file into place,

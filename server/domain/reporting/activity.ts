@@ -1,9 +1,9 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { itemActivity, type ActivityChange, type itemResponses } from '#server/db/schema-reporting'
 import type { ActivityEntry } from '~/lib/reporting/types'
-import type { DomainContext } from './context'
+import type { DomainContext } from '../tenancy/context'
 import { findItem } from './item-view'
-import { refOf, userRefs } from './user-refs'
+import { refOf, userRefs } from '../tenancy/user-refs'
 
 export type ActivityAction = ActivityEntry['action']
 

@@ -1,7 +1,7 @@
 import type { Database } from '#server/db/client'
 import { Problem, problems } from '#server/http/problem'
 import type { BulkResult } from '~/lib/reporting/types'
-import { asMember, type DomainContext } from './context'
+import { asMember, type DomainContext } from '../tenancy/context'
 import { activeMember, deleteItem, updateItem } from './items'
 import type { MailLinks } from './item-mail'
 import { createResponse } from './responses'

@@ -2,8 +2,8 @@ import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm'
 import { memberships, users } from '#server/db/schema'
 import { itemActivity, reportItems } from '#server/db/schema-reporting'
 import type { ActivityEntry, DashboardFigures } from '~/lib/reporting/types'
-import type { DomainContext } from './context'
-import { refOf, userRefs } from './user-refs'
+import type { DomainContext } from '../tenancy/context'
+import { refOf, userRefs } from '../tenancy/user-refs'
 
 /** How many activity entries the dashboard shows. */
 export const RECENT_ACTIVITY_LIMIT = 10

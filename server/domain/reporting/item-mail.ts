@@ -3,10 +3,11 @@ import type { Database } from '#server/db/client'
 import { memberships, users } from '#server/db/schema'
 import { projects } from '#server/db/schema-reporting'
 import { effectiveGeneralConfig } from '#server/domain/config/effective'
-import { enqueueMail, type MailTemplateKey, type MailVariables } from '#server/domain/mail'
+import { enqueueMail } from '#server/domain/mail'
+import { type MailTemplateKey, type MailVariables } from '#server/mail/templates/types'
 import { notifyFrom } from '#server/domain/notifications/notifications'
 import { wantsMail, type NotificationEvent } from '#server/domain/settings/notification-preferences'
-import type { DomainContext } from './context'
+import type { DomainContext } from '../tenancy/context'
 import type { ItemRow } from './item-view'
 
 /**

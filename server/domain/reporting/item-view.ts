@@ -1,9 +1,10 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { projects, reportItems, reports } from '#server/db/schema-reporting'
+import { isUuid } from '~/lib/schemas/uuid'
 import { Problem, problems } from '#server/http/problem'
 import type { Item, ItemPriority, ItemStatus, NextAction, UserRef } from '~/lib/reporting/types'
-import type { DomainContext } from './context'
-import { refOf, userRefs } from './user-refs'
+import type { DomainContext } from '../tenancy/context'
+import { refOf, userRefs } from '../tenancy/user-refs'
 
 /**
  * The Item JSON of docs/site-reporting.md, built from item rows: titles of the report and the
@@ -51,12 +52,6 @@ export type ItemRow = {
   createdAt: Date
   updatedAt: Date
   revision: number
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value)
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { memberships, users } from '#server/db/schema'
 import type { Member } from '~/lib/reporting/types'
-import type { DomainContext } from './context'
+import type { DomainContext } from '../tenancy/context'
 
 /**
  * The organisation's active members, the people items can be assigned to: an active membership

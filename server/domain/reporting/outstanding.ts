@@ -1,9 +1,9 @@
 import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import { reportItems } from '#server/db/schema-reporting'
 import type { Item, Page } from '~/lib/reporting/types'
-import type { DomainContext } from './context'
+import type { DomainContext } from '../tenancy/context'
 import { itemColumns, todayUtc, toItems } from './item-view'
-import { pageOf, type Cursor } from './paging'
+import { pageOf, type Cursor } from '../tenancy/paging'
 
 export type OutstandingQuery = {
   limit: number

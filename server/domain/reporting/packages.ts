@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { packages, projectPackages } from '#server/db/schema-reporting'
 import type { PackageInfo } from '~/lib/reporting/types'
-import type { DomainContext } from './context'
+import type { DomainContext } from '../tenancy/context'
 
 /** The organisation's packages (trades, work packages), in their order. */
 export async function organisationPackages(ctx: DomainContext): Promise<PackageInfo[]> {

@@ -1,5 +1,5 @@
 import { Problem } from '#server/http/problem'
-import type { Actor } from './context'
+import type { Actor } from '../tenancy/context'
 
 /**
  * Who may do what in site reporting (docs/site-reporting.md has the table). Read-only members

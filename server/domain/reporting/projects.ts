@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { and, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm'
 import { projects } from '#server/db/schema-reporting'
+import { isUuid } from '~/lib/schemas/uuid'
 import { Problem, problems } from '#server/http/problem'
 import type { PackageInfo, Page, Project } from '~/lib/reporting/types'
-import { recordChange, recordScopeChange } from './change-log'
-import type { DomainContext } from './context'
-import { type Cursor, pageOf } from './paging'
+import { recordChange, recordScopeChange } from '../tenancy/change-log'
+import type { DomainContext } from '../tenancy/context'
+import { type Cursor, pageOf } from '../tenancy/paging'
 import { projectPackageList } from './packages'
 import { ensure } from './permissions'
-import { refOf, userRefs } from './user-refs'
+import { refOf, userRefs } from '../tenancy/user-refs'
 
 /** docs/site-reporting.md "Validation": project and report titles. */
 export const TITLE_MAX = 200
@@ -17,13 +18,6 @@ export const PROJECT_CODE_MAX = 40
 
 export const LIST_STATUSES = ['active', 'archived', 'all'] as const
 export type ListStatus = (typeof LIST_STATUSES)[number]
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** Path ids that are not even uuids are unknown ids (404), not a database error. */
-export function isUuid(value: string): boolean {
-  return UUID.test(value)
-}
 
 export function notFound(): Problem {
   return new Problem(problems.notFound())

@@ -3,12 +3,13 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { projects, reportItems, reports } from '#server/db/schema-reporting'
 import { Problem, problems } from '#server/http/problem'
 import type { ItemCounts, Page, Report } from '~/lib/reporting/types'
-import { recordChange, recordScopeChange } from './change-log'
-import type { DomainContext } from './context'
-import { type Cursor, pageOf } from './paging'
+import { recordChange, recordScopeChange } from '../tenancy/change-log'
+import type { DomainContext } from '../tenancy/context'
+import { type Cursor, pageOf } from '../tenancy/paging'
 import { ensure } from './permissions'
-import { archivedConflict, findProjectRow, isUuid, type ListStatus, notFound, olderThan, statusFilter } from './projects'
-import { refOf, userRefs, type UserRef } from './user-refs'
+import { archivedConflict, findProjectRow, type ListStatus, notFound, olderThan, statusFilter } from './projects'
+import { isUuid } from '~/lib/schemas/uuid'
+import { refOf, userRefs, type UserRef } from '../tenancy/user-refs'
 
 const columns = {
   id: reports.id,

@@ -4,13 +4,13 @@ import { Problem } from '#server/http/problem'
 import { ensureSyncDevice } from '../auth/devices'
 import { ERROR_CODES } from '~/lib/constants'
 import type { Item, Project, Report } from '~/lib/reporting/types'
-import { SYNCED_ENTITIES, type ChangeType, type SyncedEntity } from './change-log'
-import type { DomainContext } from './context'
+import { SYNCED_ENTITIES, type ChangeType, type SyncedEntity } from '../tenancy/change-log'
+import type { DomainContext } from '../tenancy/context'
 import { itemColumns, toItems } from './item-view'
 import { projectColumns, toProject } from './projects'
 import { presentReports, selectReports } from './reports'
 import { changesEtag, decodeCursor, encodeCursor, type CursorState, type SnapshotPhase } from './sync-cursor'
-import { userRefs } from './user-refs'
+import { userRefs } from '../tenancy/user-refs'
 
 /**
  * Mobile sync (docs/site-reporting.md "Change log"). Without a cursor: the first page of a

@@ -3,10 +3,11 @@ import { and, asc, eq, or, sql } from 'drizzle-orm'
 import { savedViews } from '#server/db/schema-reporting'
 import { Problem, problems } from '#server/http/problem'
 import type { SavedView } from '~/lib/reporting/types'
-import type { DomainContext } from './context'
+import type { DomainContext } from '../tenancy/context'
 import { ensure } from './permissions'
-import { isUuid, notFound } from './projects'
-import { refOf, userRefs, type UserRef } from './user-refs'
+import { notFound } from './projects'
+import { isUuid } from '~/lib/schemas/uuid'
+import { refOf, userRefs, type UserRef } from '../tenancy/user-refs'
 
 export const VIEW_SCOPES = ['personal', 'shared'] as const
 export type ViewScope = (typeof VIEW_SCOPES)[number]

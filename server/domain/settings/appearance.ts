@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { userSettings } from '#server/db/schema-settings'
 import { recordAuditIn } from '#server/domain/audit'
-import { recordChange } from '#server/domain/reporting/change-log'
-import type { DomainContext } from '#server/domain/reporting/context'
+import { recordChange } from '#server/domain/tenancy/change-log'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { checkPalette, DEFAULT_APPEARANCE, isHexColour, normaliseHex, withDefaults, type Appearance, type Palette, BASE_MODES, PALETTE_COLOURS, THEMES } from '~/lib/appearance'
 import type { AppearanceSettings } from '~/lib/settings/appearance'
 

@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
 import { notificationPreferences } from '#server/db/schema-settings'
 import { recordAuditIn } from '#server/domain/audit'
-import { recordChange } from '#server/domain/reporting/change-log'
-import type { DomainContext } from '#server/domain/reporting/context'
+import { recordChange } from '#server/domain/tenancy/change-log'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { DEFAULT_NOTIFICATION_PREFERENCES, type InAppEvent, type NotificationPreferences } from '~/lib/settings/notifications'
 
 /**

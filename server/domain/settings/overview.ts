@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { userSettings } from '#server/db/schema-settings'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { SettingsOverview } from '~/lib/settings/settings'
-import { getAdminSettings } from './organisation'
+import { getAdminSettings } from '../config/organisation-switches'
 import { getSite } from './site'
 import { getUserSettings } from './user'
 

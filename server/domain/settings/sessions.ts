@@ -1,9 +1,9 @@
 import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm'
 import { devices, sessions } from '#server/db/schema'
 import { recordAuditIn } from '#server/domain/audit'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem, problems } from '#server/http/problem'
-import { detectClientOs } from '~/lib/api/client-os'
+import { detectClientOs } from '~/lib/client-os'
 import type { AccountSession, AccountSessions } from '~/lib/settings/settings'
 import type { Meta } from './user'
 

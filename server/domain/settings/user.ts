@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, isNull } from 'drizzle-orm'
 import { authTokens, mfaSecrets, tenants, users } from '#server/db/schema'
 import { recordAuditIn } from '#server/domain/audit'
-import type { DomainContext } from '#server/domain/reporting/context'
-import { recordChange } from '#server/domain/reporting/change-log'
+import type { DomainContext } from '#server/domain/tenancy/context'
+import { recordChange } from '#server/domain/tenancy/change-log'
 import type { UserSettings } from '~/lib/settings/settings'
 
 /** /settings/user (issue 14, docs/settings.md "Your account"): who you are. */

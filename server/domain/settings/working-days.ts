@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { tenants } from '#server/db/schema'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 
 /**
  * Working days of an organisation (issue 14, /settings/site): the ISO weekdays work happens on

@@ -1,4 +1,4 @@
-import type { MailTemplateKey } from '#server/domain/mail'
+import type { MailTemplateKey } from '#server/mail/templates/types'
 import { accountTemplates } from './defaults-account'
 import { organisationTemplates } from './defaults-organisation'
 import { workTemplates } from './defaults-work'

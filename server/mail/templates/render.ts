@@ -1,5 +1,5 @@
 import Mustache from 'mustache'
-import type { MailVariables } from '#server/domain/mail'
+import type { MailVariables } from '#server/mail/templates/types'
 import { variablesOf } from './registry'
 import { wrapInLayout } from './layout'
 import { sanitizeHtml, escapeHtml } from './sanitize'

@@ -1,4 +1,27 @@
-import type { MailTemplateKey } from '#server/domain/mail'
+/** The mail templates' keys and variables: what callers name (server/domain/mail.ts queues them). */
+export type MailTemplateKey =
+  | 'verify-email'
+  | 'reset-password'
+  | 'account-exists'
+  | 'workflow-review'
+  | 'workflow-due'
+  | 'transmittal-sent'
+  | 'document-renumbered'
+  | 'invite'
+  | 'project-invite'
+  | 'join-request-received'
+  | 'join-request-decided'
+  | 'support-reply'
+  | 'admin-password-reset'
+  | 'email-change'
+  | 'email-changed'
+  | 'item-assigned'
+  | 'item-response'
+  | 'item-close-requested'
+  | 'digest'
+
+/** A variable's value: text, a number, or (for a section such as the digest's items) a list of records. */
+export type MailVariables = Record<string, string | number | boolean | null | Record<string, string | number | boolean | null>[]>
 
 /** One field of a list variable (the digest's `items`): named inside its section. */
 export type TemplateField = { name: string; description: string; sample: string }

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm'
 import { uploadSessions } from '#server/db/schema-photos'
 import { hashBlob } from '#server/storage/blob-store'
-import { recordChange } from '../reporting/change-log'
-import type { DomainContext } from '../reporting/context'
-import type { PhotoRuntime } from './photos'
-import { busy, ensureOpen, findSession, leaseHeld, recordOffset, uploadProblem, type SessionRow } from './upload-session'
+import { recordChange } from '#server/domain/tenancy/change-log'
+import type { DomainContext } from '#server/domain/tenancy/context'
+import type { UploadRuntime } from './runtime'
+import { busy, ensureOpen, findSession, leaseHeld, recordOffset, uploadProblem, type SessionRow } from '#server/domain/uploads/session'
 
 /**
  * The steps of complete that every purpose shares (docs/photos.md "Upload protocol", step 4): claim
@@ -22,7 +22,7 @@ export type StagedFile = { size: number; sha256: string; head: Uint8Array }
  * instead (a retry after a lost response), when it finds something.
  */
 export async function claimSession<T>(
-  rt: PhotoRuntime,
+  rt: UploadRuntime,
   id: string,
   replay: (ctx: DomainContext, row: SessionRow) => Promise<T | undefined>,
 ): Promise<{ kind: 'replay'; made: T } | { kind: 'claimed'; row: SessionRow; tenantId: string }> {
@@ -51,7 +51,7 @@ export async function claimSession<T>(
 }
 
 /** Hashes the staged bytes; a checksum that does not match fails the session (422). */
-export async function checkStaged(rt: PhotoRuntime, row: SessionRow): Promise<StagedFile> {
+export async function checkStaged(rt: UploadRuntime, row: SessionRow): Promise<StagedFile> {
   const { size, sha256, head } = await hashBlob(rt.store, row.stagingKey)
   if (size !== row.size) throw uploadProblem(409, 'Upload incomplete', `${size} of ${row.size} bytes have arrived.`, 'KR_UPLOAD_INCOMPLETE', { expectedOffset: size })
   if (row.checksum && row.checksum !== sha256) {
@@ -78,7 +78,7 @@ export async function markCompleted(ctx: DomainContext, id: string, made: { phot
 }
 
 /** A refusal: the session fails with `reason` and its staged bytes go (upload again). */
-export async function markFailed(rt: PhotoRuntime, row: SessionRow, reason: string): Promise<void> {
+export async function markFailed(rt: UploadRuntime, row: SessionRow, reason: string): Promise<void> {
   await rt.run(async (ctx) => {
     await ctx.tx
       .update(uploadSessions)
@@ -90,7 +90,7 @@ export async function markFailed(rt: PhotoRuntime, row: SessionRow, reason: stri
 }
 
 /** Any other failure: the session is open again, its bytes in staging, and complete may be retried. */
-export async function reopen(rt: PhotoRuntime, row: SessionRow): Promise<void> {
+export async function reopen(rt: UploadRuntime, row: SessionRow): Promise<void> {
   await rt.run((ctx) =>
     ctx.tx
       .update(uploadSessions)

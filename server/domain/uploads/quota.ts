@@ -4,7 +4,7 @@ import { supportAttachments } from '#server/db/schema-admin'
 import { documentRevisions } from '#server/db/schema-documents'
 import { photoEdits, photos, uploadSessions } from '#server/db/schema-photos'
 import { Problem } from '#server/http/problem'
-import type { DomainContext } from '../reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 
 /**
  * The tenant's storage quota (tenants.storage_quota_bytes): the originals of its live photos, their

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { queueCommittedChange } from '#server/db/committed-changes'
 import { changeLog, tenantRevisions } from '#server/db/schema-reporting'
 import { rowsOf } from '#server/db/tenancy'
-import type { DomainContext } from './context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 
 export type SyncedEntity = 'Project' | 'Report' | 'ReportItem'
 /** Entities of the change log that mobile sync does not carry (realtime announces them). */

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { tenants } from '#server/db/schema'
 import { recordAuditIn } from '#server/domain/audit'
-import type { DomainContext } from '#server/domain/reporting/context'
-import { recordChange } from '#server/domain/reporting/change-log'
+import type { DomainContext, RequestMeta } from '#server/domain/tenancy/context'
+import { recordChange } from '#server/domain/tenancy/change-log'
 import { type AdminSettings, DIAGNOSTICS_DEFAULTS, type DiagnosticsSettings, LICENSING_DEFAULTS, type LicensingSettings } from '~/lib/settings/settings'
-import type { Meta } from './user'
 
 /**
  * Organisation-wide defaults of /settings/admin (issue 14, docs/settings.md "Admin"): the
@@ -38,7 +37,7 @@ export async function getAdminSettings(ctx: DomainContext): Promise<AdminSetting
 }
 
 /** PATCH /api/settings/admin, /licensing and /diagnostics: only the switches sent change; audited with each change. */
-export async function patchAdminSettings(ctx: DomainContext, patch: AdminSettingsPatch, meta: Meta): Promise<AdminSettings> {
+export async function patchAdminSettings(ctx: DomainContext, patch: AdminSettingsPatch, meta: RequestMeta): Promise<AdminSettings> {
   const saved = await stored(ctx, true)
   const before = { licensing: withDefaults(LICENSING_DEFAULTS, saved.licensing), diagnostics: withDefaults(DIAGNOSTICS_DEFAULTS, saved.diagnostics) }
   const after: AdminSettings = { licensing: { ...before.licensing, ...defined(patch.licensing) }, diagnostics: { ...before.diagnostics, ...defined(patch.diagnostics) } }

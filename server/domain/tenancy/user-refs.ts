@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm'
 import { users } from '#server/db/schema'
 import type { UserRef } from '~/lib/reporting/types'
-import type { DomainContext } from './context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 
 export type { UserRef }
 

@@ -5,8 +5,8 @@ import { retentionPolicies } from '#server/db/schema-admin'
 import { reportItems, reports } from '#server/db/schema-reporting'
 import { rowsOf, withTenant } from '#server/db/tenancy'
 import { recordAuditIn } from '#server/domain/audit'
-import { recordChange } from '#server/domain/reporting/change-log'
-import type { DomainContext } from '#server/domain/reporting/context'
+import { recordChange } from '#server/domain/tenancy/change-log'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import type { RetentionHealth, RetentionPolicy, RetentionPolicyInput } from '~/lib/schemas/admin-retention'
 
 /**

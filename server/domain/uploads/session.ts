@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { and, eq, lt } from 'drizzle-orm'
 import { uploadSessions } from '#server/db/schema-photos'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
-import { recordChange } from '../reporting/change-log'
-import type { DomainContext } from '../reporting/context'
-import { isUuid } from '../reporting/item-view'
+import { recordChange } from '#server/domain/tenancy/change-log'
+import type { DomainContext } from '#server/domain/tenancy/context'
+import { isUuid } from '~/lib/schemas/uuid'
 
 /**
  * An upload session row and what every upload call does with it (docs/photos.md "Upload protocol").

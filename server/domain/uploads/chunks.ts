@@ -4,8 +4,8 @@ import { uploadSessions } from '#server/db/schema-photos'
 import { recordUploadBytes } from '#server/http/metrics'
 import type { Problem } from '#server/http/problem'
 import { AppendError, BlobOffsetError } from '#server/storage/blob-store'
-import type { PhotoRuntime } from './photos'
-import { busy, ensureOpen, findSession, offsetMismatch, recordOffset, toSession, uploadProblem, type UploadSession } from './upload-session'
+import type { UploadRuntime } from './runtime'
+import { busy, ensureOpen, findSession, offsetMismatch, recordOffset, toSession, uploadProblem, type UploadSession } from '#server/domain/uploads/session'
 
 /** How long a chunk writer's lease lasts without renewal, and how often a streaming chunk renews it. */
 export const LEASE_MS = 15_000
@@ -30,7 +30,7 @@ async function* whileLeased(body: AsyncIterable<Uint8Array>, lost: () => boolean
  * transaction stores the new offset and releases the lease. A body cut short keeps what arrived
  * (the error is then rethrown); more than the chunk allows is refused with 413 after the allowed bytes.
  */
-export async function receiveChunk(rt: PhotoRuntime, id: string, offset: number, body: AsyncIterable<Uint8Array>, contentLength: number | undefined): Promise<UploadSession> {
+export async function receiveChunk(rt: UploadRuntime, id: string, offset: number, body: AsyncIterable<Uint8Array>, contentLength: number | undefined): Promise<UploadSession> {
   const token = randomUUID()
   // Anything thrown in here rolls the lease back with the rest.
   const { row, allowed } = await rt.run(async (ctx) => {
@@ -121,7 +121,7 @@ export async function receiveChunk(rt: PhotoRuntime, id: string, offset: number,
   return toSession(session.current, session.now ?? new Date(0))
 }
 
-async function releaseLease(rt: PhotoRuntime, id: string, token: string): Promise<void> {
+async function releaseLease(rt: UploadRuntime, id: string, token: string): Promise<void> {
   try {
     await rt.run((ctx) =>
       ctx.tx

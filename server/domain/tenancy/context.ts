@@ -3,7 +3,7 @@ import type { Database, Tx } from '#server/db/client'
 import { memberships } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
 import { Problem } from '#server/http/problem'
-import type { RoleKey } from '../auth/roles'
+import type { RoleKey } from '#server/domain/tenancy/roles'
 
 /** Who acts, in which tenant, with which membership role. */
 export type Actor = { tenantId: string; userId: string; roleKey: RoleKey }
@@ -38,3 +38,6 @@ export async function asMember<T>(
     return work({ tx, actor: { tenantId: session.tenantId, userId: session.userId, roleKey: membership.roleKey as RoleKey }, now })
   })
 }
+
+/** Where a call came from, as the audit log records it. */
+export type RequestMeta = { ip: string; correlationId: string }

@@ -10,10 +10,10 @@ import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import { itemColumns } from '#server/domain/exports/items'
-import { createPdf } from '#server/domain/exports/pdf'
+import { createPdf } from '#server/domain/formats/pdf'
 import { writePunchList } from '#server/domain/exports/punch-list'
-import { csvChunks } from '#server/domain/exports/table'
-import { xlsxStream } from '#server/domain/exports/xlsx'
+import { csvChunks } from '#server/domain/formats/table'
+import { xlsxStream } from '#server/domain/formats/xlsx'
 import type { Item } from '~/lib/reporting/types'
 
 const PUNCH_LIST_ITEMS = Number(process.argv[2] ?? 1000)

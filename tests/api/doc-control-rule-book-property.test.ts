@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { documentProblems } from '#server/domain/doc-control/rule-book'
+import { documentProblems } from '#server/domain/documents/rule-book'
 import type { DocumentSet, Transmittal, Workflow, WorkflowStepDefinition, WorkflowTemplate } from '~/lib/doc-control/types'
 import type { DocumentDetail } from '~/lib/documents/types'
 import type { TestClient } from '#tests/helpers/auth'

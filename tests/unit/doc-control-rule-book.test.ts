@@ -10,7 +10,7 @@ import {
   setPublishEffect,
   statusEffect,
   type DocumentFacts,
-} from '#server/domain/doc-control/rule-book'
+} from '#server/domain/documents/rule-book'
 
 /** server/domain/doc-control/rule-book.ts: the rules of controlled documents, each decision on its own. */
 

@@ -1,4 +1,4 @@
-import { type CsvCell, csvText, dispositionOf } from '#server/domain/exports/csv'
+import { type CsvCell, csvText, dispositionOf } from '#server/domain/formats/csv'
 import type { AuditActionCount, AuditEntry } from './audit'
 
 /** The audit exports' rows; the CSV itself is the server's one writer (server/domain/exports/csv.ts). */

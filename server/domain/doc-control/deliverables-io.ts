@@ -5,7 +5,7 @@ import { Problem, problems } from '#server/http/problem'
 import type { DeliverableImport, Milestone } from '~/lib/doc-control/types'
 import { textProblem } from '~/lib/schemas/text'
 import { DELIVERABLE_NUMBER_MAX, DELIVERABLE_TITLE_MAX, MILESTONE_NAME_MAX, MILESTONES_MAX, deliverablesByNumber, dueDateOf, isCalendarDate, registerOf } from './deliverables'
-import { csvText, unguardFormula } from '#server/domain/exports/csv'
+import { csvText, unguardFormula } from '#server/domain/formats/csv'
 import { parseCsv } from './deliverables-csv'
 import { auditDocControl, managedProject, projectPartyRows, readableProject } from './parties'
 

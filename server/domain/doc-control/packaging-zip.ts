@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
-import { COVER_SHEET_PDF_NAME, coverSheetPdf } from '#server/domain/exports/cover-sheet'
+import { COVER_SHEET_PDF_NAME, coverSheetPdf } from './cover-sheet-pdf'
 import type { BlobStore } from '#server/storage/blob-store'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
 import type { IssuePurpose } from '~/lib/doc-control/types'

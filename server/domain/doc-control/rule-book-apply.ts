@@ -5,7 +5,7 @@ import { recordDocumentChange } from '#server/domain/documents/places'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem } from '#server/http/problem'
 import { stateOfStatus } from '~/lib/documents/rules'
-import { statusEffect, type StatusEffect } from './rule-book'
+import { statusEffect, type StatusEffect } from '#server/domain/documents/rule-book'
 
 /**
  * Doing what the rule book (./rule-book.ts) answers when revisions take a new suitability: a review

@@ -11,7 +11,7 @@ import { isUuid } from '~/lib/schemas/uuid'
 import { Problem } from '#server/http/problem'
 import type { DocumentSet, IssuePurpose, SetStatus } from '~/lib/doc-control/types'
 import { peopleById, revisionsFor, revisionViews, shown, visibleRevisions } from './revisions'
-import { PUBLISHED_BY_SET, setPublishEffect } from './rule-book'
+import { PUBLISHED_BY_SET, setPublishEffect } from '#server/domain/documents/rule-book'
 import { applySuitabilities } from './rule-book-apply'
 
 /**

@@ -15,7 +15,7 @@ import { Problem, type FieldErrors } from '#server/http/problem'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
 import type { IssuePurpose, Transmittal, TransmittalRecipient, TransmittalStatus, WizardStep } from '~/lib/doc-control/types'
 import { revisionsFor } from './revisions'
-import { purposeWarnings } from './rule-book'
+import { purposeWarnings } from '#server/domain/documents/rule-book'
 import { refuseReadOnly, setRevisionIds } from './sets'
 import {
   findTransmittal,

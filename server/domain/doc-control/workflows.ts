@@ -10,7 +10,7 @@ import type { FieldErrors } from '#server/http/problem'
 import type { NumberedPage, Workflow, WorkflowAction, WorkflowProposal, WorkflowRevision, WorkflowStatus, WorkflowSummary } from '~/lib/doc-control/types'
 import { stateOfStatus } from '~/lib/documents/rules'
 import { revisionsFor } from './revisions'
-import { reviewStartEffect, SHARED_FOR_REVIEW } from './rule-book'
+import { reviewStartEffect, SHARED_FOR_REVIEW } from '#server/domain/documents/rule-book'
 import { startingVersion } from './templates'
 import { readOnlyRefused, unprocessable } from './workflow-problems'
 import { underReview } from '../documents/review-lock'
@@ -46,7 +46,7 @@ import { dayOf, dueAfterWorkingDays, endOfDay } from './working-days'
  */
 
 /** The suitability a work-in-progress revision is shared at when its review starts: the rule book's. */
-export { SHARED_FOR_REVIEW } from './rule-book'
+export { SHARED_FOR_REVIEW } from '#server/domain/documents/rule-book'
 
 /** Answers with at most this many reviews of one document (its history, newest first). */
 const DOCUMENT_HISTORY_MAX = 200

@@ -1,7 +1,7 @@
 import { and, eq, ne, or, sql } from 'drizzle-orm'
 import { transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
 import { documentRevisions } from '#server/db/schema-documents'
-import { numberLocked, type LockFacts } from '#server/domain/doc-control/rule-book'
+import { numberLocked, type LockFacts } from './rule-book'
 import type { DomainContext } from '../tenancy/context'
 import type { CdeState } from '~/lib/documents/types'
 import type { DocumentRow } from './places'

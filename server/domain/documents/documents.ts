@@ -7,7 +7,7 @@ import type { DocumentDetail, MetadataValues, ValidationResult } from '~/lib/doc
 import type { DomainContext } from '../tenancy/context'
 import { refOf, userRefs } from '../tenancy/user-refs'
 import { forbidden, requireLevel } from './access'
-import { LOCKED_NUMBER_MESSAGE } from '../doc-control/rule-book'
+import { LOCKED_NUMBER_MESSAGE } from './rule-book'
 import { isNumberLocked } from './document-lock'
 import { checkMetadata, checkNumber, metadataFieldsOf, namingFieldsOf } from './naming'
 import { breadcrumbsOf, ensureProjectActive, findDocument, findFolder, findProject, recordDocumentChange, type DocumentRow, type ProjectRef } from './places'

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { documentRevisions } from '#server/db/schema-documents'
 import { Problem, type FieldErrors } from '#server/http/problem'
 import { nextRevisionCode } from '~/lib/documents/rules'
-import { issueProblems } from '../doc-control/rule-book'
+import { issueProblems } from './rule-book'
 import type { DomainContext } from '../tenancy/context'
 import type { DocumentRow } from './places'
 

@@ -11,7 +11,7 @@ import { waitsForConfirmationBy } from '~/lib/reporting/items-query'
 import { PRIORITY_LABELS, STATUS_LABELS } from '~/lib/reporting/labels'
 import type { Item } from '~/lib/reporting/types'
 import { projectTitle, reportTitle } from '~/lib/reporting/types'
-import type { ExportColumn } from './table'
+import type { ExportColumn } from '#server/domain/formats/columns'
 
 /**
  * The items screen's selection as rows (docs/exports.md): the same call as the screen

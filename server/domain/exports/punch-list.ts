@@ -2,8 +2,8 @@ import { type GroupBy, groupItems } from '~/lib/reporting/items-query'
 import { PRIORITY_LABELS, STATUS_LABELS } from '~/lib/reporting/labels'
 import type { Item } from '~/lib/reporting/types'
 import { projectTitle, reportTitle } from '~/lib/reporting/types'
-import { type Clock, dateOf, momentOf } from './dates'
-import { ensureRoom, PAGE, type Pdf, write } from './pdf'
+import { type Clock, dateOf, momentOf } from '#server/domain/formats/dates'
+import { ensureRoom, PAGE, type Pdf, write } from '#server/domain/formats/pdf'
 
 /**
  * The punch list PDF (docs/exports.md): the items the screen's filters select, one compact row

@@ -6,7 +6,7 @@ import { metadataFieldsOf } from '#server/domain/documents/naming'
 import { type SearchQuery, searchDocuments, SEARCH_PAGE_MAX, SEARCH_PAGE_SIZE_MAX } from '#server/domain/documents/search'
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { DocumentSummary, MetadataField, MetadataValues } from '~/lib/documents/types'
-import type { ExportColumn } from './table'
+import type { ExportColumn } from '#server/domain/formats/columns'
 
 /**
  * The document register as rows (docs/exports.md): the documents screen's search (a project, a

@@ -6,8 +6,8 @@ import { listResponses } from '#server/domain/reporting/responses'
 import { PRIORITY_LABELS, STATUS_LABELS } from '~/lib/reporting/labels'
 import type { Item, ItemResponse, Report } from '~/lib/reporting/types'
 import { projectTitle, reportTitle } from '~/lib/reporting/types'
-import { type Clock, dateOf, momentOf } from './dates'
-import { ensureRoom, PAGE, type Pdf, write } from './pdf'
+import { type Clock, dateOf, momentOf } from '#server/domain/formats/dates'
+import { ensureRoom, PAGE, type Pdf, write } from '#server/domain/formats/pdf'
 
 /**
  * The report PDF (docs/exports.md): a cover (organisation, project, report, date, who made it),

@@ -3,7 +3,7 @@ import { listTransmittals, type TransmittalQuery } from '#server/domain/doc-cont
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { Transmittal, TransmittalRecipient } from '~/lib/doc-control/types'
 import { PAGE_MAX, PAGE_SIZE_MAX, PURPOSE_LABELS } from '~/lib/schemas/sets'
-import type { ExportColumn } from './table'
+import type { ExportColumn } from '#server/domain/formats/columns'
 
 /**
  * A project's transmittals as rows (docs/exports.md): the transmittals screen's call

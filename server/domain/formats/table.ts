@@ -1,13 +1,12 @@
 import type { Readable } from 'node:stream'
 import { type CsvCell, csvText } from './csv'
+import type { ExportColumn } from './columns'
 import { xlsxStream } from './xlsx'
 
 /**
  * One table, two spreadsheet formats (docs/exports.md): the same columns and rows go out as CSV
  * (the server's one CSV writer) or as XLSX (exceljs's streaming writer), batch by batch.
  */
-
-export type ExportColumn<T> = { header: string; width: number; value: (row: T) => string | number }
 
 export type SpreadsheetFormat = 'csv' | 'xlsx'
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { PassThrough, type Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
-import type { ExportColumn } from './table'
+import type { ExportColumn } from './columns'
 
 /**
  * XLSX through exceljs's streaming writer (docs/decisions, exports libraries): each row is

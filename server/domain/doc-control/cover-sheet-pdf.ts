@@ -1,8 +1,8 @@
 import type { PackageContents } from '#server/domain/doc-control/packaging'
 import type { IssuePurpose } from '~/lib/doc-control/types'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
-import { type Clock, dateOf, momentOf } from './dates'
-import { createPdf, ensureRoom, PAGE, type Pdf, write } from './pdf'
+import { type Clock, dateOf, momentOf } from '#server/domain/formats/dates'
+import { createPdf, ensureRoom, PAGE, type Pdf, write } from '#server/domain/formats/pdf'
 
 /**
  * The transmittal cover sheet as a PDF (docs/exports.md): number, project, from, to, purpose, the

@@ -9,6 +9,7 @@ import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { liveMatch, useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
+import type { DocControlAttention } from '~/lib/doc-control/types'
 import type { DashboardFigures } from '~/lib/reporting/types'
 import { useShellSession } from '~/root'
 import type { Route } from './+types/dashboard'
@@ -19,9 +20,14 @@ import type { Route } from './+types/dashboard'
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const result = await api.get<DashboardFigures>('/api/dashboard')
+  const [result, attention] = await Promise.all([api.get<DashboardFigures>('/api/dashboard'), api.get<DocControlAttention>('/api/doc-control/attention')])
   return data(
-    { figures: result.ok ? result.data : null, loadNotice: result.ok ? null : noticeOf(result.error) },
+    {
+      figures: result.ok ? result.data : null,
+      loadNotice: result.ok ? null : noticeOf(result.error),
+      attention: attention.ok ? attention.data : null,
+      attentionNotice: attention.ok ? null : noticeOf(attention.error),
+    },
     { headers: responseHeaders },
   )
 }
@@ -34,9 +40,19 @@ const DASHBOARD_LINKS = {
   assignedToMe: '/items?assignee=me',
 } as const
 
+/** The document-control lists behind its figures: my inbox, by kind; the deliverables register of the project they are in (the remembered one when there are several). */
+function docControlLinks(attention: DocControlAttention) {
+  const [only, ...others] = attention.overdueDeliverables.projects
+  return {
+    reviews: '/doc-control/inbox?kind=tasks',
+    transmittals: '/doc-control/inbox?kind=transmittals',
+    deliverables: only && others.length === 0 ? `/doc-control/deliverables?${new URLSearchParams({ projectId: only.projectId })}` : '/doc-control/deliverables',
+  }
+}
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation(liveMatch.reporting)
-  const { figures, loadNotice } = loaderData
+  const { figures, loadNotice, attention, attentionNotice } = loaderData
   const session = useShellSession()
   if (!session) return null
   return (
@@ -65,6 +81,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               </li>
             </ul>
           </Section>
+          {attention ? <DocControlFigures attention={attention} /> : null}
+          {attentionNotice ? (
+            <Banner tone="critical" title="The document-control figures could not be loaded" correlationId={attentionNotice.correlationId}>
+              {attentionNotice.message}
+            </Banner>
+          ) : null}
           <Section title="Recent activity">
             {figures.recentActivity.length > 0 ? (
               <DashboardActivity entries={figures.recentActivity} />
@@ -89,6 +111,25 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
     </>
+  )
+}
+
+function DocControlFigures({ attention }: { attention: DocControlAttention }) {
+  const links = docControlLinks(attention)
+  return (
+    <Section title="Document control">
+      <ul className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        <li>
+          <DashboardFigure label="Reviews waiting for me" value={attention.reviewsWaitingCount} to={links.reviews} />
+        </li>
+        <li>
+          <DashboardFigure label="Transmittals to acknowledge" value={attention.transmittalsToAcknowledgeCount} to={links.transmittals} />
+        </li>
+        <li>
+          <DashboardFigure label="Overdue deliverables" value={attention.overdueDeliverables.count} to={links.deliverables} alarming />
+        </li>
+      </ul>
+    </Section>
   )
 }
 

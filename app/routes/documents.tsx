@@ -8,7 +8,8 @@ import { DocumentSearchForm } from '~/components/documents/document-search-form'
 import { DocumentUploadForm } from '~/components/documents/document-upload-form'
 import { FolderCreateForm } from '~/components/documents/folder-create-form'
 import { FolderTree } from '~/components/documents/folder-tree'
-import { ProjectPicker } from '~/components/documents/project-picker'
+import { DocumentsNav } from '~/components/documents/documents-nav'
+import { inboxTaskCount } from '~/components/documents/documents-nav.server'
 import { SubfolderList } from '~/components/documents/subfolder-list'
 import { useResumableForm } from '~/components/documents/use-resumable-form'
 import { resultFor } from '~/components/reporting/report-action'
@@ -20,6 +21,7 @@ import { Section } from '~/components/ui/section'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { documentsChanged } from '~/lib/documents/live'
+import { goToRememberedProject, rememberProject } from '~/lib/documents/project-memory.server'
 import { type DocumentsQuery, folderHref, parseDocumentsQuery, registerExportHref } from '~/lib/documents/query'
 import { useLocale } from '~/root'
 import type { Route } from './+types/documents'
@@ -35,8 +37,10 @@ import { loadDocumentsScreen } from './documents-load.server'
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseDocumentsQuery(new URL(request.url).searchParams)
   const { api, responseHeaders } = createServerApi(request, context)
-  const screen = await loadDocumentsScreen(api, query, responseHeaders)
-  return data({ query, ...screen }, { headers: responseHeaders })
+  const [screen, inboxCount] = await Promise.all([loadDocumentsScreen(api, query, responseHeaders), inboxTaskCount(api)])
+  if (!query.projectId) goToRememberedProject(request, responseHeaders, screen.projects)
+  else if (screen.documents) rememberProject(request, responseHeaders, screen.documents.project.id)
+  return data({ query, ...screen, inboxCount }, { headers: responseHeaders })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -72,11 +76,12 @@ function requireProject(projectId: string | null): string {
 
 export default function Documents({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation(documentsChanged)
-  const { query, projects, documents, notice: loadNotice } = loaderData
+  const { query, projects, documents, inboxCount, notice: loadNotice } = loaderData
   const actionData = useActionData<typeof action>() as DocumentsActionData | undefined
   const notice = actionData?.notice ?? loadNotice ?? documents?.notice
   return (
     <>
+      <DocumentsNav projects={projects} projectId={documents?.project.id ?? null} inboxCount={inboxCount} />
       <PageHeader
         title="Documents"
         description="Controlled documents of your projects: folders, revisions and search."
@@ -87,9 +92,6 @@ export default function Documents({ loaderData }: Route.ComponentProps) {
           {notice.message}
         </Banner>
       ) : null}
-      <div className="mb-6">
-        <ProjectPicker projects={projects} projectId={query.projectId} />
-      </div>
       {documents && query.projectId ? (
         <ProjectDocuments query={{ ...query, projectId: query.projectId }} documents={documents} actionData={actionData} />
       ) : (

@@ -38,6 +38,8 @@ import { sessionRoutes } from './auth/session-routes'
 import { contractRoutes } from './contract'
 import { healthRoutes } from './health'
 import { deliverableRoutes } from './doc-control/deliverables'
+import { docControlAttentionRoutes } from './doc-control/attention'
+import { mailStatusRoutes } from './settings/mail-status'
 import { inboxRoutes } from './doc-control/inbox'
 import { transmittalPackageRoutes } from './doc-control/packages'
 import { partyRoutes } from './doc-control/parties'
@@ -161,6 +163,8 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', workflowTemplateRoutes)
   app.route('/', workflowRoutes)
   app.route('/', inboxRoutes)
+  app.route('/', docControlAttentionRoutes)
+  app.route('/', mailStatusRoutes)
   app.route('/', setRoutes)
   app.route('/', transmittalRoutes)
   app.route('/', transmittalPackageRoutes)

@@ -34,7 +34,11 @@ function monthsFromNow(months: number): string {
 }
 
 async function openTab(page: Page, name: string, heading: string) {
-  await page.getByRole('navigation', { name: 'Document control' }).getByRole('link', { name, exact: true }).click()
+  const nav = page.getByRole('navigation', { name: 'Document control' })
+  // On a phone the Documents sub-navigation is a menu: open it first.
+  const menu = nav.locator('summary')
+  if (await menu.isVisible()) await menu.click()
+  await nav.getByRole('link', { name, exact: true }).click()
   await expectScreen(page, heading)
 }
 
@@ -156,7 +160,7 @@ describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
     expect(lines).toContain(`${importedNumber},First floor plan,ALP,${monthsFromNow(2)},${monthsFromNow(2)},,,on-track`)
 
     // The dashboard: its figures, and issued vs planned drawn as SVG with its table.
-    await openTab(page, 'Dashboard', 'Document control')
+    await openTab(page, 'Project dashboard', 'Document control')
     const figures = page.locator('dl')
     await figures.getByText('Reviews under way').waitFor()
     await figures.getByText('Transmittals awaiting acknowledgement').waitFor()

@@ -4,6 +4,7 @@ import { Form } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/ui/badge'
 import { Banner } from '~/components/ui/banner'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
+import { CopyLinkField } from '~/components/ui/copy-link-field'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { DataTable } from '~/components/ui/data-table'
 import { EmptyState } from '~/components/ui/empty-state'
@@ -20,28 +21,25 @@ import { ROLE_OPTIONS } from './invites-create-form'
 const TONES: Record<ProjectInviteStatus, BadgeTone> = { active: 'info', 'used-up': 'neutral', cancelled: 'neutral', expired: 'warning' }
 
 /** The link and the code of the invite just made: shown this once, never stored in readable form. */
-export function ProjectInviteCreated({ created }: { created: CreatedProjectInvite }) {
+export function ProjectInviteCreated({ created, mailQueued }: { created: CreatedProjectInvite; mailQueued: boolean }) {
   return (
     <Banner tone="success" title="Project invitation made" className="mb-6">
-      <p>Copy the link and the code now: they are shown only this once.</p>
-      <dl className="mt-3 grid gap-2">
-        <div>
-          <dt className="text-sm font-medium">Invitation link</dt>
-          <dd>
-            <code className="break-all" data-testid="project-invite-link">
-              {created.link}
-            </code>
-          </dd>
-        </div>
-        <div>
+      <p>
+        {mailQueued && created.invite.email
+          ? `Invitation created; the e-mail to ${created.invite.email} is queued because mail is not set up (Administration › Configuration › Mail). Pass the link on yourself meanwhile.`
+          : 'Copy the link and the code now: they are shown only this once.'}
+      </p>
+      <div className="mt-3 grid gap-3">
+        <CopyLinkField label="Invitation link" link={created.link} testId="project-invite-link" />
+        <dl>
           <dt className="text-sm font-medium">Invite code (typed on the Join page)</dt>
           <dd>
             <code className="text-xl font-semibold tracking-widest" data-testid="project-invite-code">
               {created.code}
             </code>
           </dd>
-        </div>
-      </dl>
+        </dl>
+      </div>
     </Banner>
   )
 }

@@ -290,3 +290,10 @@ export type DocControlSummary = {
   /** Cumulative issued vs planned deliverables per month, for the chart. */
   issuedVsPlanned: Array<{ month: string; planned: number; issued: number }>
 }
+
+/** GET /api/doc-control/attention: what waits for the caller in document control (the dashboard's figures). */
+export type DocControlAttention = {
+  reviewsWaitingCount: number
+  transmittalsToAcknowledgeCount: number
+  overdueDeliverables: { count: number; projects: Array<{ projectId: string; count: number }> }
+}

@@ -10,6 +10,7 @@ import { setFlash } from '~/lib/flash.server'
 import type { Page, Project } from '~/lib/reporting/types'
 import { InviteCreateSchema, ProjectInviteCreateSchema } from '~/lib/schemas/admin-invites'
 import { isUuid } from '~/lib/schemas/uuid'
+import { MAIL_QUEUED, mailSetUp } from '~/lib/mail-status.server'
 
 /** /admin/invites: what it loads and its actions (docs/admin/invites.md). */
 
@@ -55,14 +56,17 @@ export async function loadInvitesPage(api: ApiClient, query: InvitesQuery, heade
   }
 }
 
-export type InvitesActionData = ReportingActionData & { created?: CreatedProjectInvite | undefined }
+export type InvitesActionData = ReportingActionData & { created?: CreatedProjectInvite | undefined; mailQueued?: boolean | undefined }
 
 export async function createInvite(api: ApiClient, formData: FormData, query: InvitesQuery, headers: Headers) {
   const submission = parseWithZod(formData, { schema: InviteCreateSchema })
   if (submission.status !== 'success') return invalidForm('invite', submission)
   const result = await api.post<Invite>('/api/admin/invites', submission.value, { idempotencyKey: idempotencyKeyOf(formData, submission.value) })
   if (!result.ok) return formFailure('invite', submission, result.error, headers)
-  await setFlash(headers, { tone: 'success', message: `Invitation sent to ${result.data.email}. The link works for 7 days.` })
+  const message = (await mailSetUp(api))
+    ? `Invitation sent to ${result.data.email}. The link works for 7 days.`
+    : `Invitation created for ${result.data.email}; ${MAIL_QUEUED}. The link works for 7 days.`
+  await setFlash(headers, { tone: 'success', message })
   throw redirect(invitesHref(query), { headers })
 }
 
@@ -89,7 +93,10 @@ export async function resendInvite(api: ApiClient, formData: FormData, query: In
   const inviteId = inviteIdOf(formData)
   const result = await api.post<Invite>('/api/invites/resend', { inviteId }, { idempotencyKey: true })
   if (!result.ok) return noticeFailure('resend', result.error, headers, inviteId)
-  await setFlash(headers, { tone: 'success', message: `Invitation sent to ${result.data.email} again, with a new link. The old link no longer works.` })
+  const message = (await mailSetUp(api))
+    ? `Invitation sent to ${result.data.email} again, with a new link. The old link no longer works.`
+    : `New invitation link made for ${result.data.email}; ${MAIL_QUEUED}. The old link no longer works.`
+  await setFlash(headers, { tone: 'success', message })
   throw redirect(invitesHref(query), { headers })
 }
 
@@ -113,7 +120,8 @@ export async function createProjectInvite(api: ApiClient, formData: FormData, qu
     if (result.error.status === 404) throw loadError(result.error, headers)
     return formFailure('project-create', submission, result.error, headers)
   }
-  return data<InvitesActionData>({ intent: 'project-create', created: result.data }, { headers })
+  const mailQueued = submission.value.email ? !(await mailSetUp(api)) : false
+  return data<InvitesActionData>({ intent: 'project-create', created: result.data, mailQueued }, { headers })
 }
 
 export async function cancelProjectInvite(api: ApiClient, formData: FormData, query: InvitesQuery, headers: Headers) {

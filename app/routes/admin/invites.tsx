@@ -83,7 +83,7 @@ export default function Invites({ loaderData }: Route.ComponentProps) {
           description="A link and a short code for one project. Whoever accepts joins the organisation (unless a member already) and gets the project."
         >
           <ProjectPicker projects={projects} projectId={query.projectId} action="/admin/invites" selectId="invites-project" className="mb-6" />
-          {actionData?.created ? <ProjectInviteCreated created={actionData.created} /> : null}
+          {actionData?.created ? <ProjectInviteCreated created={actionData.created} mailQueued={actionData.mailQueued === true} /> : null}
           {query.projectId ? (
             <div className="flex flex-col gap-8">
               <div>

@@ -1,6 +1,5 @@
 import { data, Link } from 'react-router'
 import { DashboardChart } from '~/components/doc-control/dashboard-chart'
-import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
 import { noticeOf } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
@@ -32,13 +31,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { projects, project, summary, loadNotice } = loaderData
+  const { project, summary, loadNotice } = loaderData
   const locale = useLocale()
   const query = project ? `?${new URLSearchParams({ projectId: project.id })}` : ''
   return (
     <>
       <PageHeader title="Document control" description="Where a project’s documents stand: reviews, transmittals, and what was issued against the plan." />
-      <ProjectChoice projects={projects} projectId={project?.id ?? null} action="/doc-control/dashboard" />
       {!project ? (
         <EmptyState heading="Choose a project">
           Its figures are shown here once you open it. Your review tasks and the transmittals sent to you are in your{' '}

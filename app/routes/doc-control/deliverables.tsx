@@ -2,7 +2,6 @@ import { data, Form, Link, useActionData, useLocation } from 'react-router'
 import { DeliverableForm } from '~/components/doc-control/deliverables-form'
 import { DeliverablesImportForm, DeliverablesImportReport } from '~/components/doc-control/deliverables-import'
 import { useCanManage } from '~/components/doc-control/parties-abilities'
-import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
 import { noticeOf, resultFor } from '~/components/reporting/report-action'
 import { Badge, type BadgeTone } from '~/components/ui/badge'
@@ -94,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Deliverables({ loaderData }: Route.ComponentProps) {
-  const { projects, project, filter, register, parties, access, example, editId, loadNotice } = loaderData
+  const { project, filter, register, parties, access, example, editId, loadNotice } = loaderData
   const actionData = useActionData<typeof action>() as DeliverablesActionData | undefined
   const location = useLocation()
   const locale = useLocale()
@@ -188,7 +187,6 @@ export default function Deliverables({ loaderData }: Route.ComponentProps) {
           ) : undefined
         }
       />
-      <ProjectChoice projects={projects} projectId={project?.id ?? null} action="/doc-control/deliverables" />
       {!project ? (
         <EmptyState heading="Choose a project">Its deliverables register is shown here once you open it.</EmptyState>
       ) : (

@@ -1,48 +1,24 @@
-import { NavLink, Outlet, useLocation } from 'react-router'
+import { data, Outlet } from 'react-router'
+import { DocumentsNav } from '~/components/documents/documents-nav'
+import { loadDocumentsNav } from '~/components/documents/documents-nav.server'
+import { createServerApi } from '~/lib/api.server'
+import type { Route } from './+types/layout'
 
 /**
- * Document control (issue 12, docs/doc-control.md): one heading area for its screens and tabs
- * between them. Each screen works on one project, named by `projectId` in the address; the tabs
- * keep it, so moving between screens stays in the project.
+ * Document control (issue 12, docs/doc-control.md): its screens sit under the Documents tab, with
+ * the Documents sub-navigation and the project switcher above them. Each screen works on one
+ * project, named by `projectId` in the address; the links keep it, so moving between screens
+ * stays in the project, and the project is remembered for the next visit.
  */
-const TABS = [
-  { to: '/doc-control/dashboard', label: 'Dashboard' },
-  { to: '/doc-control/inbox', label: 'Inbox' },
-  { to: '/doc-control/wizard', label: 'Issue documents' },
-  { to: '/doc-control/transmittals', label: 'Transmittals' },
-  { to: '/doc-control/sets', label: 'Sets' },
-  { to: '/doc-control/workflows', label: 'Reviews' },
-  { to: '/doc-control/deliverables', label: 'Deliverables' },
-  { to: '/doc-control/matrix', label: 'Matrix' },
-  { to: '/doc-control/parties', label: 'Parties' },
-]
-
-export function projectQuery(search: string): string {
-  const projectId = new URLSearchParams(search).get('projectId')
-  return projectId ? `?${new URLSearchParams({ projectId })}` : ''
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { api, responseHeaders } = createServerApi(request, context)
+  return data(await loadDocumentsNav(api, request), { headers: responseHeaders })
 }
 
-export default function DocControlLayout() {
-  const { search } = useLocation()
-  const query = projectQuery(search)
+export default function DocControlLayout({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <nav aria-label="Document control" className="mb-6 overflow-x-auto border-b border-border">
-        <ul className="flex min-w-max gap-1">
-          {TABS.map((tab) => (
-            <li key={tab.to}>
-              <NavLink
-                to={`${tab.to}${query}`}
-                className={({ isActive }) =>
-                  `inline-block border-b-2 px-3 py-2 text-sm font-medium ${isActive ? 'border-primary text-text' : 'border-transparent text-muted hover:text-text'}`
-                }
-              >
-                {tab.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <DocumentsNav projects={loaderData.projects} projectId={loaderData.projectId} inboxCount={loaderData.inboxCount} />
       <Outlet />
     </>
   )

@@ -1,7 +1,6 @@
 import { data, Form, redirect, useActionData } from 'react-router'
 import { MatrixTable } from '~/components/doc-control/matrix-table'
 import { useCanManage } from '~/components/doc-control/parties-abilities'
-import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
 import { noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
@@ -66,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Matrix({ loaderData }: Route.ComponentProps) {
-  const { projects, project, docType, matrix, parties, access, loadNotice } = loaderData
+  const { project, docType, matrix, parties, access, loadNotice } = loaderData
   const actionData = useActionData<typeof action>() as ReportingActionData | undefined
   const canManage = useCanManage(access)
   const notice = actionData?.notice ?? loadNotice
@@ -78,7 +77,6 @@ export default function Matrix({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title="Responsibility matrix" description="Who produces and who reviews each discipline’s documents. Starting a review proposes its reviewers from here." />
-      <ProjectChoice projects={projects} projectId={project?.id ?? null} action="/doc-control/matrix" />
       {!project ? (
         <EmptyState heading="Choose a project">Its responsibility matrix is shown here once you open it.</EmptyState>
       ) : (

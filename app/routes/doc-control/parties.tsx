@@ -2,7 +2,6 @@ import { data, useActionData, useLocation } from 'react-router'
 import { PartyForm } from '~/components/doc-control/parties-form'
 import { useCanManage } from '~/components/doc-control/parties-abilities'
 import { PartyPeople } from '~/components/doc-control/parties-people'
-import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
 import { noticeOf, type ReportingActionData, resultFor } from '~/components/reporting/report-action'
 import { Badge } from '~/components/ui/badge'
@@ -75,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Parties({ loaderData }: Route.ComponentProps) {
-  const { projects, project, parties, access, members, editId, loadNotice } = loaderData
+  const { project, parties, access, members, editId, loadNotice } = loaderData
   const actionData = useActionData<typeof action>() as ReportingActionData | undefined
   const location = useLocation()
   const canManage = useCanManage(access)
@@ -87,7 +86,6 @@ export default function Parties({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title="Parties" description="The organisations and teams on a project, and their people (ISO 19650: appointing party, lead appointed parties, task teams)." />
-      <ProjectChoice projects={projects} projectId={project?.id ?? null} action="/doc-control/parties" />
       {!project ? (
         <EmptyState heading="Choose a project">Its parties are listed here once you open it.</EmptyState>
       ) : (

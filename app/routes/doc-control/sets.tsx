@@ -1,5 +1,4 @@
 import { data, Link, useActionData } from 'react-router'
-import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { SetDetailsForm } from '~/components/doc-control/set-forms'
 import { SetStatusBadge } from '~/components/doc-control/transmittal-labels'
 import { setPage } from '~/components/doc-control/transmittal-paths'
@@ -50,7 +49,6 @@ export default function Sets({ loaderData }: Route.ComponentProps) {
           {shownNotice.message}
         </Banner>
       ) : null}
-      <ProjectChoice projects={projects} projectId={projectId} action="/doc-control/sets" />
       {projectId ? (
         <div className="flex flex-col gap-8">
           {list ? (

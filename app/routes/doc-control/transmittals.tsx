@@ -1,5 +1,4 @@
 import { data } from 'react-router'
-import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { TransmittalFilter, TransmittalList } from '~/components/doc-control/transmittal-list'
 import { wizardPage } from '~/components/doc-control/transmittal-paths'
 import { Banner } from '~/components/ui/banner'
@@ -51,7 +50,6 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
           {notice.message}
         </Banner>
       ) : null}
-      <ProjectChoice projects={projects} projectId={projectId} action="/doc-control/transmittals" />
       {projectId ? (
         <div className="flex flex-col gap-4">
           <TransmittalFilter projectId={projectId} status={status} />

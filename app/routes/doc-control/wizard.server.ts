@@ -16,6 +16,7 @@ import { failureStatus } from '~/lib/forms'
 import type { Member } from '~/lib/reporting/types'
 import { TRANSMITTAL_MESSAGE_MAX, TRANSMITTAL_SUBJECT_MAX, TransmittalPatchSchema } from '~/lib/schemas/transmittals'
 import { PurposeSchema } from '~/lib/schemas/sets'
+import { MAILS_QUEUED, mailSetUp } from '~/lib/mail-status.server'
 
 /**
  * /doc-control/wizard (docs/doc-control.md "Transmittals"): issuing documents step by step. The
@@ -319,7 +320,10 @@ async function send(api: ApiClient, draft: Transmittal, formData: FormData, head
     return failure('send', sent.error, headers)
   }
   const count = sent.data.recipients.length
-  await setFlash(headers, { tone: 'success', message: `${sent.data.number} sent to ${count === 1 ? '1 recipient' : `${count} recipients`}.` })
+  const recipients = count === 1 ? '1 recipient' : `${count} recipients`
+  // "Sent" only when mail really goes out; the transmittal is issued and in their inboxes either way.
+  const message = (await mailSetUp(api)) ? `${sent.data.number} sent to ${recipients}.` : `${sent.data.number} issued to ${recipients}: they find it in their inbox; ${MAILS_QUEUED}.`
+  await setFlash(headers, { tone: 'success', message })
   throw redirect(transmittalPage(sent.data.id, sent.data.projectId), { headers })
 }
 

@@ -1,5 +1,4 @@
 import { data, useActionData } from 'react-router'
-import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { isUuid } from '~/lib/schemas/uuid'
 import { WizardMessageStep } from '~/components/doc-control/wizard-message-step'
 import { WizardRecipientsStep } from '~/components/doc-control/wizard-recipients-step'
@@ -72,7 +71,6 @@ export default function Wizard({ loaderData }: Route.ComponentProps) {
         <DraftSteps screen={screen} actionData={actionData} locale={locale} />
       ) : (
         <>
-          <ProjectChoice projects={screen.projects} projectId={screen.projectId} action="/doc-control/wizard" />
           {screen.kind === 'start' && screen.projectId ? (
             <WizardStart
               projectId={screen.projectId}

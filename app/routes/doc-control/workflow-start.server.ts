@@ -12,6 +12,7 @@ import type { Member } from '~/lib/reporting/types'
 import { StartReviewFormSchema } from '~/lib/schemas/workflow-forms'
 import { workflowPage } from './workflow.server'
 import { isUuid } from '~/lib/schemas/uuid'
+import { MAILS_QUEUED, mailSetUp } from '~/lib/mail-status.server'
 
 /**
  * A document's reviews on its page (/documents/{documentId}, "Reviews"): its history of reviews,
@@ -89,6 +90,7 @@ export async function startReview(api: ApiClient, doc: DocumentDetail, formData:
     )
   }
   const code = doc.revisions.find((r) => r.id === revisionId)?.code ?? ''
-  await setFlash(headers, { tone: 'success', message: `Review of ${doc.number} ${code} started. Its reviewers have been told.` })
+  const told = (await mailSetUp(api)) ? 'Its reviewers find it in their review inbox, and are e-mailed unless they turned that off.' : `Its reviewers find it in their review inbox; ${MAILS_QUEUED}.`
+  await setFlash(headers, { tone: 'success', message: `Review of ${doc.number} ${code} started. ${told}` })
   throw redirect(workflowPage(result.data.id, doc.projectId), { headers })
 }

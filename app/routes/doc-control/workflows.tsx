@@ -1,5 +1,4 @@
 import { data, Form } from 'react-router'
-import { ProjectChoice } from '~/components/doc-control/project-choice'
 import { workflowStatusLabel } from '~/components/doc-control/workflow-badges'
 import { workflowsChanged } from '~/components/doc-control/workflow-live'
 import { WorkflowList } from '~/components/doc-control/workflow-list'
@@ -35,7 +34,6 @@ export default function Workflows({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title="Reviews" description="Document reviews of a project: where each stands, whose turn it is, and what is overdue. Start one from a document’s page." />
-      <ProjectChoice projects={choice.projects} projectId={choice.projectId} action="/doc-control/workflows" />
       {notice ? (
         <Banner tone="critical" title="The reviews could not be loaded" correlationId={notice.correlationId} className="mb-6">
           {notice.message}

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { rowsOf } from '#server/db/tenancy'
-import type { DomainContext } from '#server/domain/reporting/context'
+import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem } from '#server/http/problem'
 import type { DocControlAttention } from '~/lib/doc-control/types'
 import { registerOf } from './deliverables'

@@ -1,5 +1,6 @@
 import { data, useActionData, useLocation } from 'react-router'
 import { type DocumentsActionData, UPLOAD_FINISHED } from '~/components/documents/document-action'
+import { CodeText } from '~/components/ui/code-text'
 import { DocumentBreadcrumbs } from '~/components/documents/document-breadcrumbs'
 import { DocumentEditForm } from '~/components/documents/document-edit-form'
 import { DocumentFacts } from '~/components/documents/document-facts'
@@ -88,7 +89,7 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <DocumentBreadcrumbs projectId={doc.projectId} projectName={projectName} folders={doc.breadcrumbs} current={doc.number} />
-      <PageHeader title={<span className="font-mono break-all">{doc.number}</span>} description={doc.title} actions={can.manage ? <ArchiveAction number={doc.number} archived={archived} /> : undefined} />
+      <PageHeader title={<span className="font-mono"><CodeText code={doc.number} /></span>} description={doc.title} actions={can.manage ? <ArchiveAction number={doc.number} archived={archived} /> : undefined} />
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
           {notice.message}

@@ -205,7 +205,7 @@ test('transports: the instance’s transport with its failure tracking, when the
     {
       key: 'file',
       kind: 'file',
-      label: 'Files on this server (MAIL_FILE_DIR, development)',
+      label: 'Files on this server (for development)',
       description: `files in ${mailDir}`,
       inUse: true,
       failureCount: 3,

@@ -36,7 +36,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await expectScreen(page, 'Audit')
     // The sign-in just made is the newest entry.
     const log = page.getByRole('table', { name: 'Audit log, newest first' })
-    await log.getByText('auth.signin').first().waitFor()
+    await log.getByText(`${DEMO.admin.displayName} signed in`, { exact: true }).first().waitFor()
 
     // Filter by one action: only its entries are listed, and the filter is in the address.
     const filters = page.getByRole('form', { name: 'Filter the audit log' })
@@ -44,9 +44,9 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await filters.getByRole('button', { name: 'Filter' }).click()
     await page.waitForURL(/action=auth\.mfa\.verified/)
     await expectScreen(page, 'Audit')
-    await log.getByText('auth.mfa.verified').first().waitFor()
+    await log.getByText(`${DEMO.admin.displayName} entered their authentication code`).first().waitFor()
     // With script the address changes a moment before the list does.
-    await expect.poll(() => log.getByText('auth.signin').count()).toBe(0)
+    await expect.poll(() => log.getByText(`${DEMO.admin.displayName} signed in`, { exact: true }).count()).toBe(0)
     await log.getByText(DEMO.admin.email).first().waitFor()
     expect(await filters.getByLabel('Action').inputValue()).toBe('auth.mfa.verified')
 

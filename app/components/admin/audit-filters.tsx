@@ -3,6 +3,7 @@ import { Button, buttonClasses } from '~/components/ui/button'
 import { Field } from '~/components/ui/field'
 import { SelectField } from '~/components/ui/select-field'
 import { type AuditFilterValues, auditHref, auditQuery, hasFilters } from '~/lib/admin/audit'
+import { auditActionLabel } from '~/lib/admin/audit-words'
 
 type FieldErrors = Record<string, string[]>
 
@@ -69,7 +70,7 @@ export function AuditFilters({ filters, actions, errors }: { filters: AuditFilte
             <optgroup label="Actions">
               {actions.map((action) => (
                 <option key={action} value={action}>
-                  {action}
+                  {auditActionLabel(action)}
                 </option>
               ))}
             </optgroup>

@@ -3,6 +3,7 @@ import { DataTable, type DataTableColumn } from '~/components/ui/data-table'
 import { EmptyState } from '~/components/ui/empty-state'
 import type { PaginationProps } from '~/components/ui/pagination'
 import { type AuditEntry, type AuditFilterValues, auditHref } from '~/lib/admin/audit'
+import { auditSentence } from '~/lib/admin/audit-words'
 import { formatDateTime } from '~/lib/format'
 
 const linkClass = 'text-primary-strong underline underline-offset-2'
@@ -56,39 +57,44 @@ export function AuditTable({
     },
     {
       key: 'action',
-      header: 'Action',
+      header: 'What happened',
       cell: (e) => (
-        <span className="flex flex-col gap-1">
-          <code className="font-mono text-xs whitespace-nowrap">{e.action}</code>
-          {e.data && Object.keys(e.data).length > 0 ? (
-            <details className="text-xs">
-              <summary className="cursor-pointer text-primary-strong">Details</summary>
-              <pre className="mt-1 max-w-md overflow-x-auto rounded bg-surface-muted p-2 whitespace-pre-wrap break-all">{JSON.stringify(e.data, null, 2)}</pre>
-            </details>
+        <span className="flex min-w-48 flex-col gap-1">
+          <span>{auditSentence(e)}</span>
+          {e.targetType ? (
+            <Link to={auditHref({ ...filters, targetType: e.targetType, targetId: e.targetId ?? '' })} className={`${linkClass} text-xs`}>
+              More about this {e.targetType.replace(/[._-]+/g, ' ')}
+            </Link>
           ) : null}
+          {/* The record as stored (its key, the ids, the data): behind a toggle, for whoever needs them. */}
+          <details className="text-xs">
+            <summary className="cursor-pointer text-primary-strong">Details</summary>
+            <dl className="mt-1 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-2 text-muted">
+              <dt>Action</dt>
+              <dd className="font-mono break-all">{e.action}</dd>
+              {e.targetId ? (
+                <>
+                  <dt>Target</dt>
+                  <dd className="font-mono break-all">
+                    {e.targetType} {e.targetId}
+                  </dd>
+                </>
+              ) : null}
+              {e.correlationId ? (
+                <>
+                  <dt>Correlation id</dt>
+                  <dd className="font-mono break-all select-all">{e.correlationId}</dd>
+                </>
+              ) : null}
+            </dl>
+            {e.data && Object.keys(e.data).length > 0 ? (
+              <pre className="mt-1 max-w-md overflow-x-auto rounded bg-surface-muted p-2 whitespace-pre-wrap break-all">{JSON.stringify(e.data, null, 2)}</pre>
+            ) : null}
+          </details>
         </span>
       ),
     },
-    {
-      key: 'target',
-      header: 'Target',
-      cell: (e) =>
-        e.targetType || e.targetId ? (
-          <Link to={auditHref({ ...filters, targetType: e.targetType ?? '', targetId: e.targetId ?? '' })} className={`${linkClass} flex min-w-32 flex-col`}>
-            <span>{e.targetType ?? 'Target'}</span>
-            {e.targetId ? <span className="font-mono text-xs break-all">{e.targetId}</span> : null}
-          </Link>
-        ) : (
-          <span className="text-muted">—</span>
-        ),
-    },
     { key: 'ip', header: 'From', hideOnMobile: true, cell: (e) => (e.ip ? <span className="font-mono text-xs">{e.ip}</span> : <span className="text-muted">—</span>) },
-    {
-      key: 'correlation',
-      header: 'Correlation id',
-      hideOnMobile: true,
-      cell: (e) => (e.correlationId ? <code className="font-mono text-xs break-all select-all">{e.correlationId}</code> : <span className="text-muted">—</span>),
-    },
   ]
   return (
     <DataTable

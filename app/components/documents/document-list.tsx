@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from 'react'
 import { Link } from 'react-router'
+import { CodeText } from '~/components/ui/code-text'
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table'
 import { Pagination, type PaginationProps } from '~/components/ui/pagination'
 import { formatDate } from '~/lib/format'
@@ -68,8 +69,8 @@ export function DocumentList({ page, caption, emptyState, locale }: DocumentList
 
 function DocumentLink({ doc }: { doc: DocumentSummary }) {
   return (
-    <Link to={`/documents/${encodeURIComponent(doc.id)}`} className="font-medium break-all text-primary-strong underline underline-offset-2">
-      {doc.number}
+    <Link to={`/documents/${encodeURIComponent(doc.id)}`} className="font-medium text-primary-strong underline underline-offset-2">
+      <CodeText code={doc.number} />
     </Link>
   )
 }

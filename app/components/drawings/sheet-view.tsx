@@ -41,7 +41,8 @@ export function SheetView({ sheet, pins, zoom, label, linkPins = true, highlight
       viewBox={`0 0 ${shown.width} ${shown.height}`}
       width={factor === undefined ? undefined : shown.width * factor}
       height={factor === undefined ? undefined : shown.height * factor}
-      className={factor === undefined ? 'block h-auto w-full' : 'block max-w-none'}
+      // Fit: as wide as the box and never taller than it, so the whole sheet, title block too, shows (the drawing is centred in the spare room).
+      className={factor === undefined ? 'block h-auto max-h-[calc(75vh-2px)] w-full' : 'block max-w-none'}
       role="group"
       aria-label={label}
     >

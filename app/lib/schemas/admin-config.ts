@@ -59,7 +59,7 @@ export const GeneralConfigSchema = z.strictObject(
       .optional()
       .meta({
         title: 'Public address',
-        description: 'The portal’s address in this organisation’s mail templates ({{publicUrl}}). Blank: the server’s own address (PUBLIC_URL).',
+        description: 'The portal’s address in this organisation’s mail templates ({{publicUrl}}). Blank: the server’s own address, as whoever runs the server set it.',
         'x-applies': 'immediately',
       }),
     defaultLocale: required('Language and region', 35, 'Enter a language and region, like en-GB.')

@@ -41,7 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function MailOutbox({ loaderData }: Route.ComponentProps) {
-  const { query, messages, nextCursor, templates, transports } = loaderData
+  const { query, messages, nextCursor, templates, templateTitles, transports } = loaderData
+  const templateName = (key: string) => templateTitles[key] ?? key
   const locale = useLocale()
   useLiveRevalidation((change) => change.entityType === 'MailOutbox')
   const filtered = query.status !== null || query.template !== null || query.to !== null
@@ -66,8 +67,8 @@ export default function MailOutbox({ loaderData }: Route.ComponentProps) {
           }
         >
           <div className="flex flex-col gap-4">
-            <Filters query={query} templates={templates} />
-            <Messages messages={messages} locale={locale} next={nextCursor} later={query.after !== null} filtered={filtered} />
+            <Filters query={query} templates={templates} templateName={templateName} />
+            <Messages messages={messages} locale={locale} next={nextCursor} later={query.after !== null} filtered={filtered} templateName={templateName} />
           </div>
         </Section>
       </div>
@@ -135,7 +136,7 @@ function TransportCard({ transport, locale }: { transport: MailTransportHealth; 
 }
 
 /** The filters, in the URL: a GET form that works without JavaScript. */
-function Filters({ query, templates }: { query: MailOutboxQuery; templates: readonly string[] }) {
+function Filters({ query, templates, templateName }: { query: MailOutboxQuery; templates: readonly string[]; templateName: (key: string) => string }) {
   const templateChoices = query.template && !templates.includes(query.template) ? [...templates, query.template] : templates
   return (
     <Form
@@ -153,7 +154,7 @@ function Filters({ query, templates }: { query: MailOutboxQuery; templates: read
       <SelectField
         label="Template"
         selectProps={{ name: 'template', id: 'mail-template', defaultValue: query.template ?? '' }}
-        options={[{ value: '', label: 'Any template' }, ...templateChoices.map((t) => ({ value: t, label: t }))]}
+        options={[{ value: '', label: 'Any template' }, ...templateChoices.map((t) => ({ value: t, label: templateName(t) }))]}
       />
       <Field
         label="Recipient"
@@ -172,12 +173,14 @@ function Messages({
   next,
   later,
   filtered,
+  templateName,
 }: {
   messages: readonly MailMessageSummary[]
   locale: string
   next: string | null
   later: boolean
   filtered: boolean
+  templateName: (key: string) => string
 }) {
   return (
     <DataTable
@@ -206,7 +209,7 @@ function Messages({
         { key: 'to', header: 'To', cell: (m) => <span className="break-all">{m.to}</span> },
         { key: 'status', header: 'Status', cell: (m) => <Badge tone={MAIL_STATUS_TONES[m.status]}>{MAIL_STATUS_LABELS[m.status]}</Badge> },
         { key: 'attempts', header: 'Attempts', align: 'end', cell: (m) => m.attempts },
-        { key: 'template', header: 'Template', hideOnMobile: true, cell: (m) => m.template },
+        { key: 'template', header: 'Template', hideOnMobile: true, cell: (m) => templateName(m.template) },
         { key: 'created', header: 'Created', hideOnMobile: true, cell: (m) => formatDateTime(m.createdAtUtc, locale) },
         {
           key: 'error',

@@ -240,7 +240,7 @@ export function mailTransportsOf(
     items.push({
       key: instance.key,
       kind: instance.key,
-      label: instance.key === 'instance' ? 'This server’s SMTP server (SMTP_URL)' : 'Files on this server (MAIL_FILE_DIR, development)',
+      label: instance.key === 'instance' ? 'This server’s SMTP server' : 'Files on this server (for development)',
       description: instance.description,
       inUse: true,
       ...health(rows.get(instance.key)),

@@ -178,7 +178,7 @@ async function inspect(page: Page, contextOptions: BrowserContextOptions, javaSc
   const copy = await browser.newContext({ ...contextOptions, javaScriptEnabled: true })
   try {
     const inspectPage = await copy.newPage()
-    const url = page.url().split('#')[0]
+    const url = page.url().split('#')[0] ?? ''
     const html = await page.content()
     await inspectPage.route(
       (target) => target.href === url,
@@ -224,20 +224,20 @@ async function records(page: Page, found: readonly Found[]): Promise<string[]> {
     await page.goto(on)
     const linksHere = () => page.locator('main a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))
     let hrefs = await linksHere()
-    let href = hrefs.map((h) => h.split(/[?#]/)[0]).find((h) => link.test(h))
+    let href = hrefs.map((h) => h.split(/[?#]/)[0] ?? '').find((h) => link.test(h))
     // A list that shows its records once narrowed (Documents by project): follow the first narrowing link.
     const narrowed = href ? undefined : hrefs.find((h) => h.startsWith(`${on}?`))
     if (narrowed) {
       await page.goto(narrowed)
       hrefs = await linksHere()
-      href = hrefs.map((h) => h.split(/[?#]/)[0]).find((h) => link.test(h))
+      href = hrefs.map((h) => h.split(/[?#]/)[0] ?? '').find((h) => link.test(h))
     }
     if (!href) continue
     screens.push(href, ...then.map((suffix) => href + suffix))
     if (on === '/items') {
       await page.goto(href)
       const markup = await page.locator('main a[href$="/markup"]').first().getAttribute('href', { timeout: 1000 }).catch(() => null)
-      if (markup) screens.push(markup.split(/[?#]/)[0])
+      if (markup) screens.push(markup.split(/[?#]/)[0] ?? '')
     }
   }
   return screens

@@ -4,7 +4,7 @@ import { documentSetRevisions, documentSets, workflowRevisions, workflows } from
 import { documents } from '#server/db/schema-documents'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { forbidden } from '#server/domain/documents/access'
-import { ensureProjectActive, findProject, notFound, recordDocumentChange } from '#server/domain/documents/places'
+import { ensureProjectActive, findProject, notFound } from '#server/domain/documents/places'
 import { recordChange } from '#server/domain/tenancy/change-log'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { isUuid } from '~/lib/schemas/uuid'

@@ -1,5 +1,4 @@
 import type { DomainContext } from '#server/domain/tenancy/context'
-import { getAdminSettings } from '#server/domain/config/organisation-switches'
 import type { Entitlements } from '~/lib/licensing/seats'
 import { featuresOf, licenceInForce, storageBytesOf } from './entitlements'
 import { seatStanding } from './seats'

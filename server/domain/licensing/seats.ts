@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from '#server/domain/tenancy/paging'
 import { getAdminSettings } from '#server/domain/config/organisation-switches'
 import { Problem } from '#server/http/problem'
 import { roleKeyLabel } from '~/lib/auth/role'
-import type { RevokeAnswer, Seat, SeatCounts, SeatPage, SeatStanding } from '~/lib/licensing/seats'
+import type { Seat, SeatCounts, SeatPage, SeatStanding } from '~/lib/licensing/seats'
 import { licenceInForce, type LicenceInForce } from './entitlements'
 
 /**

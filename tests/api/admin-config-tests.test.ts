@@ -119,7 +119,7 @@ test('redis: without REDIS_URL it says plainly that none is configured', async (
   const { admin } = await organisation(t)
   const result = await runTest(admin.c, 'redis')
   expect(result).toMatchObject({ kind: 'redis', ok: true, detail: 'not-configured' })
-  expect(result.message).toContain('No Redis is configured')
+  expect(result.message).toContain('No Redis is set up')
 })
 
 test('redis: PING answers on this machine’s Redis; a refused port is named without the URL’s password', async () => {
@@ -136,7 +136,7 @@ test('redis: PING answers on this machine’s Redis; a refused port is named wit
     const response = await b.admin.c.post(`${PATH}/tests/redis`, {})
     const refused = await body<ConfigTestResult>(response)
     expect(refused).toMatchObject({ kind: 'redis', ok: false, detail: 'ECONNREFUSED' })
-    expect(refused.message).toBe('Nothing answers at 127.0.0.1:1. Check that Redis is running and that REDIS_URL names it.')
+    expect(refused.message).toBe('Nothing answers at 127.0.0.1:1. Check that Redis is running and that the server’s Redis address names it.')
     expect(await show(await b.admin.c.get(`${PATH}/realtime`))).not.toContain('hunter2')
   } finally {
     await up.close()

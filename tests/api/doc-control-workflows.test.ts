@@ -352,7 +352,10 @@ test('revisions that cannot be reviewed, a past due date and archived templates 
   const due = await start(writer.c, s.project.id, { templateId: tpl.id, revisionIds: [p02.id], dueDate: '2026-12-01' })
   expect(due.dueAt).toBe('2026-12-01T23:59:59.999Z')
   await body(await act(s.r1.c, due.id, 'approve'))
-  const published = await issue(writer.c, s.docs[0]?.id as string, 'C01', 'A1')
+  // Approved for a published suitability, the review issued C01 (the rule book): that revision is published.
+  const approved = await body<{ currentRevision: { id: string; code: string } }>(await writer.c.get(`/api/documents/${s.docs[0]?.id}`))
+  expect(approved.currentRevision.code).toBe('C01')
+  const published = approved.currentRevision
   const alreadyPublished = await expectProblem(
     await writer.c.post(`/api/projects/${s.project.id}/workflows`, { templateId: tpl.id, revisionIds: [published.id] }),
     422,

@@ -34,7 +34,7 @@ export const sessionRoutes = new Hono<BackendEnv>()
     return c.json(await enrollment(c.get('deps').db, session))
   })
 
-  .post('/auth/mfa/verify', operation({ summary: 'Finish signing in with a 6-digit authenticator code', tag: 'Auth', access: 'pending-session', body: MfaSchema, responses: { 200: { description: 'The full session.', schema: SessionSchema }, 400: 'The code is wrong or used.', 429: 'Too many wrong codes.' } }), async (c) => {
+  .post('/auth/mfa/verify', operation({ summary: 'Finish signing in with a 6-digit authenticator code', tag: 'Auth', access: 'pending-session', body: MfaSchema, responses: { 200: { description: 'The full session.', schema: SessionSchema }, 400: 'The code is wrong or used.', 409: 'Not waiting for a second factor (KR_MFA_NOT_PENDING), or none is set up yet (KR_MFA_NOT_ENROLLED).', 429: 'Too many wrong codes.' } }), async (c) => {
     const session = requirePendingSession(c)
     const { code } = c.req.valid('json')
     const { db, now } = c.get('deps')
@@ -77,7 +77,7 @@ function signInOperation(summary: string) {
     tag: 'Auth',
     access: 'public',
     body: LoginSchema,
-    responses: { 200: { description: 'The session (requiresMfa when a second factor is due).', schema: SessionSchema }, 401: 'Wrong e-mail or password.', 429: 'Locked for this client, or slowed for the account.' },
+    responses: { 200: { description: 'The session (requiresMfa when a second factor is due).', schema: SessionSchema }, 401: 'Wrong e-mail or password.', 403: 'The account is blocked or not active (KR_USER_BLOCKED, KR_USER_NOT_ACTIVE).', 429: 'Locked for this client, or slowed for the account.' },
   } satisfies OperationSpec)
 }
 

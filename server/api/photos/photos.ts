@@ -106,7 +106,7 @@ export const photosRoutes = new Hono<BackendEnv>()
       tag: 'Photos',
       access: 'session',
       rawBody: { contentType: 'multipart/form-data', maxBytes: EDIT_BODY_LIMIT, description: 'photoId, file and overlayJson parts' },
-      responses: { 201: { description: 'The photo with its new edit.', schema: PhotoSchema satisfies z.ZodType<Photo> }, 403: 'Not allowed.', 404: 'No such photo.' },
+      responses: { 201: { description: 'The photo with its new edit.', schema: PhotoSchema satisfies z.ZodType<Photo> }, 403: 'Not allowed.', 404: 'No such photo.', 415: 'The edited file is not a JPEG, PNG or WebP image.' },
     }),
     multipartLimit(EDIT_BODY_LIMIT),
     async (c) => {
@@ -174,7 +174,7 @@ export const photosRoutes = new Hono<BackendEnv>()
       tag: 'Photos',
       access: 'session',
       params: z.object({ photoId: z.string(), variant: pathEnum(PHOTO_VARIANTS, 'original is a download. Any other is 404.') }),
-      responses: { 200: { description: 'The image, with ETag and Range support.', contentType: 'image/*' }, 206: { description: 'A byte range.', contentType: 'image/*' }, 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such photo.' },
+      responses: { 200: { description: 'The image, with ETag and Range support.', contentType: 'image/*' }, 206: { description: 'A byte range.', contentType: 'image/*' }, 302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.', 304: 'Not modified.', 404: 'No such photo.', 416: 'The range is past the end.' },
     }),
     async (c) => {
       const rt = photoRuntime(c)

@@ -74,6 +74,7 @@ export const uploadsRoutes = new Hono<BackendEnv>()
         403: 'A read-only member.',
         404: 'No such item.',
         413: 'Over the file size or the storage quota.',
+        415: 'The file’s type is not one a photo can be (JPEG, PNG, WebP, HEIC or HEIF).',
       },
     }),
     async (c) => {
@@ -112,6 +113,7 @@ export const uploadsRoutes = new Hono<BackendEnv>()
       rawBody: { contentType: 'application/octet-stream', maxBytes: CHUNK_BYTES, description: 'The bytes from offset on' },
       responses: {
         200: { description: 'The session with its new offset.', schema: UploadSessionSchema satisfies z.ZodType<UploadSession> },
+        404: 'No such upload of yours.',
         409: 'Another offset is expected (expectedOffset), or another chunk is streaming.',
         410: 'The session expired.',
         415: 'Not application/octet-stream.',
@@ -146,7 +148,9 @@ export const uploadsRoutes = new Hono<BackendEnv>()
       responses: {
         200: { description: 'Completed before: the same photo, revision or attachment.', schema: CompletedUploadSchema },
         201: { description: 'The photo, the revision, or the support attachment.', schema: CompletedUploadSchema },
+        404: 'No such upload of yours.',
         409: 'Not all bytes have arrived (expectedOffset); or, for a revision, another revision was issued meanwhile (KR_REVISION_CONFLICT).',
+        410: 'The session expired.',
         415: 'A photo that is not a JPEG, PNG, WebP, HEIC or HEIF; an attachment that is not an image, PDF, plain text or ZIP.',
         422: 'The checksum does not match.',
         503: 'Too much image work queued: retry.',

@@ -206,6 +206,11 @@ describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
       await page.getByRole('list', { name: 'Recipients' }).getByText(DEMO.admin.displayName).waitFor()
       await checkAccessibility(page)
       await page.getByRole('button', { name: 'Send transmittal' }).click()
+      // The revisions are S2 (shared, not stage-approved): the rule book warns before a tender issue,
+      // and sending goes on only once the controller confirms; the warning is kept on the transmittal.
+      await page.getByText('Not suitable for tender?').waitFor()
+      await page.getByRole('checkbox', { name: 'Send it for tender anyway' }).check()
+      await page.getByRole('button', { name: 'Send transmittal' }).click()
       await page.getByText(/-TRN-\d{6} sent to 1 recipient\./).waitFor()
       const number = (await page.getByRole('heading', { level: 1 }).textContent()) ?? ''
       expect(number).toMatch(new RegExp(`^${project.code}-TRN-\\d{6}$`))

@@ -17,7 +17,7 @@ const stages = [
     { name: 'lint', command: 'npm run lint && npm run lint:openapi' },
     { name: 'build', command: 'node scripts/ensure-chromium.mjs && npm run build' },
   ],
-  { name: 'unit and realtime', command: 'npx vitest run --project unit --project realtime' },
+  { name: 'unit and realtime', command: 'npm run test:unit && npm run test:realtime' },
   { name: 'api', command: 'npm run test:api' },
   // Every operation of the contract, 100 generated requests each (`npm run test:fuzz:long`: 1,000).
   { name: 'fuzz', command: 'npm run test:fuzz' },

@@ -77,7 +77,7 @@ test('the items export holds exactly the rows the outstanding list answers for t
   expect(csv.find((r) => r.Title?.startsWith('Łukasz'))).toMatchObject({ Title: 'Łukasz Wróbel, "quoted"\nsecond line', Package: 'Package electrical', Overdue: 'yes', 'Due date': '2025-03-01' })
   expect(csv.map((r) => r.Link)).toEqual(everything.items.map((item) => expect.stringMatching(new RegExp(`/items/${item.id}$`))))
   // A title that starts like a formula goes out behind an apostrophe only when it starts so.
-  expect(csv[2]?.Title).toBe('Zoë Ørsted’s =SUM(A1) tile')
+  expect(csv.find((r) => r.Title?.includes('Ørsted'))?.Title).toBe('Zoë Ørsted’s =SUM(A1) tile')
 
   const xlsx = await xlsxRecords(await org.reader.get('/api/items/outstanding/export?format=xlsx'))
   expectRowsOf(xlsx, everything.items)

@@ -177,7 +177,7 @@ export const uploadsRoutes = new Hono<BackendEnv>()
       summary: 'Abort an upload and delete its bytes',
       tag: 'Photos',
       access: 'session',
-      responses: { 204: 'Aborted.', 404: 'No such upload of yours.' },
+      responses: { 204: 'Aborted.', 404: 'No such upload of yours.', 409: 'The session is completed or completing: it can no longer be aborted (KR_UPLOAD_STATE, with its state).' },
     }),
     async (c) => {
       await abortUpload(photoRuntime(c), c.req.param('sessionId'))

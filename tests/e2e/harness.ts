@@ -474,20 +474,31 @@ function axeDir(): string {
   }
 }
 
-/** The page's markup without its words and values: tags, the attributes axe reads, and whether text is there. */
+/**
+ * The page's structure as axe judges it, without its words, values or counts: the set of
+ * parent → child pairs of element kinds (a kind is the tag with the attributes axe reads, and
+ * whether text and accessible-name attributes are there). A list of three rows and one of thirty
+ * are one shape; a new kind of element, or a known one in a new place (a button inside a link, a
+ * row outside its table), is a new shape. Limit: a rule that counts (two equal ids, a second main
+ * landmark) or reads words is judged on the first state of a shape only; E2E_AXE_EVERY=1 checks all.
+ */
 export function shapeOf(html: string): string {
   const kept = new Set(['class', 'role', 'type', 'style', 'hidden', 'disabled', 'open', 'tabindex', 'lang', 'dir', 'scope', 'colspan', 'rowspan', 'multiple', 'required', 'readonly', 'inert'])
   const body = html.replace(/<script\b[\s\S]*?<\/script>/gi, '<script>').replace(/<style\b[\s\S]*?<\/style>/gi, (styleTag) => `<style ${createHash('sha1').update(styleTag).digest('hex')}>`)
-  const parts: string[] = []
+  const edges = new Set<string>()
+  const stack: Array<{ name: string; kind: string }> = [{ name: '#document', kind: '#document' }]
   const tag = /<(\/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)/g
   for (const match of body.matchAll(tag)) {
+    const parent = stack[stack.length - 1]!
     if (match[4] !== undefined) {
-      if (match[4].trim()) parts.push('#t')
+      if (match[4].trim()) edges.add(`${parent.kind}>#t`)
       continue
     }
-    const [, closing, name = '', attributes = ''] = match
+    const [, closing, rawName = '', attributes = ''] = match
+    const name = rawName.toLowerCase()
     if (closing) {
-      parts.push(`</${name.toLowerCase()}>`)
+      const at = stack.findLastIndex((open) => open.name === name)
+      if (at > 0) stack.length = at
       continue
     }
     const attrs: string[] = []
@@ -497,10 +508,14 @@ export function shapeOf(html: string): string {
       if (kept.has(attrName)) attrs.push(`${attrName}=${value}`)
       else if (attrName.startsWith('aria-') || ['alt', 'title', 'for', 'id', 'href', 'name', 'value', 'placeholder', 'src', 'label'].includes(attrName)) attrs.push(`${attrName}${value.trim() ? '+' : '-'}`)
     }
-    parts.push(`<${name.toLowerCase()} ${attrs.sort().join(' ')}>`)
+    const kind = `<${name} ${attrs.sort().join(' ')}>`
+    edges.add(`${parent.kind}>${kind}`)
+    if (!VOID_ELEMENTS.has(name) && !attributes.trimEnd().endsWith('/')) stack.push({ name, kind })
   }
-  return parts.join('')
+  return [...edges].sort().join('\n')
 }
+
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 
 async function runAxe(page: Page): Promise<Violation[]> {
   if (await page.evaluate(() => !('axe' in window))) await page.evaluate(axeSource)

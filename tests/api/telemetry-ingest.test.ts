@@ -350,7 +350,8 @@ describe('every route, 1,000 generated bad bodies each: never a 5xx', () => {
             expect(answer.accepted + answer.dropped).toBe(sent.length)
           } else expect(response.headers.get('content-type')).toBe('application/problem+json')
         }),
-        { numRuns: 1000 },
+        // FUZZ_RUNS as the contract fuzz: a short run in `npm test`, `npm run test:fuzz:long` style runs for more.
+        { numRuns: Number(process.env.FUZZ_RUNS) || 200 },
       )
       console.info(`fuzz ${path}: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}`)
       expect(statuses.get(202)).toBeGreaterThan(0)

@@ -80,6 +80,12 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
+          // A worker's files share the harness (isolate: false): its modules are imported once, and
+          // the portal the next file needs starts while this one runs (harness.ts startPortal).
+          // Each file still has its own portal, port, data folder and browser; the harness's
+          // per-file checks run from file-hooks.ts, which runs before every file.
+          isolate: false,
+          setupFiles: ['tests/e2e/file-hooks.ts'],
           // Bounds for a stuck machine, scaled by the files sharing it (tests/e2e/harness.ts bound()).
           testTimeout: 60_000 * E2E_WORKERS,
           hookTimeout: 120_000 * E2E_WORKERS,

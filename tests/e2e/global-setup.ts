@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -33,8 +33,41 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Where checkAccessibility marks the screen states it checked, so each is checked once per run.
   const axeDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-axe-'))
   project.provide('e2eAxeDir', axeDir)
+  // The files' portals keep their data folders here, with a pid file each (harness.ts), so the
+  // teardown stops a portal no file stopped (the spare started for a next file that never came).
+  const portalsDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-portals-'))
+  project.provide('e2ePortalsDir', portalsDir)
   return async () => {
+    await stopLeftPortals(portalsDir)
     await rm(first.dataDir, { recursive: true, force: true })
     await rm(axeDir, { recursive: true, force: true })
+    await rm(portalsDir, { recursive: true, force: true })
+  }
+}
+
+async function stopLeftPortals(dir: string): Promise<void> {
+  const pids = await Promise.all(
+    (await readdir(dir)).filter((name) => name.endsWith('.pid')).map(async (name) => Number(await readFile(path.join(dir, name), 'utf8'))),
+  )
+  for (const pid of pids) signal(pid, 'SIGTERM')
+  const deadline = Date.now() + 15_000
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+  for (const pid of pids.filter(alive)) signal(pid, 'SIGKILL')
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name)
+  } catch {
+    // gone already
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
   }
 }

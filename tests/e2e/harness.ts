@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import type { AxeResults } from 'axe-core'
 import { simpleParser } from 'mailparser'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
-import { afterAll, inject, onTestFinished } from 'vitest'
+import { inject, onTestFinished } from 'vitest'
 
 /**
  * Debian's headless build of Chromium when it is installed (scripts/ensure-chromium.mjs installs
@@ -61,6 +61,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A seeded data folder the first portal of the run made (global-setup.ts); '' when there is none. */
     e2eDataTemplate: string
+    /** The run's folder for portals' data folders and pid files (global-setup.ts); '' when there is none. */
+    e2ePortalsDir: string
     /** A folder shared by the run's files where checkAccessibility marks the screen states it checked (global-setup.ts); '' when there is none. */
     e2eAxeDir: string
   }
@@ -84,8 +86,37 @@ export type StartOptions = {
  */
 export async function startPortal(options: StartOptions = {}): Promise<Portal> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first (npm run test:e2e does).`)
+  const runDir = portalsDir()
+  const plain = !options.env && !options.fresh && !options.keepData && runDir !== ''
+  if (!plain) return launchPortal(options)
+  const taken = spare
+  spare = undefined
+  const portal = (taken && (await taken.catch(() => undefined))) || (await launchPortal(options))
+  // The next file's portal starts now, while this file's journeys run: a start is mostly one core
+  // of work, and a journey leaves the second core idle about a third of the time. The worker's
+  // files share this module (isolate: false), so the next file takes it; the run's teardown stops
+  // the one no file took (global-setup.ts, by the pid file in the run's folder).
+  spare = launchPortal({})
+  // A spare that fails to start is started again by the file that wanted it (above).
+  spare.catch(() => undefined)
+  return portal
+}
+
+/** The plain portal started for the next file, while this one runs. */
+let spare: Promise<Portal> | undefined
+
+/** The run's folder for the portals' data folders and pid files (global-setup.ts); '' outside a run. */
+function portalsDir(): string {
+  try {
+    return inject('e2ePortalsDir')
+  } catch {
+    return ''
+  }
+}
+
+async function launchPortal(options: StartOptions): Promise<Portal> {
   const started = performance.now()
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-'))
+  const dataDir = await mkdtemp(path.join(portalsDir() || os.tmpdir(), 'sp-e2e-'))
   const template = options.fresh ? '' : dataTemplate()
   if (template) await cp(template, dataDir, { recursive: true })
   const port = await freePort()
@@ -110,6 +141,7 @@ export async function startPortal(options: StartOptions = {}): Promise<Portal> {
   let server = spawnServer(env, (chunk) => {
     output = (output + chunk).slice(-64_000)
   })
+  await writePidFile(dataDir, server.child)
 
   let stopped: Promise<void> | undefined
   const stopServer = async () => {
@@ -128,6 +160,7 @@ export async function startPortal(options: StartOptions = {}): Promise<Portal> {
       server = spawnServer(env, (chunk) => {
         output = (output + chunk).slice(-64_000)
       })
+      await writePidFile(dataDir, server.child)
       await waitForHealth(baseUrl, server.child, () => output)
     },
     stop() {
@@ -136,6 +169,7 @@ export async function startPortal(options: StartOptions = {}): Promise<Portal> {
           await stopServer()
         } finally {
           server.release()
+          await rm(`${dataDir}.pid`, { force: true })
           if (!options.keepData) await rm(dataDir, { recursive: true, force: true })
         }
       })()
@@ -151,6 +185,14 @@ export async function startPortal(options: StartOptions = {}): Promise<Portal> {
   }
   console.info(`[e2e] portal started in ${Math.round(performance.now() - started)} ms at ${baseUrl}${template ? ' (seeded data folder copied)' : ''}`)
   return portal
+}
+
+/**
+ * Where the run's teardown finds the server to stop if no file stopped it (a spare no file took,
+ * or a worker that ended early): `<data folder>.pid`, in the run's folder.
+ */
+async function writePidFile(dataDir: string, child: ChildProcess): Promise<void> {
+  if (portalsDir() && child.pid) await writeFile(`${dataDir}.pid`, String(child.pid))
 }
 
 /** The folder a portal's data is copied from, when this run made one; outside a test (global set-up) none. */
@@ -342,15 +384,6 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
   return journey
 }
 
-/** Runs `fn` after the test file's last test; a no-op where this module is imported outside a test file (global set-up, benches). */
-function whenTheFileEnds(fn: () => void) {
-  try {
-    afterAll(fn)
-  } catch {
-    // not collecting a test file
-  }
-}
-
 /** Journeys made outside a test (in beforeAll): the file's afterAll checks them. */
 const journeysOfTheFile: Journey[] = []
 
@@ -370,12 +403,21 @@ function watchForProblems(journey: Journey) {
   }
 }
 
-whenTheFileEnds(() => {
-  for (const journey of journeysOfTheFile.splice(0)) journey.assertNoConsoleErrors()
-  if (axeTime.checks + axeTime.skipped > 0) {
-    console.info(`[e2e] accessibility: ${axeTime.checks} check(s) in ${(axeTime.ms / 1000).toFixed(1)} s, ${axeTime.skipped} screen state(s) checked before`)
+/**
+ * What the harness does when a test file ends (tests/e2e/file-hooks.ts registers it as every
+ * file's afterAll: the files of a worker share this module, so a hook registered here at import
+ * would run for the first file only): the journeys made outside a test are checked, and the file's
+ * accessibility checks counted.
+ */
+export function fileEnded(): void {
+  const journeys = journeysOfTheFile.splice(0)
+  const { checks, skipped, ms } = axeTime
+  Object.assign(axeTime, { checks: 0, skipped: 0, ms: 0 })
+  if (checks + skipped > 0) {
+    console.info(`[e2e] accessibility: ${checks} check(s) in ${(ms / 1000).toFixed(1)} s, ${skipped} screen state(s) checked before`)
   }
-})
+  for (const journey of journeys) journey.assertNoConsoleErrors()
+}
 
 function originOf(url: string): string | undefined {
   try {

@@ -3,7 +3,9 @@ import type { OpenApiDocument } from '#server/http/openapi'
 import type { Project, Report } from '~/lib/reporting/types'
 import { expectProblem } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
-import { body, newProject, newReport, organisation, patch } from '#tests/helpers/reporting-a'
+import { documentProject, newDocument } from '#tests/helpers/documents'
+import { body, newProject, newReport, organisation, patch, put, signedMember } from '#tests/helpers/reporting-a'
+import type { DocumentDetail } from '~/lib/documents/types'
 
 /**
  * Issue 36 §4, lost updates. One convention (server/domain/tenancy/edit-conflict.ts, as items
@@ -55,8 +57,6 @@ const NOT_YET = new Set([
   'PUT /api/projects/{id}/packages',
   'PATCH /api/photos/{photoId}',
   'PATCH /api/folders/{id}',
-  'PATCH /api/documents/{id}',
-  'PUT /api/documents/{id}/metadata',
   'PUT /api/projects/{id}/naming-standard',
   'PUT /api/projects/{id}/metadata-fields',
   'PUT /api/projects/{id}/permissions',
@@ -167,4 +167,22 @@ test('another organisation’s project or report id is still 404, whatever revis
   await expectProblem(await patch(b.admin.c, `/api/reports/${report.id}`, { title: 'x', expectedRevision: 0 }), 404)
   // A read-only member of the same organisation is refused before any revision is compared.
   await expectProblem(await patch(a.reader.c, `/api/projects/${project.id}`, { title: 'x', expectedRevision: 0 }), 403)
+})
+
+test('a stale change of a document’s title or metadata is refused with the document as it is now and who changed it', async () => {
+  const { admin, tenant } = await organisation(t)
+  const other = await signedMember(t, 'admin', tenant)
+  const project = await documentProject(admin.c)
+  const opened = await newDocument(admin.c, project.id, { title: 'General arrangement' })
+
+  const first = await body<DocumentDetail>(await patch(other.c, `/api/documents/${opened.id}`, { title: 'General arrangement, level 1', expectedRevision: opened.revision }))
+  const stale = await patch(admin.c, `/api/documents/${opened.id}`, { title: 'GA plan', expectedRevision: opened.revision })
+  const problem = (await expectProblem(stale, 409, 'KR_EDIT_CONFLICT')) as unknown as Conflict
+  expect(problem.changedBy).toBe(other.user.displayName)
+  expect(problem.current.title).toBe('General arrangement, level 1')
+  expect(problem.currentRevision).toBe(first.revision)
+
+  const staleMetadata = await put(admin.c, `/api/documents/${opened.id}/metadata`, { values: {}, expectedRevision: opened.revision })
+  expect(((await expectProblem(staleMetadata, 409, 'KR_EDIT_CONFLICT')) as unknown as Conflict).currentRevision).toBe(first.revision)
+  expect((await body<DocumentDetail>(await admin.c.get(`/api/documents/${opened.id}`))).title).toBe('General arrangement, level 1')
 })

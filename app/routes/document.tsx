@@ -12,7 +12,7 @@ import { MetadataForm } from '~/components/documents/metadata-form'
 import { RevisionForm } from '~/components/documents/revision-form'
 import { RevisionList } from '~/components/documents/revision-list'
 import { useResumableForm } from '~/components/documents/use-resumable-form'
-import { resultFor } from '~/components/reporting/report-action'
+import { resultFor, revisionFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { Card } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
@@ -128,7 +128,15 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
         <div className="flex min-w-0 flex-col gap-8">
           {metadataFields.length > 0 ? (
             <Section title="Metadata" description={can.edit ? 'The project’s fields for this document.' : undefined}>
-              <MetadataForm key={location.key} fields={metadataFields} values={doc.metadata} canEdit={can.edit} lastResult={resultFor(actionData, 'metadata')} locale={locale} />
+              <MetadataForm
+                key={location.key}
+                fields={metadataFields}
+                values={doc.metadata}
+                canEdit={can.edit}
+                revision={revisionFor(actionData, 'metadata', undefined, doc.revision)}
+                lastResult={resultFor(actionData, 'metadata')}
+                locale={locale}
+              />
             </Section>
           ) : null}
           {can.edit ? (
@@ -140,7 +148,14 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
                   : 'A new number is checked against the project’s naming standard.'
               }
             >
-              <DocumentEditForm key={location.key} doc={doc} folders={folders} projectName={projectName} lastResult={resultFor(actionData, 'edit')} />
+              <DocumentEditForm
+                key={location.key}
+                doc={doc}
+                folders={folders}
+                projectName={projectName}
+                revision={revisionFor(actionData, 'edit', undefined, doc.revision)}
+                lastResult={resultFor(actionData, 'edit')}
+              />
             </Section>
           ) : null}
           {can.renumber ? (

@@ -13,6 +13,7 @@ import { setFlash } from '~/lib/flash.server'
 import { type Member, type Project, projectTitle } from '~/lib/reporting/types'
 import { DocumentEditSchema, DocumentMetadataSchema, RevisionSchema } from '~/lib/schemas/documents'
 import { RenumberSchema } from '~/lib/schemas/rule-book'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { CHOOSE_AGAIN, documentPage, documentPath } from './documents-actions.server'
 
 /** A document's page (/documents/{documentId}): what it loads, and its actions, one function per intent. */
@@ -85,7 +86,7 @@ export async function saveMetadata(api: ApiClient, doc: DocumentDetail, fields: 
     const value = formData.get(`metadata.${field.key}`)
     values[field.key] = typeof value === 'string' && value.trim() !== '' ? value.trim() : null
   }
-  const result = await api.put<DocumentDetail>(`${documentPath(doc.id)}/metadata`, { values })
+  const result = await api.put<DocumentDetail>(`${documentPath(doc.id)}/metadata`, { values, expectedRevision: revisionFromForm(formData.get('expectedRevision')) })
   if (!result.ok) return formFailure('metadata', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: 'Metadata saved.' })
   throw redirect(documentPage(doc.id), { headers })
@@ -95,7 +96,7 @@ export async function editDetails(api: ApiClient, doc: DocumentDetail, formData:
   const submission = parseWithZod(formData, { schema: DocumentEditSchema })
   if (submission.status !== 'success') return invalidForm('edit', submission)
   const { number, title, folderId } = submission.value
-  const result = await api.patch<DocumentDetail>(documentPath(doc.id), { number, title, folderId: folderId ?? null })
+  const result = await api.patch<DocumentDetail>(documentPath(doc.id), { number, title, folderId: folderId ?? null, expectedRevision: revisionFromForm(formData.get('expectedRevision')) })
   if (!result.ok) return formFailure('edit', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `${result.data.number} saved.` })
   throw redirect(documentPage(doc.id), { headers })

@@ -4,7 +4,7 @@ import { ProjectCreateForm } from '~/components/reporting/project-create-form'
 import { ProjectRenameForm } from '~/components/reporting/project-rename-form'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { ProjectStatusFilter } from '~/components/reporting/project-status-filter'
-import { formFailure, invalidForm, noticeFailure, noticeOf, resultFor } from '~/components/reporting/report-action'
+import { formFailure, invalidForm, noticeFailure, noticeOf, resultFor, revisionFor } from '~/components/reporting/report-action'
 import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
 import { Badge } from '~/components/ui/badge'
 import { Banner } from '~/components/ui/banner'
@@ -20,6 +20,7 @@ import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
 import { formatDate } from '~/lib/format'
 import { type Page, type Project, projectTitle } from '~/lib/reporting/types'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { ProjectCreateSchema, ProjectRenameSchema, ProjectStatusSchema } from '~/lib/schemas/reporting-projects'
 import { useLocale } from '~/root'
 import type { Route } from './+types/projects'
@@ -76,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (submission.status !== 'success') return invalidForm(intent, submission, targetId)
       const { projectId, title, code } = submission.value
       // An emptied field clears it: the API stores an empty title or code as none.
-      const result = await api.patch<Project>(`/api/projects/${encodeURIComponent(projectId)}`, { title: title ?? '', code: code ?? '' })
+      const result = await api.patch<Project>(`/api/projects/${encodeURIComponent(projectId)}`, { title: title ?? '', code: code ?? '', expectedRevision: revisionFromForm(formData.get('expectedRevision')) })
       if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders, targetId)
       await setFlash(responseHeaders, { tone: 'success', message: `Project saved as “${projectTitle(result.data.title)}”.` })
       throw redirect(back, { headers: responseHeaders })
@@ -165,7 +166,13 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
         </Banner>
       ) : null}
       {editing && can.write ? (
-        <ProjectRenameForm key={editing.id} project={editing} cancelTo={listPath} lastResult={resultFor(actionData, 'rename', editing.id)} />
+        <ProjectRenameForm
+          key={editing.id}
+          project={editing}
+          revision={revisionFor(actionData, 'rename', editing.id, editing.revision)}
+          cancelTo={listPath}
+          lastResult={resultFor(actionData, 'rename', editing.id)}
+        />
       ) : null}
       <div className="grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-4">

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, redirect, useActionData, useLocation } from 'react-router'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
-import { formFailure, invalidForm, noticeFailure, noticeOf, resultFor } from '~/components/reporting/report-action'
+import { formFailure, invalidForm, noticeFailure, noticeOf, resultFor, revisionFor } from '~/components/reporting/report-action'
 import { ReportAddItemForm } from '~/components/reporting/report-add-item-form'
 import { ReportItemsTable } from '~/components/reporting/report-items-table'
 import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
@@ -21,6 +21,7 @@ import { formatDate } from '~/lib/format'
 import { type Item, type Member, type PackageInfo, type Page, type Project, type Report, projectTitle, reportTitle } from '~/lib/reporting/types'
 import { ItemCreateSchema, ReportRenameSchema } from '~/lib/schemas/reporting-projects'
 import { useLocale } from '~/root'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { Route } from './+types/report'
 
 /**
@@ -75,7 +76,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: ReportRenameSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
       // An emptied title clears it: the API stores an empty title as none.
-      const result = await api.patch<Report>(reportPath, { title: submission.value.title ?? '' })
+      const result = await api.patch<Report>(reportPath, { title: submission.value.title ?? '', expectedRevision: revisionFromForm(formData.get('expectedRevision')) })
       if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders)
       await setFlash(responseHeaders, { tone: 'success', message: `Report saved as “${reportTitle(result.data.title)}”.` })
       throw redirect(back, { headers: responseHeaders })
@@ -145,7 +146,7 @@ export default function ReportPage({ loaderData }: Route.ComponentProps) {
           It stays readable, but takes no new items.
         </Banner>
       ) : null}
-      {renaming && can.write ? <ReportRenameForm report={report} cancelTo={pagePath} lastResult={resultFor(actionData, 'rename')} /> : null}
+      {renaming && can.write ? <ReportRenameForm report={report} revision={revisionFor(actionData, 'rename', undefined, report.revision)} cancelTo={pagePath} lastResult={resultFor(actionData, 'rename')} /> : null}
       <div className="flex flex-col gap-10">
         <Section title="Items" description="In the order they were recorded.">
           {items ? (

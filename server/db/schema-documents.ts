@@ -75,6 +75,8 @@ export const documents = pgTable(
     searchText: text('search_text').notNull(),
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', search_text)`),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Who made the last change: the "Changed by … since you opened it" of a stale save (issue 36 §4). */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     /** The tenant revision of its last change (change log). */
     revision: bigint('revision', { mode: 'number' }).notNull(),
     ...timestamps,

@@ -50,6 +50,8 @@ export const projects = pgTable(
     status: text('status').notNull().default('active'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Who made the last change: the "Changed by … since you opened it" of a stale save (issue 36 §4). */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     revision: bigint('revision', { mode: 'number' }).notNull(),
     ...timestamps,
   },
@@ -72,6 +74,8 @@ export const reports = pgTable(
     status: text('status').notNull().default('active'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Who made the last change: the "Changed by … since you opened it" of a stale save (issue 36 §4). */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     revision: bigint('revision', { mode: 'number' }).notNull(),
     ...timestamps,
   },

@@ -70,3 +70,29 @@ test('right after a registration, its address and an existing one still answer a
 
   expect(answers.fresh).toEqual(answers.existing)
 })
+
+/**
+ * What the outside probe saw (an existing address answering 202 again and again, a new one 429 at
+ * its second request) is reproduced from one client whose mail budget (LIMITS.mailClient, 20 an
+ * hour, every address and kind together) is nearly spent by the probe's earlier calls: the 429
+ * falls on the client's 21st mail call, whichever address it names. Swapping the order swaps the
+ * answers, so they say nothing about the addresses.
+ */
+test('from one client, the 429 follows the client’s spent budget, not the address: swapping the order swaps the answers', { timeout: 240_000 }, async () => {
+  async function probe(order: Array<'existing' | 'unknown'>): Promise<Record<string, number[]>> {
+    const addresses = { existing: (await createMember(t.db)).user.email, unknown: uniqueEmail('unknown') }
+    const prober = client(t, { remoteAddress: uniqueAddress() })
+    // The probe's earlier mail-sending calls: 17 resets for addresses of its own.
+    for (let n = 0; n < 17; n++) expect((await prober.post('/auth/password/reset/request', { email: uniqueEmail('spent') })).status).toBe(202)
+    const statuses: Record<string, number[]> = { existing: [], unknown: [] }
+    for (const kind of order) {
+      for (let n = 0; n < 2; n++) statuses[kind]?.push((await prober.post('/auth/register-self', registration(addresses[kind]))).status)
+      await settleAfterResponse(t.db)
+    }
+    return statuses
+  }
+  // The probe's order: the existing address first.
+  expect(await probe(['existing', 'unknown'])).toEqual({ existing: [202, 202], unknown: [202, 429] })
+  // The other order: now the existing address is the one refused.
+  expect(await probe(['unknown', 'existing'])).toEqual({ unknown: [202, 202], existing: [202, 429] })
+})

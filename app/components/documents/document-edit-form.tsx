@@ -13,7 +13,20 @@ import { DOCUMENT_NUMBER_MAX, DocumentEditSchema } from '~/lib/schemas/documents
 export type FolderChoice = { id: string; path: string }
 
 /** "Edit details" (intent `edit`): number, title and folder. A new number is checked against the naming standard. */
-export function DocumentEditForm({ doc, folders, projectName, lastResult }: { doc: DocumentDetail; folders: readonly FolderChoice[]; projectName: string; lastResult: SubmissionResult<string[]> | undefined }) {
+/** `revision`: the document's revision this form saves against (expectedRevision), the current one after a conflict. */
+export function DocumentEditForm({
+  doc,
+  folders,
+  projectName,
+  revision,
+  lastResult,
+}: {
+  doc: DocumentDetail
+  folders: readonly FolderChoice[]
+  projectName: string
+  revision: number
+  lastResult: SubmissionResult<string[]> | undefined
+}) {
   const [form, fields] = useForm({
     id: 'document-edit',
     lastResult,
@@ -28,6 +41,7 @@ export function DocumentEditForm({ doc, folders, projectName, lastResult }: { do
   return (
     <Form method="post" {...getFormProps(form)} aria-label="Edit details" className="flex flex-col gap-4">
       <CsrfInput />
+      <input type="hidden" name="expectedRevision" value={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Field
         label="Number"

@@ -11,12 +11,28 @@ import { MetadataInputs, sentMetadata } from './metadata-inputs'
  * The document's metadata (intent `metadata`): one field per project field, saved together
  * (PUT …/metadata replaces every value). Without the right to edit, the values as a list.
  */
-export function MetadataForm({ fields, values, canEdit, lastResult, locale }: { fields: readonly MetadataField[]; values: MetadataValues; canEdit: boolean; lastResult: SubmissionResult<string[]> | undefined; locale: string }) {
+/** `revision`: the document's revision this form saves against (expectedRevision), the current one after a conflict. */
+export function MetadataForm({
+  fields,
+  values,
+  canEdit,
+  revision,
+  lastResult,
+  locale,
+}: {
+  fields: readonly MetadataField[]
+  values: MetadataValues
+  canEdit: boolean
+  revision: number
+  lastResult: SubmissionResult<string[]> | undefined
+  locale: string
+}) {
   if (!canEdit) return <MetadataValuesList fields={fields} values={values} locale={locale} />
   const formErrors = lastResult?.error?.[''] ?? null
   return (
     <Form method="post" id="document-metadata" aria-label="Metadata" className="flex flex-col gap-4">
       <CsrfInput />
+      <input type="hidden" name="expectedRevision" value={revision} />
       <FormError errors={formErrors} />
       <MetadataInputs fields={fields} values={lastResult ? (sentMetadata(lastResult) ?? {}) : values} errors={lastResult?.error} idPrefix="document" />
       <div>

@@ -12,13 +12,15 @@ import { PROJECT_CODE_MAX, ProjectRenameSchema } from '~/lib/schemas/reporting-p
 
 export type ProjectRenameFormProps = {
   project: Project
+  /** The revision this form saves against (expectedRevision): the loaded one, or the current one after a conflict. */
+  revision: number
   lastResult: SubmissionResult<string[]> | undefined
   /** The list without `?edit=`, where Cancel goes. */
   cancelTo: string
 }
 
 /** The small edit form /projects?edit={id} shows above the list (intent `rename`). */
-export function ProjectRenameForm({ project, lastResult, cancelTo }: ProjectRenameFormProps) {
+export function ProjectRenameForm({ project, revision, lastResult, cancelTo }: ProjectRenameFormProps) {
   const [form, fields] = useForm({
     id: `project-rename-${project.id}`,
     lastResult,
@@ -38,6 +40,7 @@ export function ProjectRenameForm({ project, lastResult, cancelTo }: ProjectRena
       <Form method="post" {...getFormProps(form)} aria-labelledby={headingId} className="flex flex-col gap-4">
         <CsrfInput />
         <input {...getInputProps(fields.projectId, { type: 'hidden' })} />
+        <input type="hidden" name="expectedRevision" value={revision} />
         <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.projectId.errors ?? [])]} />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
 import type { ApiError } from '~/lib/api/types'
+import { ERROR_CODES } from '~/lib/constants'
 import { failureStatus, formMessageFor, replyWithApiError } from '~/lib/forms'
 
 /**
@@ -18,6 +19,8 @@ export type ReportingActionData = {
   result?: SubmissionResult<string[]> | undefined
   /** A failure that is about the page rather than a field (refused, conflict, outage), as a Banner. */
   notice?: Notice | undefined
+  /** After a stale save (409 KR_EDIT_CONFLICT): the record's revision now, for the form's next save. */
+  revision?: number | undefined
 }
 
 type Replyable = Parameters<typeof replyWithApiError>[0]
@@ -39,7 +42,20 @@ export function invalidForm(intent: string, submission: Replyable, targetId?: st
 export function formFailure(intent: string, submission: Replyable, error: ApiError, headers: Headers, targetId?: string) {
   const init = { status: failureStatus(error), headers }
   if (error.status === 403) return data<ReportingActionData>({ intent, targetId, result: submission.reply(), notice: noticeOf(error) }, init)
-  return data<ReportingActionData>({ intent, targetId, result: replyWithApiError(submission, error) }, init)
+  return data<ReportingActionData>({ intent, targetId, result: replyWithApiError(submission, error), revision: conflictRevision(error) }, init)
+}
+
+/** The current revision a 409 KR_EDIT_CONFLICT carries: the kept form saves against it next time. */
+export function conflictRevision(error: ApiError): number | undefined {
+  const problem = error.problem as { code?: string; currentRevision?: unknown } | undefined
+  if (error.status !== 409 || problem?.code !== ERROR_CODES.editConflict) return undefined
+  return typeof problem.currentRevision === 'number' ? problem.currentRevision : undefined
+}
+
+/** The revision a form of `targetId` saves against: the conflict's, else the loaded record's. */
+export function revisionFor(actionData: ReportingActionData | undefined, intent: string, targetId: string | undefined, loaded: number): number {
+  if (actionData?.intent === intent && actionData.targetId === targetId && actionData.revision !== undefined) return actionData.revision
+  return loaded
 }
 
 /** A call with nothing to type (archive, unarchive) failed: the page's banner says why. */

@@ -12,13 +12,15 @@ import { ReportRenameSchema } from '~/lib/schemas/reporting-projects'
 
 export type ReportRenameFormProps = {
   report: Report
+  /** The revision this form saves against (expectedRevision): the loaded one, or the current one after a conflict. */
+  revision: number
   lastResult: SubmissionResult<string[]> | undefined
   /** The report's page without `?rename`, where Cancel goes. */
   cancelTo: string
 }
 
 /** The small form /reports/{id}?rename=1 shows under the title (intent `rename`). */
-export function ReportRenameForm({ report, lastResult, cancelTo }: ReportRenameFormProps) {
+export function ReportRenameForm({ report, revision, lastResult, cancelTo }: ReportRenameFormProps) {
   const [form, fields] = useForm({
     id: 'report-rename',
     lastResult,
@@ -37,6 +39,7 @@ export function ReportRenameForm({ report, lastResult, cancelTo }: ReportRenameF
       </h2>
       <Form method="post" {...getFormProps(form)} aria-labelledby={headingId} className="flex flex-col gap-4">
         <CsrfInput />
+        <input type="hidden" name="expectedRevision" value={revision} />
         <FormError id={form.errorId} errors={form.errors} />
         <Field
           label="Title"

@@ -48,6 +48,8 @@ export type MailMessageSummary = {
   lastFailureUtc: string | null
   /** The transport that took (or last tried) it: instance, file or tenant:{id}. */
   transport: string | null
+  /** Mail of no organisation (asked from the sign-in page); listed to platform operators only. */
+  withoutOrganisation: boolean
 }
 
 export type MailMessageDetail = MailMessageSummary & {

@@ -24,6 +24,7 @@ export const MailMessageSummarySchema = z
     nextAttemptAtUtc: utc,
     lastFailureUtc: utc.nullable(),
     transport: z.string().nullable().describe('instance, file or tenant:{id}.'),
+    withoutOrganisation: z.boolean().describe('Mail of no organisation (a reset or registration asked from the sign-in page); listed to platform operators only.'),
   })
   .meta({ id: 'MailMessageSummary' }) satisfies z.ZodType<MailMessageSummary>
 

@@ -110,6 +110,7 @@ function Facts({ message, locale }: { message: MailMessageDetail; locale: string
       <dt className="text-muted">Status</dt>
       <dd>
         <Badge tone={MAIL_STATUS_TONES[message.status]}>{MAIL_STATUS_LABELS[message.status]}</Badge>
+        {message.withoutOrganisation ? <Badge>No organisation: asked from the sign-in page</Badge> : null}
       </dd>
       {rows.map(([label, value]) =>
         value === null ? null : (

@@ -206,7 +206,17 @@ function Messages({
             </Link>
           ),
         },
-        { key: 'to', header: 'To', cell: (m) => <span className="break-all">{m.to}</span> },
+        {
+          key: 'to',
+          header: 'To',
+          cell: (m) => (
+            <span className="break-all">
+              {m.to}
+              {/* Only platform operators are shown mail of no organisation: say where it came from. */}
+              {m.withoutOrganisation ? <span className="block text-xs text-muted">No organisation: asked from the sign-in page</span> : null}
+            </span>
+          ),
+        },
         { key: 'status', header: 'Status', cell: (m) => <Badge tone={MAIL_STATUS_TONES[m.status]}>{MAIL_STATUS_LABELS[m.status]}</Badge> },
         { key: 'attempts', header: 'Attempts', align: 'end', cell: (m) => m.attempts },
         { key: 'template', header: 'Template', hideOnMobile: true, cell: (m) => templateName(m.template) },

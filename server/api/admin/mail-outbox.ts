@@ -2,7 +2,8 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { runAdmin } from '#server/api/admin/run'
 import { effectiveMailConfig } from '#server/domain/config/effective'
-import { cancelMailMessage, getMailMessage, listMailOutbox, mailTransportsOf, readTransportHealth, retryMailMessage } from '#server/domain/admin/mail-outbox'
+import { cancelMailMessage, getMailMessage, listMailOutbox, mailTransportsOf, type OutboxScope, readTransportHealth, retryMailMessage } from '#server/domain/admin/mail-outbox'
+import { isPlatformOperator } from '#server/domain/licensing/operator'
 import type { AuditMeta } from '#server/domain/admin/packages'
 import { cursorParam, decodeCursor } from '#server/domain/tenancy/paging'
 import type { BackendEnv } from '#server/http/env'
@@ -38,6 +39,12 @@ function meta(c: Context<BackendEnv>): AuditMeta {
   return { ip: c.get('ip'), correlationId: c.get('correlationId') }
 }
 
+/** A platform operator also sees the mail of no organisation (a reset asked from the sign-in page). */
+async function scopeOf(c: Context<BackendEnv>): Promise<OutboxScope> {
+  const { db, config } = c.get('deps')
+  return { platform: await isPlatformOperator(db, config.platformOperatorEmails, requireSession(c).userId) }
+}
+
 const changeResponses = (what: string) => ({
   200: { description: `The message, ${what}.`, schema: MailMessageDetailSchema },
   403: 'Not an administrator of the organisation.',
@@ -49,7 +56,7 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
   .get(
     '/api/admin/mail-outbox',
     operation({
-      summary: 'The organisation’s outgoing mail, newest first',
+      summary: 'The organisation’s outgoing mail, newest first (for a platform operator also the mail of no organisation)',
       description: 'Filters: status (queued, sending, sent, dead, cancelled), template, to (part of the address); keyset paging with `after`, 50 a page by default.',
       tag: TAG,
       access: 'admin',
@@ -64,7 +71,8 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
       const query = c.req.valid('query')
       const after = decodeCursor(query.after)
       c.header('cache-control', 'no-store')
-      return c.json(await runAdmin(c, (ctx) => listMailOutbox(ctx, { status: query.status, template: query.template, to: query.to, after, limit: query.limit })))
+      const scope = await scopeOf(c)
+      return c.json(await runAdmin(c, (ctx) => listMailOutbox(ctx, { status: query.status, template: query.template, to: query.to, after, limit: query.limit }, scope)))
     },
   )
   .get(
@@ -113,7 +121,8 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
     }),
     async (c) => {
       c.header('cache-control', 'no-store')
-      return c.json(await runAdmin(c, (ctx) => getMailMessage(ctx, c.req.valid('param').id)))
+      const scope = await scopeOf(c)
+      return c.json(await runAdmin(c, (ctx) => getMailMessage(ctx, c.req.valid('param').id, scope)))
     },
   )
   .get(
@@ -131,7 +140,8 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
       },
     }),
     async (c) => {
-      const message = await runAdmin(c, (ctx) => getMailMessage(ctx, c.req.valid('param').id))
+      const scope = await scopeOf(c)
+      const message = await runAdmin(c, (ctx) => getMailMessage(ctx, c.req.valid('param').id, scope))
       if (message.htmlBody === null) throw new Problem(problems.notFound('This message has no HTML part.'))
       return c.body(message.htmlBody, 200, {
         'content-type': 'text/html; charset=utf-8',
@@ -154,7 +164,10 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
       responses: changeResponses('queued, due now'),
     }),
     idempotent,
-    async (c) => c.json(await runAdmin(c, (ctx) => retryMailMessage(ctx, c.req.valid('param').id, meta(c)))),
+    async (c) => {
+      const scope = await scopeOf(c)
+      return c.json(await runAdmin(c, (ctx) => retryMailMessage(ctx, c.req.valid('param').id, meta(c), scope)))
+    },
   )
   .post(
     '/api/admin/mail-outbox/:id/cancel',
@@ -168,5 +181,8 @@ export const mailOutboxRoutes = new Hono<BackendEnv>()
       responses: changeResponses('cancelled'),
     }),
     idempotent,
-    async (c) => c.json(await runAdmin(c, (ctx) => cancelMailMessage(ctx, c.req.valid('param').id, meta(c)))),
+    async (c) => {
+      const scope = await scopeOf(c)
+      return c.json(await runAdmin(c, (ctx) => cancelMailMessage(ctx, c.req.valid('param').id, meta(c), scope)))
+    },
   )

@@ -20,6 +20,7 @@ import {
   ValidationResultSchema,
 } from '~/lib/schemas/documents-responses'
 import { RenumberAnswerSchema, RenumberSchema } from '~/lib/schemas/rule-book'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /** docs/documents.md: folders, the tree, documents, their metadata, naming standards and permissions. */
 
@@ -64,8 +65,9 @@ const DocumentPatchSchema = z.object({
   title: titleField.optional(),
   folderId: folderRef.optional(),
   archived: z.boolean({ error: 'archived is true or false.' }).optional(),
+  expectedRevision,
 })
-const MetadataSchema = z.object({ values: metadataValues })
+const MetadataSchema = z.object({ values: metadataValues, expectedRevision })
 const ValidateSchema = z.object({ number: numberField.optional(), metadata: metadataValues.optional(), documentId: z.string().max(64).optional() })
 
 const codeList = z
@@ -235,7 +237,7 @@ const base = new Hono<BackendEnv>()
         400: 'Every problem.',
         403: 'No right to this change.',
         404: 'No such document.',
-        409: 'Archived; or a new number for a published or sent document (KR_DOCUMENT_LOCKED, a field error on number: use renumber).',
+        409: `Archived; or a new number for a published or sent document (KR_DOCUMENT_LOCKED, a field error on number: use renumber). ${STALE_WRITE}`,
       },
     }),
     async (c) => c.json(await run(c, (ctx) => updateDocument(ctx, c.req.param('id'), c.req.valid('json')))),
@@ -269,9 +271,12 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: MetadataSchema,
-      responses: { 200: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem, per field.', 403: 'No edit right.', 404: 'No such document.', 409: 'The document or its project is archived.' },
+      responses: { 200: { description: 'The document.', schema: DocumentSchema }, 400: 'Every problem, per field.', 403: 'No edit right.', 404: 'No such document.', 409: `The document or its project is archived. ${STALE_WRITE}` },
     }),
-    async (c) => c.json(await run(c, (ctx) => putDocumentMetadata(ctx, c.req.param('id'), c.req.valid('json').values))),
+    async (c) => {
+      const { values, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putDocumentMetadata(ctx, c.req.param('id'), values, expectedRevision)))
+    },
   )
   .get(
     '/api/projects/:id/naming-standard',

@@ -20,6 +20,7 @@ import { operation } from '#server/http/contract'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { MemberListSchema, PackageListSchema, ProjectPageSchema, ProjectSchema } from '~/lib/schemas/reporting-responses'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /**
  * A project or report title: trimmed, at most 200 characters; empty (or only spaces) is stored as
@@ -42,6 +43,7 @@ const codeField = z
   .transform((value) => (value === '' ? null : value))
 
 const ProjectBody = z.object({ title: titleField, code: codeField })
+const ProjectPatchBody = ProjectBody.extend({ expectedRevision })
 
 /** The list's status filter, shared with the reports list. */
 export const listStatusParam = z.enum(LIST_STATUSES, { error: 'status must be active, archived or all.' }).default('active')
@@ -82,7 +84,7 @@ export const projectsRoutes = new Hono<BackendEnv>()
 
   .patch(
     '/api/projects/:id',
-    operation({ summary: 'Rename a project or change its code', tag: 'Projects', access: 'session', body: ProjectBody, responses: { 200: { description: 'The project.', schema: ProjectSchema }, 403: 'A read-only member.', 404: 'No such project.' } }),
+    operation({ summary: 'Rename a project or change its code', tag: 'Projects', access: 'session', body: ProjectPatchBody, responses: { 200: { description: 'The project.', schema: ProjectSchema }, 403: 'A read-only member.', 404: 'No such project.', 409: STALE_WRITE } }),
     async (c) => {
       const session = requireSession(c)
       const input = c.req.valid('json')

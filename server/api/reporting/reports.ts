@@ -10,6 +10,7 @@ import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { listStatusParam, titleField } from './projects'
 import { ReportPageSchema, ReportSchema } from '~/lib/schemas/reporting-responses'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 const projectIdField = z.string({ error: 'Choose a project.' }).refine(isUuid, 'Choose a project of this organisation.')
 
@@ -17,7 +18,7 @@ const ReportListQuery = z.object({ projectId: projectIdField.optional(), limit: 
 
 const CreateReportBody = z.object({ projectId: projectIdField, title: titleField })
 
-const UpdateReportBody = z.object({ title: titleField })
+const UpdateReportBody = z.object({ title: titleField, expectedRevision })
 
 /** docs/site-reporting.md: reports. */
 export const reportsRoutes = new Hono<BackendEnv>()
@@ -55,7 +56,7 @@ export const reportsRoutes = new Hono<BackendEnv>()
 
   .patch(
     '/api/reports/:id',
-    operation({ summary: 'Rename a report', tag: 'Reports', access: 'session', body: UpdateReportBody, responses: { 200: { description: 'The report.', schema: ReportSchema }, 403: 'A read-only member.', 404: 'No such report.' } }),
+    operation({ summary: 'Rename a report', tag: 'Reports', access: 'session', body: UpdateReportBody, responses: { 200: { description: 'The report.', schema: ReportSchema }, 403: 'A read-only member.', 404: 'No such report.', 409: STALE_WRITE } }),
     async (c) => {
       const session = requireSession(c)
       const input = c.req.valid('json')

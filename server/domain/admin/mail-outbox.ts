@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
 import { mailOutbox } from '#server/db/schema'
 import { mailTransportHealth } from '#server/db/schema-settings'
 import { recordAuditIn } from '#server/domain/audit'
@@ -27,6 +27,18 @@ import type { AuditMeta } from './packages'
  * so every query here names the admin's tenant itself: another organisation's message is not found.
  */
 
+/**
+ * Whose mail a caller sees: their organisation's, and for a platform operator (PLATFORM_OPERATOR_EMAILS)
+ * also the mail that belongs to no organisation — a reset or registration asked from the sign-in
+ * page (issue 36 §6) — so that someone can act on it when it is stuck.
+ */
+export type OutboxScope = { platform: boolean }
+
+function visible(ctx: DomainContext, scope: OutboxScope): SQL | undefined {
+  const own = eq(mailOutbox.tenantId, ctx.actor.tenantId)
+  return scope.platform ? or(own, isNull(mailOutbox.tenantId)) : own
+}
+
 export type MailOutboxFilter = { status?: MailStatus | undefined; template?: string | undefined; to?: string | undefined; after?: Cursor | undefined; limit: number }
 
 const notFound = () => new Problem(problems.notFound('There is no such message in the outbox.'))
@@ -47,6 +59,7 @@ const summaryColumns = {
   nextAttemptAt: mailOutbox.nextAttemptAt,
   lastFailureAt: mailOutbox.lastFailureAt,
   transport: mailOutbox.transport,
+  tenantId: mailOutbox.tenantId,
 }
 
 type SummaryRow = {
@@ -62,6 +75,7 @@ type SummaryRow = {
   nextAttemptAt: Date
   lastFailureAt: Date | null
   transport: string | null
+  tenantId: string | null
 }
 
 function toSummary(row: SummaryRow): MailMessageSummary {
@@ -78,11 +92,12 @@ function toSummary(row: SummaryRow): MailMessageSummary {
     nextAttemptAtUtc: row.nextAttemptAt.toISOString(),
     lastFailureUtc: row.lastFailureAt?.toISOString() ?? null,
     transport: row.transport,
+    withoutOrganisation: row.tenantId === null,
   }
 }
 
-function ownMessage(ctx: DomainContext, id: string): SQL | undefined {
-  return and(eq(mailOutbox.tenantId, ctx.actor.tenantId), eq(mailOutbox.id, id))
+function ownMessage(ctx: DomainContext, id: string, scope: OutboxScope): SQL | undefined {
+  return and(visible(ctx, scope), eq(mailOutbox.id, id))
 }
 
 /** `%`, `_` and `\` typed into the search match themselves. */
@@ -91,13 +106,13 @@ function containing(text: string): string {
 }
 
 /** GET /api/admin/mail-outbox: newest first, keyset-paged, with the templates the organisation's mail used (for the filter). */
-export async function listMailOutbox(ctx: DomainContext, filter: MailOutboxFilter): Promise<{ items: MailMessageSummary[]; nextCursor: string | null; templates: string[] }> {
+export async function listMailOutbox(ctx: DomainContext, filter: MailOutboxFilter, scope: OutboxScope = { platform: false }): Promise<{ items: MailMessageSummary[]; nextCursor: string | null; templates: string[] }> {
   const rows = await ctx.tx
     .select({ ...summaryColumns, createdAt: createdMs.mapWith(mailOutbox.createdAt) })
     .from(mailOutbox)
     .where(
       and(
-        eq(mailOutbox.tenantId, ctx.actor.tenantId),
+        visible(ctx, scope),
         filter.status === undefined ? undefined : eq(mailOutbox.status, filter.status),
         filter.template === undefined ? undefined : eq(mailOutbox.template, filter.template),
         filter.to === undefined ? undefined : sql`${mailOutbox.toAddress} ilike ${containing(filter.to)}`,
@@ -107,12 +122,12 @@ export async function listMailOutbox(ctx: DomainContext, filter: MailOutboxFilte
     .orderBy(desc(createdMs), desc(mailOutbox.id))
     .limit(filter.limit + 1)
   const page = pageOf(rows, filter.limit)
-  const templates = await ctx.tx.selectDistinct({ template: mailOutbox.template }).from(mailOutbox).where(eq(mailOutbox.tenantId, ctx.actor.tenantId)).orderBy(mailOutbox.template)
+  const templates = await ctx.tx.selectDistinct({ template: mailOutbox.template }).from(mailOutbox).where(visible(ctx, scope)).orderBy(mailOutbox.template)
   return { items: page.rows.map(toSummary), nextCursor: page.nextCursor, templates: templates.map((t) => t.template) }
 }
 
 /** GET /api/admin/mail-outbox/{id}: everything about one message, its bodies included. */
-export async function getMailMessage(ctx: DomainContext, id: string): Promise<MailMessageDetail> {
+export async function getMailMessage(ctx: DomainContext, id: string, scope: OutboxScope = { platform: false }): Promise<MailMessageDetail> {
   if (!isUuid(id)) throw notFound()
   const [row] = await ctx.tx
     .select({
@@ -123,7 +138,7 @@ export async function getMailMessage(ctx: DomainContext, id: string): Promise<Ma
       cancelledAt: mailOutbox.cancelledAt,
     })
     .from(mailOutbox)
-    .where(ownMessage(ctx, id))
+    .where(ownMessage(ctx, id, scope))
   if (!row) throw notFound()
   return {
     ...toSummary(row),
@@ -152,13 +167,14 @@ async function change(
   action: 'retried' | 'cancelled',
   from: readonly MailStatus[],
   set: (status: MailStatus) => Record<string, unknown>,
+  scope: OutboxScope,
 ): Promise<MailMessageDetail> {
   if (!isUuid(id)) throw notFound()
   // Locked so the worker's claim (SKIP LOCKED) passes it by while the admin changes it.
   const [current] = await ctx.tx
     .select({ status: mailOutbox.status, attempts: mailOutbox.attempts, to: mailOutbox.toAddress, template: mailOutbox.template })
     .from(mailOutbox)
-    .where(ownMessage(ctx, id))
+    .where(ownMessage(ctx, id, scope))
     .for('update')
   if (!current) throw notFound()
   const status = current.status as MailStatus
@@ -166,7 +182,7 @@ async function change(
   await ctx.tx
     .update(mailOutbox)
     .set(set(status))
-    .where(and(ownMessage(ctx, id), inArray(mailOutbox.status, [...from])))
+    .where(and(ownMessage(ctx, id, scope), inArray(mailOutbox.status, [...from])))
   await recordChange(ctx, 'MailOutbox', id, 'Updated')
   await recordAuditIn(ctx.tx, {
     tenantId: ctx.actor.tenantId,
@@ -179,25 +195,33 @@ async function change(
     data: { to: current.to, template: current.template, previousStatus: status, attempts: current.attempts },
     at: ctx.now,
   })
-  return getMailMessage(ctx, id)
+  return getMailMessage(ctx, id, scope)
 }
 
 /**
  * POST /api/admin/mail-outbox/{id}/retry: a queued message is tried at the next pass instead of
  * after its back-off; a dead one is queued again with a fresh count of attempts.
  */
-export function retryMailMessage(ctx: DomainContext, id: string, meta: AuditMeta): Promise<MailMessageDetail> {
-  return change(ctx, id, meta, 'retried', MAIL_RETRYABLE, (status) => ({
-    status: 'queued',
-    nextAttemptAt: ctx.now,
-    claimedAt: null,
-    ...(status === 'dead' && { attempts: 0 }),
-  }))
+export function retryMailMessage(ctx: DomainContext, id: string, meta: AuditMeta, scope: OutboxScope = { platform: false }): Promise<MailMessageDetail> {
+  return change(
+    ctx,
+    id,
+    meta,
+    'retried',
+    MAIL_RETRYABLE,
+    (status) => ({
+      status: 'queued',
+      nextAttemptAt: ctx.now,
+      claimedAt: null,
+      ...(status === 'dead' && { attempts: 0 }),
+    }),
+    scope,
+  )
 }
 
 /** POST /api/admin/mail-outbox/{id}/cancel: a queued or dead message is never sent. */
-export function cancelMailMessage(ctx: DomainContext, id: string, meta: AuditMeta): Promise<MailMessageDetail> {
-  return change(ctx, id, meta, 'cancelled', MAIL_CANCELLABLE, () => ({ status: 'cancelled', cancelledAt: ctx.now, claimedAt: null }))
+export function cancelMailMessage(ctx: DomainContext, id: string, meta: AuditMeta, scope: OutboxScope = { platform: false }): Promise<MailMessageDetail> {
+  return change(ctx, id, meta, 'cancelled', MAIL_CANCELLABLE, () => ({ status: 'cancelled', cancelledAt: ctx.now, claimedAt: null }), scope)
 }
 
 type HealthRow = typeof mailTransportHealth.$inferSelect

@@ -109,7 +109,7 @@ async function setStatus(ctx: DomainContext, target: Target, status: string, cur
   })
   await ctx.tx
     .update(documents)
-    .set({ revision, updatedAt: ctx.now, ...(current && { status, state }) })
+    .set({ revision, updatedBy: ctx.actor.userId, updatedAt: ctx.now, ...(current && { status, state }) })
     .where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, target.documentId)))
 }
 
@@ -169,7 +169,7 @@ async function issueFrom(ctx: DomainContext, target: Target, code: string, statu
   })
   await ctx.tx
     .update(documents)
-    .set({ currentRevisionId: issued.id, status, state: stateOfStatus(status) ?? 'Published', updatedAt: ctx.now, revision })
+    .set({ currentRevisionId: issued.id, status, state: stateOfStatus(status) ?? 'Published', updatedBy: ctx.actor.userId, updatedAt: ctx.now, revision })
     .where(and(eq(documents.tenantId, tenantId), eq(documents.id, target.documentId)))
   return issued.id
 }

@@ -12,6 +12,7 @@ import { isNumberLocked } from './document-lock'
 import { checkMetadata, checkNumber, metadataFieldsOf, namingFieldsOf } from './naming'
 import { breadcrumbsOf, ensureProjectActive, findDocument, findFolder, findProject, recordDocumentChange, type DocumentRow, type ProjectRef } from './places'
 import { documentSummaries, revisionsOf } from './views'
+import { refuseStaleWrite } from '../tenancy/edit-conflict'
 
 /** docs/documents.md "Documents". */
 export const DOCUMENT_TITLE_MAX = 200
@@ -181,9 +182,10 @@ async function detailOf(ctx: DomainContext, doc: DocumentRow, level: DocumentDet
  * PATCH /api/documents/{id}: title and number (edit), folder (edit here and upload where it goes),
  * archive or bring back (manage). An archived document is read-only until it is brought back.
  */
-export async function updateDocument(ctx: DomainContext, documentId: string, change: DocumentChange): Promise<DocumentDetail> {
+export async function updateDocument(ctx: DomainContext, documentId: string, change: DocumentChange & { expectedRevision?: number | undefined }): Promise<DocumentDetail> {
   const { doc, level } = await findDocument(ctx, documentId, 'view', { lock: true })
   requireLevel(level, change.archived !== undefined ? 'manage' : 'edit')
+  await refuseStaleWrite(ctx, { ...doc, what: 'document' }, change.expectedRevision, () => getDocument(ctx, documentId))
   if (doc.state === 'Archived' && change.archived !== false && (change.title !== undefined || change.number !== undefined || change.folderId !== undefined))
     throw new Problem({ status: 409, title: 'Conflict', detail: 'This document is archived: bring it back before changing it.', code: 'KR_ARCHIVED' })
   const errors: FieldErrors = {}
@@ -231,6 +233,7 @@ export async function updateDocument(ctx: DomainContext, documentId: string, cha
   if (Object.keys(set).length === 0) return getDocument(ctx, documentId)
   set.searchText = searchTextOf(set.number ?? doc.number, set.title ?? doc.title, doc.metadata)
   set.updatedAt = ctx.now
+  set.updatedBy = ctx.actor.userId
   set.revision = await recordDocumentChange(ctx, 'Document', doc.id, 'Updated', 'documents.document.changed', audit)
   await ctx.tx
     .update(documents)
@@ -245,16 +248,17 @@ function stateAfterUnarchive(status: string): 'WIP' | 'Shared' | 'Published' {
 }
 
 /** PUT /api/documents/{id}/metadata: replaces every value, after the project's checks (edit). */
-export async function putDocumentMetadata(ctx: DomainContext, documentId: string, values: Record<string, unknown>): Promise<DocumentDetail> {
+export async function putDocumentMetadata(ctx: DomainContext, documentId: string, values: Record<string, unknown>, expectedRevision?: number): Promise<DocumentDetail> {
   const { doc, level } = await findDocument(ctx, documentId, 'view', { lock: true })
   requireLevel(level, 'edit')
+  await refuseStaleWrite(ctx, { ...doc, what: 'document' }, expectedRevision, () => getDocument(ctx, documentId))
   if (doc.state === 'Archived') throw new Problem({ status: 409, title: 'Conflict', detail: 'This document is archived: bring it back before changing it.', code: 'KR_ARCHIVED' })
   const { errors, clean } = checkMetadata(await metadataFieldsOf(ctx, doc.projectId), values)
   if (Object.keys(errors).length > 0) throw invalid(errors)
   const revision = await recordDocumentChange(ctx, 'Document', doc.id, 'Updated', 'documents.metadata.changed', { from: doc.metadata, to: clean })
   await ctx.tx
     .update(documents)
-    .set({ metadata: clean, searchText: searchTextOf(doc.number, doc.title, clean), updatedAt: ctx.now, revision })
+    .set({ metadata: clean, searchText: searchTextOf(doc.number, doc.title, clean), updatedBy: ctx.actor.userId, updatedAt: ctx.now, revision })
     .where(and(eq(documents.tenantId, ctx.actor.tenantId), eq(documents.id, doc.id)))
   return getDocument(ctx, documentId)
 }

@@ -103,6 +103,7 @@ export const documentColumns = {
   currentRevisionId: documents.currentRevisionId,
   metadata: documents.metadata,
   createdBy: documents.createdBy,
+  updatedBy: documents.updatedBy,
   createdAt: documents.createdAt,
   updatedAt: documents.updatedAt,
   revision: documents.revision,
@@ -121,6 +122,7 @@ export type DocumentRow = {
   currentRevisionId: string | null
   metadata: Record<string, string | number>
   createdBy: string | null
+  updatedBy: string | null
   createdAt: Date
   updatedAt: Date
   revision: number

@@ -65,6 +65,7 @@ export async function renumberDocument(ctx: DomainContext, documentId: string, i
       docType,
       renumbers: [...(current?.renumbers ?? []), record],
       searchText: searchTextOf(number, doc.title, doc.metadata),
+      updatedBy: ctx.actor.userId,
       updatedAt: ctx.now,
       revision,
     })

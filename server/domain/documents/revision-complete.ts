@@ -134,7 +134,7 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
       })
       await ctx.tx
         .update(documents)
-        .set({ currentRevisionId: revisionId, status: input.status, state: stateOfStatus(input.status) ?? 'WIP', updatedAt: ctx.now, revision })
+        .set({ currentRevisionId: revisionId, status: input.status, state: stateOfStatus(input.status) ?? 'WIP', updatedBy: ctx.actor.userId, updatedAt: ctx.now, revision })
         .where(and(eq(documents.tenantId, tenantId), eq(documents.id, doc.id)))
       await markCompleted(ctx, row.id)
       const [view] = await revisionViews(ctx, [inserted])

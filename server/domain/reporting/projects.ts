@@ -9,6 +9,7 @@ import type { DomainContext } from '../tenancy/context'
 import { type Cursor, pageOf } from '../tenancy/paging'
 import { projectPackageList } from './packages'
 import { ensure } from './permissions'
+import { refuseStaleWrite } from '../tenancy/edit-conflict'
 import { refOf, userRefs } from '../tenancy/user-refs'
 
 /** docs/site-reporting.md "Validation": project and report titles. */
@@ -49,12 +50,13 @@ export const projectColumns = {
   status: projects.status,
   archivedAt: projects.archivedAt,
   createdBy: projects.createdBy,
+  updatedBy: projects.updatedBy,
   createdAt: projects.createdAt,
   updatedAt: projects.updatedAt,
   revision: projects.revision,
 }
 
-export type ProjectRow = { id: string; title: string | null; code: string | null; status: string; archivedAt: Date | null; createdBy: string | null; createdAt: Date; updatedAt: Date; revision: number }
+export type ProjectRow = { id: string; title: string | null; code: string | null; status: string; archivedAt: Date | null; createdBy: string | null; updatedBy: string | null; createdAt: Date; updatedAt: Date; revision: number }
 
 export function toProject(row: ProjectRow, refs: Awaited<ReturnType<typeof userRefs>>): Project {
   return {
@@ -123,9 +125,10 @@ export async function createProject(ctx: DomainContext, input: ProjectInput): Pr
 }
 
 /** PATCH: absent fields stay; a patch that changes nothing records no change. */
-export async function updateProject(ctx: DomainContext, id: string, patch: ProjectInput): Promise<Project> {
+export async function updateProject(ctx: DomainContext, id: string, patch: ProjectInput & { expectedRevision?: number | undefined }): Promise<Project> {
   const current = await requireProjectRow(ctx, id, 'update')
   ensure(ctx.actor, 'project.rename', { createdBy: current.createdBy })
+  await refuseStaleWrite(ctx, { ...current, what: 'project' }, patch.expectedRevision, () => present(ctx, current))
   const next = { title: patch.title === undefined ? current.title : patch.title, code: patch.code === undefined ? current.code : patch.code }
   if (next.title === current.title && next.code === current.code) return present(ctx, current)
   return present(ctx, await writeProject(ctx, id, next))
@@ -145,7 +148,7 @@ async function writeProject(ctx: DomainContext, id: string, set: Partial<Pick<ty
   const revision = await recordChange(ctx, 'Project', id, 'Updated')
   const [row] = await ctx.tx
     .update(projects)
-    .set({ ...set, revision, updatedAt: ctx.now })
+    .set({ ...set, revision, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(and(eq(projects.tenantId, ctx.actor.tenantId), eq(projects.id, id)))
     .returning(projectColumns)
   if (!row) throw new Error('project not updated')

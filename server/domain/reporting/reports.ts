@@ -9,6 +9,7 @@ import { type Cursor, pageOf } from '../tenancy/paging'
 import { ensure } from './permissions'
 import { archivedConflict, findProjectRow, type ListStatus, notFound, olderThan, statusFilter } from './projects'
 import { isUuid } from '~/lib/schemas/uuid'
+import { refuseStaleWrite } from '../tenancy/edit-conflict'
 import { refOf, userRefs, type UserRef } from '../tenancy/user-refs'
 
 const columns = {
@@ -19,6 +20,7 @@ const columns = {
   status: reports.status,
   archivedAt: reports.archivedAt,
   createdBy: reports.createdBy,
+  updatedBy: reports.updatedBy,
   createdAt: reports.createdAt,
   updatedAt: reports.updatedAt,
   revision: reports.revision,
@@ -32,6 +34,7 @@ type ReportRow = {
   status: string
   archivedAt: Date | null
   createdBy: string | null
+  updatedBy: string | null
   createdAt: Date
   updatedAt: Date
   revision: number
@@ -149,9 +152,10 @@ export async function createReport(ctx: DomainContext, input: { projectId: strin
 }
 
 /** PATCH: an absent title stays; a patch that changes nothing records no change. */
-export async function updateReport(ctx: DomainContext, id: string, patch: { title?: string | null | undefined }): Promise<Report> {
+export async function updateReport(ctx: DomainContext, id: string, patch: { title?: string | null | undefined; expectedRevision?: number | undefined }): Promise<Report> {
   const current = await requireReportRow(ctx, id, 'update')
   ensure(ctx.actor, 'report.rename', { createdBy: current.createdBy })
+  await refuseStaleWrite(ctx, { ...current, what: 'report' }, patch.expectedRevision, () => presentOne(ctx, current))
   if (patch.title === undefined || patch.title === current.title) return presentOne(ctx, current)
   await writeReport(ctx, id, { title: patch.title })
   return presentOne(ctx, await requireReportRow(ctx, id))
@@ -171,7 +175,7 @@ async function writeReport(ctx: DomainContext, id: string, set: Partial<Pick<typ
   const revision = await recordChange(ctx, 'Report', id, 'Updated')
   await ctx.tx
     .update(reports)
-    .set({ ...set, revision, updatedAt: ctx.now })
+    .set({ ...set, revision, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(and(eq(reports.tenantId, ctx.actor.tenantId), eq(reports.id, id)))
   return revision
 }

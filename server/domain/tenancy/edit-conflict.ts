@@ -1,0 +1,40 @@
+import { Problem } from '#server/http/problem'
+import { ERROR_CODES } from '~/lib/constants'
+import type { DomainContext } from './context'
+import { userRefs } from './user-refs'
+
+/**
+ * Lost updates (issue 36 §4): the one convention of every PUT/PATCH on a record several people
+ * edit, as items started it. The body carries `expectedRevision`, the record's `revision` when the
+ * editor opened it; when someone saved since, nothing is saved and the answer is 409
+ * KR_EDIT_CONFLICT with the record as it is now (`current`, `currentRevision`), the revision the
+ * editor had (`yourRevision`) and who saved last (`changedBy`, null when unknown). Without
+ * `expectedRevision` the write goes through (old clients, scripts): screens always send it.
+ */
+export async function refuseStaleWrite<T>(
+  ctx: DomainContext,
+  record: { revision: number; updatedBy: string | null; what: string },
+  expectedRevision: number | undefined,
+  current: () => Promise<T>,
+): Promise<void> {
+  if (expectedRevision === undefined || expectedRevision === record.revision) return
+  const refs = await userRefs(ctx, [record.updatedBy])
+  const changedBy = record.updatedBy ? (refs.get(record.updatedBy)?.displayName ?? null) : null
+  throw editConflict(record.what, { changedBy, current: await current(), currentRevision: record.revision, yourRevision: expectedRevision })
+}
+
+export function editConflict(what: string, facts: { changedBy: string | null; current: unknown; currentRevision: number; yourRevision: number }): Problem {
+  return new Problem({
+    status: 409,
+    title: 'Changed by someone else',
+    detail: `${changedSentence(facts.changedBy)} Nothing was saved: your changes are still in the form. Check the ${what} as it is now and save again.`,
+    code: ERROR_CODES.editConflict,
+    remediation: `Read the ${what} again and send its new revision as expectedRevision.`,
+    extensions: facts,
+  })
+}
+
+/** The screens' words: "Changed by Ann Lee since you opened it." */
+export function changedSentence(changedBy: string | null): string {
+  return `Changed by ${changedBy ?? 'someone else'} since you opened it.`
+}

@@ -6,7 +6,9 @@ import { dispositionOf } from '#server/domain/formats/csv'
 import { createPdf } from '#server/domain/formats/pdf'
 import { writePunchList } from '#server/domain/exports/punch-list'
 import { registerColumns, registerFields, registerRows } from '#server/domain/exports/register'
-import { writeReportPdf } from '#server/domain/exports/report-pdf'
+import { reportItems, writeReportPdf } from '#server/domain/exports/report-pdf'
+import { photosOfItems, storeImages } from '#server/domain/exports/pictures'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import { writeCoverSheet } from '#server/domain/doc-control/cover-sheet-pdf'
 import { transmittalContents } from '#server/domain/doc-control/packaging'
 import { findTransmittal, readAccess } from '#server/domain/doc-control/transmittal-views'
@@ -138,6 +140,12 @@ export const exportRoutes = new Hono<BackendEnv>()
         packageName: (key: string) => facts.packageNames.get(key) ?? key,
         publicUrl: config.publicUrl,
         clock,
+        logoKey: facts.logoKey,
+        images: storeImages(blobStoreFor(config)),
+        thumbnails: async (ids: string[]) => {
+          const firsts = await asMember(db, session, now(), (ctx) => photosOfItems(ctx, ids, 'thumbnail', { firstOnly: true }))
+          return new Map([...firsts].flatMap(([id, list]) => (list[0] ? [[id, list[0]] as const] : [])))
+        },
       }
       writePunchList(doc, meta, selectedItems(db, session, now, selection))
         .then(() => doc.end())
@@ -171,8 +179,16 @@ export const exportRoutes = new Hono<BackendEnv>()
       const name = reportTitle(report.title)
       const doc = createPdf({ title: name, author: facts.madeBy, footer: name, now: at })
       const log = c.get('log')
-      const meta = { organisation: facts.organisation, madeBy: facts.madeBy, packageName: (key: string) => facts.packageNames.get(key) ?? key, publicUrl: config.publicUrl, clock }
-      writeReportPdf(doc, report, meta, { db, session, now })
+      const meta = {
+        organisation: facts.organisation,
+        logoKey: facts.logoKey,
+        madeBy: facts.madeBy,
+        packageName: (key: string) => facts.packageNames.get(key) ?? key,
+        publicUrl: config.publicUrl,
+        clock,
+        images: storeImages(blobStoreFor(config)),
+      }
+      writeReportPdf(doc, report, meta, reportItems(db, session, now, report.id))
         .then(() => doc.end())
         .catch((error: unknown) => {
           log.error({ err: error }, 'report PDF failed mid-stream')

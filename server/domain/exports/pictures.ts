@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm'
 import sharp from 'sharp'
 import { itemPins } from '#server/db/schema-documents'
@@ -121,25 +122,32 @@ export function turnedPoint(rotation: PinRef['rotation'], x: number, y: number):
 const MAX_INPUT_PIXELS = 120_000_000
 
 /**
- * Images read from the blob store and re-encoded as JPEG (at most `maxPixels` on the longest side,
- * flattened on white, quality 80, no metadata), one at a time through the photos' work queue so an
- * export shares the cores with uploads instead of taking them.
+ * Images read from the blob store for a page, at most `maxPixels` on the longest side (a little
+ * more is kept as it is). A JPEG that is already small enough and carries no metadata (EXIF, XMP,
+ * IPTC: the renditions never do) is embedded byte for byte; anything else is re-encoded by libvips
+ * as JPEG (flattened on white, quality 80, no metadata), one at a time through the photos' work
+ * queue, so an export shares the cores with uploads instead of taking them.
  */
 export function storeImages(store: BlobStore): ImageSource {
   return async (key, maxPixels, rotation = 0) => {
     if (!key) return null
     try {
-      return await renditionQueue.run(() =>
-        store.withLocalFile(key, async (file) => {
-          const { data, info } = await sharp(file, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true })
+      return await store.withLocalFile(key, async (file) => {
+        const input = sharp(file, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true })
+        const meta = await input.metadata()
+        const { width = 0, height = 0 } = meta.autoOrient
+        const clean = meta.format === 'jpeg' && !meta.exif && !meta.xmp && !meta.iptc && (meta.orientation ?? 1) === 1 && meta.channels === 3
+        if (clean && rotation === 0 && Math.max(width, height) <= maxPixels * 1.6) return { bytes: await readFile(file), width, height }
+        return renditionQueue.run(async () => {
+          const { data, info } = await input
             .rotate(rotation)
             .resize(maxPixels, maxPixels, { fit: 'inside', withoutEnlargement: true })
             .flatten({ background: '#ffffff' })
             .jpeg({ quality: 80, mozjpeg: true })
             .toBuffer({ resolveWithObject: true })
           return { bytes: data, width: info.width, height: info.height }
-        }),
-      )
+        })
+      })
     } catch (error) {
       if (error instanceof Problem) throw error
       return null

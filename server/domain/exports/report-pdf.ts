@@ -178,7 +178,7 @@ async function writePhotos(doc: Pdf, photos: PhotoRef[], meta: ReportPdfMeta, li
     pair.forEach((photo, column) => {
       const left = x + column * (cell.width + gap)
       const image = images[column]
-      let below = top
+      let below: number
       if (image) {
         const box = drawImage(doc, image, left, top, cell, link)
         below = top + box.height + 2

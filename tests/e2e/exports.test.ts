@@ -70,7 +70,7 @@ async function projectWithItems(titles: string[], reportTitle: string) {
 // On a phone the list's automatic layout draws the items as cards and keeps the table in the page,
 // hidden: the title is looked for among what is visible.
 describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
-  test('a punch list PDF and an Excel file of the filtered items, from the items screen', async () => {
+  test('a punch list PDF and an Excel file of the filtered items from the items screen, and the report PDF with its photo from the report', async () => {
     const suffix = randomBytes(2).toString('hex')
     const titles = [`Zoë Ørsted ${suffix}`, `Łukasz Wróbel ${suffix}`, `山田 太郎 ${suffix}`]
     const reportTitle = `Handover walk ${suffix}`
@@ -81,6 +81,8 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
 
     await page.goto('/')
     await signIn(page, DEMO.user.email, DEMO.user.password)
+    // The shell must be drawn before its bar is looked at (openMainDestination does not wait).
+    await expectScreen(page, 'Dashboard')
     await openMainDestination(page, 'Items')
     await expectScreen(page, 'Items')
     await page.locator('summary', { hasText: 'Filter and display' }).click()

@@ -24,6 +24,9 @@ afterAll(async () => {
   await t?.close()
 })
 
+/** Each test makes a logo, a drawing's revision, three photos and an edit through the API first: more than the default 30 s on a loaded machine. */
+const SLOW = 120_000
+
 /** A solid colour image, as JPEG or PNG, optionally with the camera metadata a phone writes. */
 function solid(colour: string, format: 'png' | 'jpeg', size = { width: 120, height: 90 }, camera = false): Promise<Buffer> {
   let image = sharp({ create: { ...size, channels: 3, background: colour } })
@@ -118,12 +121,12 @@ test('the report PDF prints the logo, the drawing with its pin, and each item’
   expect(pdf.text).toContain('Photos 2 and 3 below')
   expect(pdf.text).toContain('山田 太郎 の 窓')
 
-  // No camera metadata or location in the file: the images are re-encoded without any.
+  // No camera metadata or location in the file: renditions carry none and the rest is re-encoded without any.
   const raw = Buffer.from(bytes).toString('latin1')
   for (const secret of ['ExportTestCam', 'Lens 9000', 'GPS 51.5007', 'Exif']) expect(raw).not.toContain(secret)
   // Each item's photos link to its page, as its title does.
   expect(raw.split(`/items/${pinned.id}`).length - 1).toBeGreaterThanOrEqual(5)
-})
+}, SLOW)
 
 test('the punch list has the first photo’s thumbnail on each row that has one, and the logo', async () => {
   const { org, pinned, plain } = await site()
@@ -142,10 +145,10 @@ test('the punch list has the first photo’s thumbnail on each row that has one,
   const pdf = await readPdf(bytes)
   expect(pdf.text).toContain('Zoë Ørsted: cracked tile')
   expect(Buffer.from(bytes).toString('latin1')).not.toContain('ExportTestCam')
-})
+}, SLOW)
 
 test('another organisation’s member sees none of the photos: the report is a 404', async () => {
   const { reportId } = await site()
   const stranger = await createOrg(t)
   expect((await stranger.admin.get(`/api/reports/${reportId}/pdf`)).status).toBe(404)
-})
+}, SLOW)

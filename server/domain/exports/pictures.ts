@@ -125,7 +125,7 @@ const MAX_INPUT_PIXELS = 120_000_000
  * Images read from the blob store for a page, at most `maxPixels` on the longest side (a little
  * more is kept as it is). A JPEG that is already small enough and carries no metadata (EXIF, XMP,
  * IPTC: the renditions never do) is embedded byte for byte; anything else is re-encoded by libvips
- * as JPEG (flattened on white, quality 80, no metadata), one at a time through the photos' work
+ * as JPEG (flattened on white, quality 80, libjpeg-turbo without mozjpeg's slower trellis search, no metadata), one at a time through the photos' work
  * queue, so an export shares the cores with uploads instead of taking them.
  */
 export function storeImages(store: BlobStore): ImageSource {
@@ -143,7 +143,7 @@ export function storeImages(store: BlobStore): ImageSource {
             .rotate(rotation)
             .resize(maxPixels, maxPixels, { fit: 'inside', withoutEnlargement: true })
             .flatten({ background: '#ffffff' })
-            .jpeg({ quality: 80, mozjpeg: true })
+            .jpeg({ quality: 80 })
             .toBuffer({ resolveWithObject: true })
           return { bytes: data, width: info.width, height: info.height }
         })

@@ -111,7 +111,7 @@ export const exportRoutes = new Hono<BackendEnv>()
     operation({
       summary: 'The items screen’s selection as a punch list PDF, streamed',
       description:
-        'Every outstanding item the screen’s filters select (the same query as the spreadsheet export), grouped as the screen groups them (group: none, project, report, package, status, assignee), one compact row each: number and title (a link to the item’s page), status, priority, assignee, due date, next action, project, report and location. Dates in the reader’s language (Accept-Language) and the organisation’s time zone; fonts embedded (Latin, Greek, Cyrillic, Japanese and the CJK ideographs). Footer: the list’s name and the page number.',
+        'Every outstanding item the screen’s filters select (the same query as the spreadsheet export), grouped as the screen groups them (group: none, project, report, package, status, assignee), one compact row each: the first photo’s thumbnail (markup applied), number and title (links to the item’s page), status, priority, assignee, due date, next action, project, report and location; the organisation’s logo at the top. Images carry no camera metadata. Dates in the reader’s language (Accept-Language) and the organisation’s time zone; fonts embedded (Latin, Greek, Cyrillic, Japanese and the CJK ideographs). Footer: the list’s name and the page number.',
       tag: 'Items',
       access: 'session',
       query: PunchListQuery,
@@ -161,7 +161,7 @@ export const exportRoutes = new Hono<BackendEnv>()
     operation({
       summary: 'The report as a PDF, streamed: a cover, then every item with its responses and close confirmation',
       description:
-        'Cover: organisation, report, project, item counts, who started the report and who made the PDF, when. Then each item, oldest first: number and title (a link to the item’s page), status, priority, assignee, due date, package, next action, location, description, who recorded it and when, the responses in order with who and when (a close confirmed or rejected says so), and when it closed and who confirmed it. Dates in the reader’s language (Accept-Language) and the organisation’s time zone; fonts embedded. Footer: the report’s name and the page number.',
+        'Cover: the organisation’s logo and name, report, project, item counts, who started the report and who made the PDF, when. Then each item, oldest first: number and title (a link to the item’s page), status, priority, assignee, due date, package, next action, location, description, who recorded it and when, the responses in order with who and when (a close confirmed or rejected says so), when it closed and who confirmed it, the drawing it is pinned on with its pin, and its photos (markup applied, two per row, numbered and captioned; no camera metadata). Dates in the reader’s language (Accept-Language) and the organisation’s time zone; fonts embedded. Footer: the report’s name and the page number.',
       tag: 'Reports',
       access: 'session',
       responses: {

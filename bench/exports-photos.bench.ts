@@ -65,7 +65,7 @@ async function storePhotos(store: FileBlobStore, size: number, name: string): Pr
   for (let i = 0; i < DISTINCT; i++) {
     const width = size
     const height = Math.round((size * 3) / 4)
-    const noise = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 120 + i, sigma: 40 } } })
+    const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 120 + i, sigma: 40 } } })
       .jpeg({ quality: 82 })
       .toBuffer()
     const key = `bench/photos/${i}/${name}-jpeg.${String(i).padStart(64, '0')}`

@@ -41,7 +41,7 @@ async function projectWithItems(titles: string[], reportTitle: string) {
     const bytes = body instanceof Uint8Array
     if (body !== undefined) headers['content-type'] = bytes ? 'application/octet-stream' : 'application/json'
     if (csrf) headers['X-CSRF-Token'] = csrf
-    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : bytes ? body : JSON.stringify(body) })
+    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : bytes ? (body as BodyInit) : JSON.stringify(body) })
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';')
       jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1))

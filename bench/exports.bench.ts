@@ -77,7 +77,9 @@ await measure(`punch list PDF, ${PUNCH_LIST_ITEMS} items (pdfkit)`, async () => 
   const out = sink()
   const doc = createPdf({ title: 'Punch list', author: 'bench', footer: 'Bench · Punch list', now: clock.now })
   const done = pipeline(doc, out.stream)
-  await writePunchList(doc, { organisation: 'Bench', title: 'Punch list', filters: [], madeBy: 'bench', groupBy: 'package', packageName: (k) => k, publicUrl: 'http://portal.bench', clock }, batches(PUNCH_LIST_ITEMS))
+  const meta = { organisation: 'Bench', title: 'Punch list', filters: [], madeBy: 'bench', groupBy: 'package' as const, packageName: (k: string) => k, publicUrl: 'http://portal.bench', clock }
+  // Without photos: bench/exports-photos.bench.ts measures them.
+  await writePunchList(doc, { ...meta, logoKey: null, images: async () => null, thumbnails: async () => new Map() }, batches(PUNCH_LIST_ITEMS))
   doc.end()
   await done
   return out.bytes()

@@ -7,12 +7,14 @@ import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import type { Project, Report } from '~/lib/reporting/types'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, signIn, VARIANTS } from './steps'
+import sharp from 'sharp'
+import { expectScreen, openMainDestination, signIn, VARIANTS } from './steps'
 
 /**
  * Exports (docs/exports.md): from the dashboard to Items, filtered to one project and grouped by
  * status, a person downloads the punch list PDF and the Excel file of what the screen lists, and
- * both are read back with real readers (pdftotext, exceljs). JavaScript on and off, desktop and phone.
+ * both are read back with real readers (pdftotext, exceljs); then, from the report, the report PDF
+ * with the photo of its first item (pdfimages). JavaScript on and off, desktop and phone.
  */
 
 const run = promisify(execFile)
@@ -31,14 +33,15 @@ afterAll(async () => {
 })
 
 /** The demo user's project with items named in several scripts, made through the running portal's API. */
-async function projectWithItems(titles: string[]) {
+async function projectWithItems(titles: string[], reportTitle: string) {
   const jar = new Map<string, string>()
   let csrf: string | undefined
   async function call<T>(method: string, path: string, body?: unknown, allowFailure = false): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') }
-    if (body !== undefined) headers['content-type'] = 'application/json'
+    const bytes = body instanceof Uint8Array
+    if (body !== undefined) headers['content-type'] = bytes ? 'application/octet-stream' : 'application/json'
     if (csrf) headers['X-CSRF-Token'] = csrf
-    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const response = await fetch(`${portal.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : bytes ? (body as BodyInit) : JSON.stringify(body) })
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';')
       jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1))
@@ -51,33 +54,47 @@ async function projectWithItems(titles: string[]) {
   await call('GET', '/auth/session', undefined, true)
   await call('POST', '/auth/login', { email: DEMO.user.email, password: DEMO.user.password })
   const project = await call<Project>('POST', '/api/projects', { title: `Export Yard ${randomBytes(3).toString('hex')}` })
-  const report = await call<Report>('POST', '/api/reports', { projectId: project.id, title: 'Handover walk' })
-  for (const title of titles) await call('POST', `/api/reports/${report.id}/items`, { title })
+  const report = await call<Report>('POST', '/api/reports', { projectId: project.id, title: reportTitle })
+  const items: Array<{ id: string }> = []
+  for (const title of titles) items.push(await call<{ id: string }>('POST', `/api/reports/${report.id}/items`, { title }))
+  // A photo of the first item, through the resumable upload as the item's page sends it.
+  const photo = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#00a000' } })
+    .jpeg()
+    .toBuffer()
+  const session = await call<{ id: string }>('POST', `/api/items/${items[0]?.id}/uploads`, { fileName: 'crack.jpg', size: photo.length, contentType: 'image/jpeg' })
+  await call('PUT', `/api/uploads/${session.id}/chunk?offset=0`, new Uint8Array(photo))
+  await call('POST', `/api/uploads/${session.id}/complete`)
   return project
 }
 
-// Desktop only for now: on a 390 px phone the filtered list does not show the item's title where this
-// journey looks for it (found at the last merge, not yet understood; the 360 px screen walk covers
-// the items screen's layout on a phone).
-describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) => {
-  test('a punch list PDF and an Excel file of the filtered items, from the items screen', async () => {
+// On a phone the list's automatic layout draws the items as cards and keeps the table in the page,
+// hidden: the title is looked for among what is visible.
+describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+  test('a punch list PDF and an Excel file of the filtered items from the items screen, and the report PDF with its photo from the report', async () => {
     const suffix = randomBytes(2).toString('hex')
     const titles = [`Zoë Ørsted ${suffix}`, `Łukasz Wróbel ${suffix}`, `山田 太郎 ${suffix}`]
-    const project = await projectWithItems(titles)
+    const reportTitle = `Handover walk ${suffix}`
+    const project = await projectWithItems(titles, reportTitle)
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(() => j.close())
     const { page, assertNoConsoleErrors } = j
 
     await page.goto('/')
     await signIn(page, DEMO.user.email, DEMO.user.password)
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Items', exact: true }).click()
+    // The shell must be drawn before its bar is looked at (openMainDestination does not wait).
+    await expectScreen(page, 'Dashboard')
+    await openMainDestination(page, 'Items')
     await expectScreen(page, 'Items')
     await page.locator('summary', { hasText: 'Filter and display' }).click()
     await page.getByRole('group', { name: 'Filters' }).getByLabel('Project').selectOption({ label: project.title ?? '' })
     await page.getByLabel('Group by').selectOption({ label: 'Status' })
     await page.getByRole('button', { name: 'Apply filters' }).click()
     await page.waitForURL(/project=/)
-    await page.getByText(titles[0] as string).first().waitFor()
+    await page
+      .getByText(titles[0] as string)
+      .filter({ visible: true })
+      .first()
+      .waitFor()
 
     const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Punch list PDF' }).click()])
     expect(pdf.suggestedFilename()).toMatch(/^punch-list-\d{4}-\d{2}-\d{2}\.pdf$/)
@@ -97,6 +114,20 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     })
     expect(rows.sort()).toEqual([...titles].sort())
     await expectScreen(page, 'Items')
+
+    // The report PDF, from the report's page: every item, and the first item's photo.
+    await openMainDestination(page, 'Reports')
+    await expectScreen(page, 'Reports')
+    await page.getByRole('link', { name: reportTitle }).filter({ visible: true }).first().click()
+    await expectScreen(page, reportTitle)
+    const [report] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Report PDF' }).click()])
+    expect(report.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.pdf$/)
+    const reportFile = (await report.path()) as string
+    const { stdout: reportText } = await run('pdftotext', ['-enc', 'UTF-8', reportFile, '-'])
+    for (const title of [reportTitle, ...titles]) expect(reportText).toContain(title)
+    expect(reportText).toContain('Photo 1 · crack.jpg')
+    const { stdout: images } = await run('pdfimages', ['-list', reportFile])
+    expect(images.trim().split('\n').slice(2).filter((line) => / image /.test(line))).toHaveLength(1)
     assertNoConsoleErrors()
   })
 })

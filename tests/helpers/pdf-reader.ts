@@ -29,3 +29,39 @@ export async function readPdf(bytes: ArrayBuffer | Uint8Array): Promise<{ text: 
     await rm(folder, { recursive: true, force: true })
   }
 }
+
+export type PdfImageEntry = { page: number; width: number; height: number; encoding: string; png: Buffer }
+
+/**
+ * The images of a PDF as Debian's `pdfimages` finds them: `-list` for their page, size and
+ * encoding, and each written out as PNG (`-png`) so a test can look at its pixels.
+ */
+export async function readPdfImages(bytes: ArrayBuffer | Uint8Array): Promise<PdfImageEntry[]> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'sp-pdf-images-'))
+  try {
+    const file = path.join(folder, 'file.pdf')
+    await writeFile(file, bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))
+    const list = await run('pdfimages', ['-list', file])
+    // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio; two header lines.
+    const rows = list.stdout
+      .trim()
+      .split('\n')
+      .slice(2)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((cells) => cells[2] === 'image')
+    await run('pdfimages', ['-png', file, path.join(folder, 'img')])
+    const { readFile, readdir } = await import('node:fs/promises')
+    const pngs = (await readdir(folder)).filter((name) => name.startsWith('img-') && name.endsWith('.png')).sort()
+    return Promise.all(
+      rows.map(async (cells, index) => ({
+        page: Number(cells[0]),
+        width: Number(cells[3]),
+        height: Number(cells[4]),
+        encoding: cells[8] ?? '',
+        png: await readFile(path.join(folder, pngs[index] ?? 'missing')),
+      })),
+    )
+  } finally {
+    await rm(folder, { recursive: true, force: true })
+  }
+}

@@ -6,7 +6,9 @@ import { dispositionOf } from '#server/domain/formats/csv'
 import { createPdf } from '#server/domain/formats/pdf'
 import { writePunchList } from '#server/domain/exports/punch-list'
 import { registerColumns, registerFields, registerRows } from '#server/domain/exports/register'
-import { writeReportPdf } from '#server/domain/exports/report-pdf'
+import { reportItems, writeReportPdf } from '#server/domain/exports/report-pdf'
+import { photosOfItems, storeImages } from '#server/domain/exports/pictures'
+import { blobStoreFor } from '#server/storage/blob-stores'
 import { writeCoverSheet } from '#server/domain/doc-control/cover-sheet-pdf'
 import { transmittalContents } from '#server/domain/doc-control/packaging'
 import { findTransmittal, readAccess } from '#server/domain/doc-control/transmittal-views'
@@ -109,7 +111,7 @@ export const exportRoutes = new Hono<BackendEnv>()
     operation({
       summary: 'The items screen’s selection as a punch list PDF, streamed',
       description:
-        'Every outstanding item the screen’s filters select (the same query as the spreadsheet export), grouped as the screen groups them (group: none, project, report, package, status, assignee), one compact row each: number and title (a link to the item’s page), status, priority, assignee, due date, next action, project, report and location. Dates in the reader’s language (Accept-Language) and the organisation’s time zone; fonts embedded (Latin, Greek, Cyrillic, Japanese and the CJK ideographs). Footer: the list’s name and the page number.',
+        'Every outstanding item the screen’s filters select (the same query as the spreadsheet export), grouped as the screen groups them (group: none, project, report, package, status, assignee), one compact row each: the first photo’s thumbnail (markup applied), number and title (links to the item’s page), status, priority, assignee, due date, next action, project, report and location; the organisation’s logo at the top. Images carry no camera metadata. Dates in the reader’s language (Accept-Language) and the organisation’s time zone; fonts embedded (Latin, Greek, Cyrillic, Japanese and the CJK ideographs). Footer: the list’s name and the page number.',
       tag: 'Items',
       access: 'session',
       query: PunchListQuery,
@@ -138,6 +140,12 @@ export const exportRoutes = new Hono<BackendEnv>()
         packageName: (key: string) => facts.packageNames.get(key) ?? key,
         publicUrl: config.publicUrl,
         clock,
+        logoKey: facts.logoKey,
+        images: storeImages(blobStoreFor(config)),
+        thumbnails: async (ids: string[]) => {
+          const firsts = await asMember(db, session, now(), (ctx) => photosOfItems(ctx, ids, 'thumbnail', { firstOnly: true }))
+          return new Map([...firsts].flatMap(([id, list]) => (list[0] ? [[id, list[0]] as const] : [])))
+        },
       }
       writePunchList(doc, meta, selectedItems(db, session, now, selection))
         .then(() => doc.end())
@@ -153,7 +161,7 @@ export const exportRoutes = new Hono<BackendEnv>()
     operation({
       summary: 'The report as a PDF, streamed: a cover, then every item with its responses and close confirmation',
       description:
-        'Cover: organisation, report, project, item counts, who started the report and who made the PDF, when. Then each item, oldest first: number and title (a link to the item’s page), status, priority, assignee, due date, package, next action, location, description, who recorded it and when, the responses in order with who and when (a close confirmed or rejected says so), and when it closed and who confirmed it. Dates in the reader’s language (Accept-Language) and the organisation’s time zone; fonts embedded. Footer: the report’s name and the page number.',
+        'Cover: the organisation’s logo and name, report, project, item counts, who started the report and who made the PDF, when. Then each item, oldest first: number and title (a link to the item’s page), status, priority, assignee, due date, package, next action, location, description, who recorded it and when, the responses in order with who and when (a close confirmed or rejected says so), when it closed and who confirmed it, the drawing it is pinned on with its pin, and its photos (markup applied, two per row, numbered and captioned; no camera metadata). Dates in the reader’s language (Accept-Language) and the organisation’s time zone; fonts embedded. Footer: the report’s name and the page number.',
       tag: 'Reports',
       access: 'session',
       responses: {
@@ -171,8 +179,16 @@ export const exportRoutes = new Hono<BackendEnv>()
       const name = reportTitle(report.title)
       const doc = createPdf({ title: name, author: facts.madeBy, footer: name, now: at })
       const log = c.get('log')
-      const meta = { organisation: facts.organisation, madeBy: facts.madeBy, packageName: (key: string) => facts.packageNames.get(key) ?? key, publicUrl: config.publicUrl, clock }
-      writeReportPdf(doc, report, meta, { db, session, now })
+      const meta = {
+        organisation: facts.organisation,
+        logoKey: facts.logoKey,
+        madeBy: facts.madeBy,
+        packageName: (key: string) => facts.packageNames.get(key) ?? key,
+        publicUrl: config.publicUrl,
+        clock,
+        images: storeImages(blobStoreFor(config)),
+      }
+      writeReportPdf(doc, report, meta, reportItems(db, session, now, report.id))
         .then(() => doc.end())
         .catch((error: unknown) => {
           log.error({ err: error }, 'report PDF failed mid-stream')

@@ -6,7 +6,7 @@ import { decodeCursor } from '#server/domain/tenancy/paging'
 import { requireProjectRow } from '#server/domain/reporting/projects'
 import { getReport } from '#server/domain/reporting/reports'
 import { refOf, userRefs } from '#server/domain/tenancy/user-refs'
-import { getSite } from '#server/domain/settings/site'
+import { getSite, logoBlob } from '#server/domain/settings/site'
 import { waitsForConfirmationBy } from '~/lib/reporting/items-query'
 import { PRIORITY_LABELS, STATUS_LABELS } from '~/lib/reporting/labels'
 import type { Item } from '~/lib/reporting/types'
@@ -36,6 +36,8 @@ export type SelectionFacts = {
   organisation: string
   timeZone: string
   madeBy: string
+  /** The organisation's logo (Settings → Site), for a PDF's cover; null without one. */
+  logoKey: string | null
 }
 
 /**
@@ -53,7 +55,8 @@ export async function checkSelection(ctx: DomainContext, selection: ItemsSelecti
   if (selection.assigneeUserId) filters.push(`Assignee: ${refOf(people, selection.assigneeUserId)?.displayName ?? 'a former member'}`)
   if (selection.overdue) filters.push('Overdue')
   if (selection.verifierMe) filters.push('Waiting for my confirmation')
-  return { packageNames, filters, organisation: site.name, timeZone: site.timeZone, madeBy: refOf(people, ctx.actor.userId)?.displayName ?? 'a member' }
+  const logoKey = site.logo ? (await logoBlob(ctx)).key : null
+  return { packageNames, filters, organisation: site.name, timeZone: site.timeZone, madeBy: refOf(people, ctx.actor.userId)?.displayName ?? 'a member', logoKey }
 }
 
 /** The selection, newest first as on screen, one batch per short tenant transaction. */

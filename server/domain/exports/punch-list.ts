@@ -4,11 +4,15 @@ import type { Item } from '~/lib/reporting/types'
 import { projectTitle, reportTitle } from '~/lib/reporting/types'
 import { type Clock, dateOf, momentOf } from '#server/domain/formats/dates'
 import { ensureRoom, PAGE, type Pdf, write } from '#server/domain/formats/pdf'
+import { drawImage, drawLogo } from './pdf-images'
+import type { ImageSource, PhotoRef } from './pictures'
 
 /**
  * The punch list PDF (docs/exports.md): the items the screen's filters select, one compact row
- * each, under the screen's grouping, each number a link to the item's page. Items are read in
- * batches; only their text is kept until the groups are known (a few hundred bytes an item).
+ * each with its first photo's thumbnail (markup applied), under the screen's grouping, each
+ * number and thumbnail a link to the item's page. Items are read in batches; only their text and
+ * the thumbnail's key are kept until the groups are known (a few hundred bytes an item); each
+ * thumbnail is read when its row is written.
  */
 
 export type PunchListMeta = {
@@ -20,12 +24,25 @@ export type PunchListMeta = {
   packageName: (key: string) => string
   publicUrl: string
   clock: Clock
+  logoKey: string | null
+  images: ImageSource
+  /** The first photo of each of these items (for its thumbnail), read in the caller's tenant transaction. */
+  thumbnails: (itemIds: string[]) => Promise<Map<string, PhotoRef>>
 }
+
+/** Pixels on the longest side of a row's thumbnail (its box is 64 × 48 points). */
+export const THUMBNAIL_PIXELS = 200
+const THUMB = { width: 64, height: 48 }
 
 export async function writePunchList(doc: Pdf, meta: PunchListMeta, batches: AsyncIterable<Item[]>): Promise<number> {
   const items: Item[] = []
-  for await (const batch of batches) items.push(...batch)
+  const thumbnails = new Map<string, PhotoRef>()
+  for await (const batch of batches) {
+    items.push(...batch)
+    for (const [id, photo] of await meta.thumbnails(batch.map((item) => item.id))) thumbnails.set(id, photo)
+  }
   const width = doc.page.width - 2 * PAGE.margin
+  if (meta.logoKey) await drawLogo(doc, meta.images, meta.logoKey)
   write(doc, meta.organisation, { size: 10, color: '#555555' })
   write(doc, meta.title, { size: 20, weight: 'bold' })
   write(doc, `${items.length} ${items.length === 1 ? 'item' : 'items'} · made by ${meta.madeBy} on ${momentOf(meta.clock.now.toISOString(), meta.clock)}`, { size: 9, color: '#555555' })
@@ -39,24 +56,29 @@ export async function writePunchList(doc: Pdf, meta: PunchListMeta, batches: Asy
       write(doc, `${group.label} (${group.items.length})`, { size: 13, weight: 'bold', x: PAGE.margin, y: doc.y, width })
       doc.moveDown(0.3)
     }
-    for (const item of group.items) row(doc, item, meta, width)
+    for (const item of group.items) await row(doc, item, thumbnails.get(item.id), meta, width)
   }
   return items.length
 }
 
-function row(doc: Pdf, item: Item, meta: PunchListMeta, width: number): void {
-  ensureRoom(doc, 48)
+async function row(doc: Pdf, item: Item, photo: PhotoRef | undefined, meta: PunchListMeta, fullWidth: number): Promise<void> {
+  ensureRoom(doc, 56)
   const top = doc.y
   const link = `${meta.publicUrl.replace(/\/$/, '')}/items/${item.id}`
-  write(doc, `#${item.number}  ${item.title}`, { size: 10.5, weight: 'bold', x: PAGE.margin, y: top, width, link, underline: false })
+  const image = photo ? await meta.images(photo.key, THUMBNAIL_PIXELS) : null
+  if (image) drawImage(doc, image, PAGE.margin, top, THUMB, link)
+  const x = PAGE.margin + THUMB.width + 10
+  const width = fullWidth - THUMB.width - 10
+  write(doc, `#${item.number}  ${item.title}`, { size: 10.5, weight: 'bold', x, y: top, width, link, underline: false })
   const due = item.dueDate ? `Due ${dateOf(item.dueDate, meta.clock)}${item.overdue ? ' (overdue)' : ''}` : 'No due date'
   const facts = [STATUS_LABELS[item.status], PRIORITY_LABELS[item.priority], item.assignee?.displayName ?? 'Unassigned', due]
   if (item.packageKey) facts.push(meta.packageName(item.packageKey))
-  write(doc, facts.join(' · '), { size: 9, x: PAGE.margin, y: doc.y, width })
-  write(doc, `Next: ${item.nextAction.label}`, { size: 9, color: '#333333', x: PAGE.margin, y: doc.y, width })
+  write(doc, facts.join(' · '), { size: 9, x, y: doc.y, width })
+  write(doc, `Next: ${item.nextAction.label}`, { size: 9, color: '#333333', x, y: doc.y, width })
   const where = [projectTitle(item.projectTitle), reportTitle(item.reportTitle), item.location].filter(Boolean).join(' · ')
-  write(doc, where, { size: 8.5, color: '#555555', x: PAGE.margin, y: doc.y, width })
+  write(doc, where, { size: 8.5, color: '#555555', x, y: doc.y, width })
   doc.moveDown(0.3)
-  doc.moveTo(PAGE.margin, doc.y).lineTo(PAGE.margin + width, doc.y).lineWidth(0.5).strokeColor('#cccccc').stroke()
+  doc.y = Math.max(doc.y, top + THUMB.height + 4)
+  doc.moveTo(PAGE.margin, doc.y).lineTo(PAGE.margin + fullWidth, doc.y).lineWidth(0.5).strokeColor('#cccccc').stroke()
   doc.moveDown(0.4)
 }

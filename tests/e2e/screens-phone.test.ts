@@ -22,7 +22,8 @@ let portal: Portal
 let browser: Browser
 
 beforeAll(async () => {
-  portal = await startPortal()
+  // Request lines are info: /admin/logs then has lines with ids and paths in them to check for raw ids.
+  portal = await startPortal({ env: { LOG_LEVEL: 'info' } })
   browser = await launchBrowser()
 })
 

@@ -3,8 +3,11 @@ import { Badge } from '~/components/ui/badge'
 import { EmptyState } from '~/components/ui/empty-state'
 import { LOG_LEVEL_TONES, logsHref, type LogLine } from '~/lib/admin/logs'
 
-/** A value that is an id (a UUID, or a long run of hex or letters and digits): shown behind the line's Details toggle. */
-const ID_VALUE = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{24,}|[A-Za-z0-9_-]{32,})$/i
+/**
+ * A value that is or holds an id (a UUID anywhere, as in a path `/api/items/…`, or a long run of
+ * hex, letters and digits): shown behind the line's Details toggle.
+ */
+const ID_VALUE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|^[0-9a-f]{24,}$|^[A-Za-z0-9_-]{32,}$/i
 
 /**
  * The log lines as the API answers them (oldest first), shown newest first, in a monospace list

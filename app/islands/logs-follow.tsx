@@ -49,7 +49,7 @@ export function LogsFollowIsland({ filter, onLines }: LogsFollowProps) {
           ? 'Waiting for the live connection…'
           : phase.kind === 'joining'
             ? 'Starting…'
-            : `Following: new lines appear at the end (${phase.received} so far).`
+            : `Following: new lines appear at the top (${phase.received} so far).`
 
   return (
     <div className="flex flex-wrap items-center gap-3">

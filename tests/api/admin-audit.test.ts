@@ -112,6 +112,22 @@ describe('the hash chain kept by the database', () => {
 })
 
 describe('GET /api/admin/audit', () => {
+  test('an entry names its target: a member by name; never someone of another organisation, nor an unknown id', async () => {
+    const { tenant, admin, writer } = await organisation(t)
+    const other = await organisation(t)
+    await write(tenant.id, [
+      { action: 'admin.member.role.changed', actorUserId: admin.user.id, targetType: 'User', targetId: writer.user.id, data: { from: 'read-write', to: 'read-only' } },
+      { action: 'admin.user.changed', actorUserId: admin.user.id, targetType: 'User', targetId: other.writer.user.id },
+      { action: 'admin.user.changed', actorUserId: admin.user.id, targetType: 'User', targetId: 'not-an-id' },
+    ])
+    const page = await body<Page>(await admin.c.get('/api/admin/audit?limit=3'))
+    expect(page.items.map((e) => [e.targetId, e.targetName])).toEqual([
+      ['not-an-id', null],
+      [other.writer.user.id, null],
+      [writer.user.id, writer.user.displayName],
+    ])
+  })
+
   test('newest first, with the actor, paged by cursor; limit=1 is the sample', async () => {
     const { tenant, admin } = await organisation(t)
     await write(tenant.id, [{ action: 'admin.invite.created', actorUserId: admin.user.id, targetType: 'Invite', targetId: 'inv-1', data: { roleKey: 'read-only' } }])

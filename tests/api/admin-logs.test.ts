@@ -114,6 +114,29 @@ test('filters: unit, level and above, since, query (a correlation id, a visitor 
   expect((await tail(admin, 'unit=&level=&since=&query=&lines=')).lines.length).toBeGreaterThan(4)
 })
 
+test('paging back: `before` answers the lines older than that line, `nextBefore` names the next page until none is left', async () => {
+  const { admin, tenant } = await organisation(t)
+  const jobs = logger.child({ unit: 'jobs' })
+  for (const n of [1, 2, 3, 4, 5]) jobs.info({ tenantId: tenant.id }, `paged line ${n}`)
+  const page = async (query: string) => {
+    const answer = await tail(admin, `unit=jobs&query=paged%20line&lines=2${query}`)
+    return { msgs: answer.lines.map((line) => line.msg), nextBefore: answer.nextBefore }
+  }
+  const newest = await page('')
+  expect(newest.msgs).toEqual(['paged line 4', 'paged line 5'])
+  expect(newest.nextBefore).not.toBeNull()
+  const older = await page(`&before=${newest.nextBefore}`)
+  expect(older.msgs).toEqual(['paged line 2', 'paged line 3'])
+  const oldest = await page(`&before=${older.nextBefore}`)
+  expect(oldest.msgs).toEqual(['paged line 1'])
+  expect(oldest.nextBefore).toBeNull()
+  // Exactly a page left: no next page named.
+  expect((await tail(admin, 'unit=jobs&query=paged%20line&lines=5')).nextBefore).toBeNull()
+  // A line written meanwhile does not shift an older page.
+  jobs.info({ tenantId: tenant.id }, 'paged line 6')
+  expect((await page(`&before=${newest.nextBefore}`)).msgs).toEqual(['paged line 2', 'paged line 3'])
+})
+
 test('an administrator sees only their organisation’s lines: never another’s, nor lines that name none', async () => {
   const ours = await organisation(t)
   const theirs = await organisation(t)
@@ -160,6 +183,11 @@ test('bad filter values are 400 with the field named', async () => {
     ['lines=2.5', 'lines'],
     ['lines=abc', 'lines'],
     [`query=${'x'.repeat(201)}`, 'query'],
+    ['before=0', 'before'],
+    ['before=-3', 'before'],
+    ['before=1.5', 'before'],
+    ['before=soon', 'before'],
+    ['before=99999999999999999999', 'before'],
   ]
   for (const [query, field] of cases) {
     const problem = await expectProblem(await admin.c.get(`/api/admin/logs/tail?${query}`), 400)
@@ -200,7 +228,7 @@ test('logFile says whether LOG_FILE is set; without a ring the tail is empty, no
   const noRing = createBackend({ config: base.config, db: base.db, logger, now: base.now })
   const bare: TestBackend = { ...base, backend: noRing, fetch: (path, { remoteAddress = uniqueAddress(), ...init } = {}) => noRing.fetch(new Request(new URL(path, TEST_ORIGIN), init), { remoteAddress }) }
   const other = await organisation(bare)
-  expect(await tail(other.admin)).toEqual({ lines: [], logFile: false, heldSinceUtc: null })
+  expect(await tail(other.admin)).toEqual({ lines: [], logFile: false, heldSinceUtc: null, nextBefore: null })
 })
 
 test('follow live: an administrator’s connection in the logs room gets LogLine batches of their organisation’s new lines only; others are refused', async () => {

@@ -60,6 +60,30 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     expect(new Set(entries.map((row) => row[2]))).toEqual(new Set(['auth.mfa.verified']))
     expect(entries.map((row) => row[5])).toContain(DEMO.admin.email)
 
+    // A member's role changes: the log names who did it and to whom, the ids behind the entry's Details.
+    await page.goto('/admin/users')
+    await page.getByRole('main').getByRole('link', { name: DEMO.user.displayName, exact: true }).first().click()
+    await expectScreen(page, DEMO.user.displayName)
+    const role = page.getByLabel('Role in this organisation')
+    const before = await role.inputValue()
+    const [first, back] = before === 'read-only' ? (['read-write', 'read-only'] as const) : (['read-only', before] as const)
+    for (const next of [first, back]) {
+      await role.selectOption(next)
+      await page.getByRole('button', { name: 'Change role' }).click()
+      await page.getByText(`${DEMO.user.displayName}’s role changed.`).first().waitFor()
+      await expect.poll(() => role.inputValue()).toBe(next)
+    }
+    await page.goto('/admin/audit?action=admin.member.role.changed')
+    await expectScreen(page, 'Audit')
+    const label = (key: string) => ({ admin: 'Administrator', 'read-write': 'Read & Write', 'read-only': 'Read Only' })[key]
+    const sentence = `${DEMO.admin.displayName} changed ${DEMO.user.displayName}’s role to ${label(first)} (was ${label(before)})`
+    const entry = log.getByRole('row').filter({ hasText: sentence }).first()
+    await entry.getByText(sentence).waitFor()
+    await entry.getByRole('link', { name: `More about ${DEMO.user.displayName}` }).waitFor()
+    expect(await entry.getByText('admin.member.role.changed').isVisible()).toBe(false)
+    await entry.getByText('Details', { exact: true }).click()
+    await entry.getByText('admin.member.role.changed').waitFor()
+
     // The chain check: intact, and the export and the check are themselves in the log.
     await page.getByRole('button', { name: 'Verify chain' }).click()
     await page.getByText(/^Chain intact: [\d,.\s]+ entries checked$/).waitFor()

@@ -57,10 +57,34 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await line.getByText('/api/projects').waitFor()
     await line.getByText('200', { exact: true }).waitFor()
 
-    // The line's correlation id searches for it (here: the same single line).
+    // The line's ids are behind its Details toggle; its correlation id searches for it (here: the same single line).
+    expect(await line.getByText(correlationId).isVisible()).toBe(false)
+    await line.getByText('Details', { exact: true }).click()
     await line.getByRole('link', { name: correlationId }).click()
     await page.waitForURL((url) => url.search === `?query=${correlationId}`)
     await expect.poll(() => lines.count()).toBe(1)
+
+    // Newest first, a page at a time: two requests of one search, one line a page.
+    const run = `e2e-order-${randomBytes(4).toString('hex')}`
+    await apiCall(page, `${run}-first`)
+    await apiCall(page, `${run}-second`)
+    await filters.getByLabel('Search').fill(run)
+    await filters.getByLabel('Lines a page').fill('1')
+    await filters.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForURL((url) => url.searchParams.get('query') === run && url.searchParams.get('lines') === '1')
+    await expect.poll(() => lines.count()).toBe(1)
+    await lines.first().getByText('Details', { exact: true }).click()
+    await lines.first().getByRole('link', { name: `${run}-second` }).waitFor()
+    const paging = page.getByRole('navigation', { name: 'Pages of log lines' })
+    await paging.getByRole('link', { name: 'Older lines' }).click()
+    await page.waitForURL((url) => url.searchParams.has('before'))
+    await lines.first().getByText('Details', { exact: true }).click()
+    await lines.first().getByRole('link', { name: `${run}-first` }).waitFor()
+    expect(await paging.getByRole('link', { name: 'Older lines' }).count()).toBe(0)
+    await paging.getByRole('link', { name: 'Newest lines' }).click()
+    await page.waitForURL((url) => !url.searchParams.has('before') && url.searchParams.get('query') === run)
+    await lines.first().getByText('Details', { exact: true }).click()
+    await lines.first().getByRole('link', { name: `${run}-second` }).waitFor()
 
     // Nothing matches: the empty state.
     await page.goto(`/admin/logs?query=no-such-line-${randomBytes(4).toString('hex')}`)
@@ -73,10 +97,14 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await page.goto('/admin/logs?unit=web')
     await expectScreen(page, 'Logs')
     await page.getByRole('button', { name: 'Follow live' }).click()
-    await page.getByRole('status').filter({ hasText: /^Following: new lines appear at the end/ }).waitFor({ timeout: 15_000 })
+    await page.getByRole('status').filter({ hasText: /^Following: new lines appear at the top/ }).waitFor({ timeout: 15_000 })
     const later = `e2e-follow-${randomBytes(6).toString('hex')}`
     await apiCall(page, later)
-    await page.getByRole('list', { name: 'Log lines' }).getByRole('link', { name: later }).waitFor({ timeout: 10_000 })
+    const arrived = page.getByRole('list', { name: 'Log lines' }).getByRole('listitem').filter({ hasText: later })
+    await arrived.getByText('Details', { exact: true }).click({ timeout: 10_000 })
+    await arrived.getByRole('link', { name: later }).waitFor()
+    // It arrived on top: newest first.
+    await expect.poll(() => page.getByRole('list', { name: 'Log lines' }).getByRole('listitem').first().textContent()).toContain(later)
     expect(j.problems).toEqual([])
   })
 })

@@ -104,6 +104,18 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     // With JavaScript the address changes before the new render lands: wait for it.
     await expect.poll(() => drawing.getAttribute('width')).toBe(String(SHEET.width * 2))
     await checkAccessibility(page)
+    // Fit shows the whole sheet: the drawing lies within the viewer's box, which has nothing to scroll.
+    await page.getByRole('navigation', { name: 'Zoom' }).getByRole('link', { name: 'Fit' }).click()
+    await page.waitForURL((url) => !url.searchParams.has('zoom'))
+    await expect.poll(() => drawing.getAttribute('width')).toBeNull()
+    const viewer = page.getByRole('region', { name: `Sheet ${doc.number}, scrollable` })
+    const [drawn, frame] = await Promise.all([drawing.locator('image').boundingBox(), viewer.boundingBox()])
+    if (!drawn || !frame) throw new Error('the sheet is not shown')
+    expect(drawn.x).toBeGreaterThanOrEqual(frame.x)
+    expect(drawn.y).toBeGreaterThanOrEqual(frame.y)
+    expect(drawn.x + drawn.width).toBeLessThanOrEqual(frame.x + frame.width + 0.5)
+    expect(drawn.y + drawn.height).toBeLessThanOrEqual(frame.y + frame.height + 0.5)
+    expect(await viewer.evaluate((box) => box.scrollHeight <= box.clientHeight && box.scrollWidth <= box.clientWidth)).toBe(true)
     await drawing.getByRole('link', { name: pinName }).click()
     await expectScreen(page, itemHeading)
     expect(pathOf(page)).toBe(`/items/${item.id}`)

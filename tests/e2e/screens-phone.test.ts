@@ -22,7 +22,8 @@ let portal: Portal
 let browser: Browser
 
 beforeAll(async () => {
-  portal = await startPortal()
+  // Request lines are info: /admin/logs then has lines with ids and paths in them to check for raw ids.
+  portal = await startPortal({ env: { LOG_LEVEL: 'info' } })
   browser = await launchBrowser()
 })
 
@@ -171,6 +172,17 @@ function measure(width: number) {
       .join('.')}`
     problems.push(`${name} spans ${Math.round(box.left)}–${Math.round(box.right)} px ("${(element.textContent ?? '').trim().slice(0, 40)}")`)
     if (problems.length > 8) break
+  }
+  // A navigation (the shell's, Document control's, Settings' tabs, Administration's menu) must not
+  // hide its links in a box that scrolls sideways either: the rule above lets such a box pass.
+  for (const nav of document.body.querySelectorAll('nav')) {
+    for (const element of [nav, ...nav.querySelectorAll('*')]) {
+      const overflow = getComputedStyle(element).overflowX
+      if ((overflow === 'auto' || overflow === 'scroll') && element.scrollWidth > element.clientWidth + 1) {
+        problems.push(`the navigation "${nav.getAttribute('aria-label') ?? ''}" scrolls sideways (${element.scrollWidth} px in ${element.clientWidth} px)`)
+        break
+      }
+    }
   }
   return { problems, text: document.body.innerText }
 }

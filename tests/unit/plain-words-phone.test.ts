@@ -12,7 +12,27 @@ describe('the audit log in sentences', () => {
       actor: { id: 'a', displayName: 'Alex Admin', email: 'admin@demo.example.com' } as never,
       data: { from: 'read-write', to: 'read-only' },
     })
-    expect(sentence).toBe('Alex Admin changed a member’s role from Read & Write to Read Only')
+    expect(sentence).toBe('Alex Admin changed a member’s role to Read Only (was Read & Write)')
+  })
+
+  test('the target is named where the log knows its name', () => {
+    const actor = { id: 'a', displayName: 'Alex Admin', email: 'admin@demo.example.com' } as never
+    expect(
+      auditSentence({ action: 'admin.member.role.changed', actor, data: { from: 'read-write', to: 'read-only' }, targetType: 'User', targetName: 'Sam Site' }),
+    ).toBe('Alex Admin changed Sam Site’s role to Read Only (was Read & Write)')
+    expect(auditSentence({ action: 'admin.user.deactivated', actor, data: null, targetType: 'User', targetName: 'Sam Site' })).toBe('Alex Admin suspended Sam Site')
+    expect(auditSentence({ action: 'admin.user.password.set', actor, data: null, targetType: 'User', targetName: 'Sam Site' })).toBe('Alex Admin set Sam Site’s password')
+    expect(auditSentence({ action: 'documents.revision.issued', actor, data: null, targetType: 'Document', targetName: 'SYM-ARC-0001' })).toBe(
+      'Alex Admin issued a revision',
+    )
+    expect(auditSentence({ action: 'documents.document.changed', actor, data: null, targetType: 'Document', targetName: 'SYM-ARC-0001' })).toBe(
+      'Alex Admin changed document SYM-ARC-0001',
+    )
+    expect(auditSentence({ action: 'documents.folder.created', actor, data: null, targetType: 'DocumentFolder', targetName: 'Drawings' })).toBe(
+      'Alex Admin created the folder “Drawings”',
+    )
+    // No name known (removed since): the general words.
+    expect(auditSentence({ action: 'admin.user.deactivated', actor, data: null, targetType: 'User', targetName: null })).toBe('Alex Admin suspended a member')
   })
 
   test('an action without an actor is the system’s; an unknown action is still words', () => {

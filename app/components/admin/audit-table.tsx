@@ -8,6 +8,14 @@ import { formatDateTime } from '~/lib/format'
 
 const linkClass = 'text-primary-strong underline underline-offset-2'
 
+/** A target's kind in words: "DocumentFolder" is "document folder", "user" "user". */
+function targetKindWords(targetType: string): string {
+  return targetType
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[._-]+/g, ' ')
+    .toLowerCase()
+}
+
 /**
  * The log: when (in the reader's locale), who, what, about what, from where, and the correlation
  * id that ties it to the request's logs. A row's person or target narrows the log to them; the
@@ -63,7 +71,7 @@ export function AuditTable({
           <span>{auditSentence(e)}</span>
           {e.targetType ? (
             <Link to={auditHref({ ...filters, targetType: e.targetType, targetId: e.targetId ?? '' })} className={`${linkClass} text-xs`}>
-              More about this {e.targetType.replace(/[._-]+/g, ' ')}
+              {e.targetName ? `More about ${e.targetName}` : `More about this ${targetKindWords(e.targetType)}`}
             </Link>
           ) : null}
           {/* The record as stored (its key, the ids, the data): behind a toggle, for whoever needs them. */}
@@ -77,6 +85,7 @@ export function AuditTable({
                   <dt>Target</dt>
                   <dd className="font-mono break-all">
                     {e.targetType} {e.targetId}
+                    {e.targetName ? ` (${e.targetName})` : ''}
                   </dd>
                 </>
               ) : null}

@@ -7,7 +7,7 @@ import {
   LOG_LEVELS,
   LOG_QUERY_MAX,
   LOG_SINCE_WINDOWS,
-  LOG_TAIL_DEFAULT_LINES,
+  LOG_PAGE_DEFAULT_LINES,
   LOG_TAIL_MAX_LINES,
   LOG_UNIT_LABELS,
   LOG_UNITS,
@@ -68,7 +68,7 @@ export function LogsFilters({ query, errors }: { query: LogsPageQuery; errors: F
         {query.since && !knownSince ? <option value={query.since}>{query.since}</option> : null}
       </SelectField>
       <Field
-        label="Lines"
+        label="Lines a page"
         errors={errors.lines}
         inputProps={{
           name: 'lines',
@@ -79,7 +79,7 @@ export function LogsFilters({ query, errors }: { query: LogsPageQuery; errors: F
           max: LOG_TAIL_MAX_LINES,
           step: 1,
           defaultValue: query.lines,
-          placeholder: String(LOG_TAIL_DEFAULT_LINES),
+          placeholder: String(LOG_PAGE_DEFAULT_LINES),
         }}
       />
       <div className="flex gap-2">

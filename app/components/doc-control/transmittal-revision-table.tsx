@@ -1,3 +1,4 @@
+import { CodeText } from '~/components/ui/code-text'
 import { type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { StateBadge, StatusText } from '~/components/documents/document-badges'
@@ -30,8 +31,8 @@ export function RevisionTable({
       header: 'Document',
       rowHeader: true,
       cell: (row) => (
-        <Link to={documentPage(row.documentId)} className="font-mono break-all text-primary-strong underline underline-offset-2">
-          {row.number}
+        <Link to={documentPage(row.documentId)} className="font-mono text-primary-strong underline underline-offset-2">
+          <CodeText code={row.number} />
         </Link>
       ),
     },

@@ -1,3 +1,4 @@
+import { CodeText } from '~/components/ui/code-text'
 import { type ReactNode, useId } from 'react'
 import { Form, Link } from 'react-router'
 import { StateBadge, StatusText } from '~/components/documents/document-badges'
@@ -119,8 +120,8 @@ export function DocumentPicker({
                   header: 'Document',
                   rowHeader: true,
                   cell: (doc) => (
-                    <Link to={documentPage(doc.id)} className="font-mono break-all text-primary-strong underline underline-offset-2">
-                      {doc.number}
+                    <Link to={documentPage(doc.id)} className="font-mono text-primary-strong underline underline-offset-2">
+                      <CodeText code={doc.number} />
                     </Link>
                   ),
                 },

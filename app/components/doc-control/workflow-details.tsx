@@ -1,3 +1,4 @@
+import { CodeText } from '~/components/ui/code-text'
 import { Link } from 'react-router'
 import { StateBadge, StatusText } from '~/components/documents/document-badges'
 import { Badge } from '~/components/ui/badge'
@@ -62,8 +63,8 @@ export function WorkflowRevisions({ revisions }: { revisions: readonly WorkflowR
       {revisions.map((r) => (
         <li key={r.revisionId} className="flex flex-col gap-1 rounded-lg border border-border bg-surface p-3 sm:flex-row sm:items-center sm:justify-between">
           <div className="min-w-0">
-            <Link to={`/documents/${encodeURIComponent(r.documentId)}`} className="font-mono font-medium break-all text-primary-strong underline underline-offset-2">
-              {r.number}
+            <Link to={`/documents/${encodeURIComponent(r.documentId)}`} className="font-mono font-medium text-primary-strong underline underline-offset-2">
+              <CodeText code={r.number} />
             </Link>{' '}
             <span className="font-mono font-semibold">{r.code}</span>
             <span className="block text-sm text-muted">{r.title}</span>

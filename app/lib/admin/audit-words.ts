@@ -76,20 +76,40 @@ const DID: Record<string, string> = {
   'settings.user.changed': 'changed their profile',
 }
 
+/** The words of a sentence that stand for its target, by the target's kind, and what the target's name becomes there. */
+const TARGET_WORDS: Record<string, { words: RegExp; named: (name: string) => string }> = {
+  User: { words: /\ba member\b/, named: (name) => name },
+  user: { words: /\ba member\b/, named: (name) => name },
+  Document: { words: /\ba document\b/, named: (name) => `document ${name}` },
+  DocumentFolder: { words: /\ba folder\b/, named: (name) => `the folder “${name}”` },
+  Project: { words: /\ba project\b/, named: (name) => `the project “${name}”` },
+}
+
+/** The rest of the sentence with the target named where the log knows its name ("suspended Sam Site"). */
+function naming(did: string, entry: Pick<AuditEntry, 'targetType' | 'targetName'>): string {
+  const words = entry.targetType ? TARGET_WORDS[entry.targetType] : undefined
+  if (!words || !entry.targetName) return did
+  const name = words.named(entry.targetName)
+  return did.replace(words.words, () => name)
+}
+
 /**
- * The entry as a sentence a person reads ("Alex Admin changed a member’s role from Site Manager to
- * Read Only"); the action's key and the ids stay behind the row's details toggle.
+ * The entry as a sentence a person reads ("Alex Admin changed Sam Site’s role to Read Only (was
+ * Site Manager)"), naming the target where the log knows its name; the action's key and the ids
+ * stay behind the row's details toggle.
  */
-export function auditSentence(entry: Pick<AuditEntry, 'action' | 'actor' | 'data'>): string {
+export function auditSentence(entry: Pick<AuditEntry, 'action' | 'actor' | 'data'> & Partial<Pick<AuditEntry, 'targetType' | 'targetName'>>): string {
   const who = entry.actor ? (entry.actor.displayName ?? 'A removed user') : 'The system'
+  const target = { targetType: entry.targetType ?? null, targetName: entry.targetName ?? null }
   if (entry.action === 'admin.member.role.changed') {
     const from = typeof entry.data?.from === 'string' ? roleKeyLabel(entry.data.from) : null
     const to = typeof entry.data?.to === 'string' ? roleKeyLabel(entry.data.to) : null
-    if (from && to) return `${who} changed a member’s role from ${from} to ${to}`
-    return `${who} changed a member’s role`
+    const whose = naming('a member’s', target)
+    if (from && to) return `${who} changed ${whose} role to ${to} (was ${from})`
+    return `${who} changed ${whose} role`
   }
   const did = DID[entry.action] ?? `did “${entry.action.split('.').join(' ')}”`
-  return `${who} ${did}`
+  return `${who} ${naming(did, target)}`
 }
 
 /** An action's name in a list of actions (the audit filter): "Signed in", "Changed a member’s role". */

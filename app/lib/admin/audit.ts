@@ -9,6 +9,8 @@ export type AuditEntry = {
   actor: AuditActor | null
   targetType: string | null
   targetId: string | null
+  /** What the target is called now (a person's name, a project's title, a document's number, a folder's name), when the log can say. */
+  targetName: string | null
   ip: string | null
   correlationId: string | null
   data: Record<string, unknown> | null

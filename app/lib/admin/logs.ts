@@ -34,6 +34,8 @@ export const LOG_LEVEL_TONES: Record<LogLevel, 'neutral' | 'info' | 'warning' | 
 export const LOG_TAIL_DEFAULT_LINES = 200
 export const LOG_TAIL_MAX_LINES = 1000
 export const LOG_QUERY_MAX = 200
+/** How many lines one page of /admin/logs shows unless asked (its "Older lines" link pages back). */
+export const LOG_PAGE_DEFAULT_LINES = 50
 
 /** The room an administrator's hub connection joins to follow its organisation's lines, and the event they arrive by. */
 export const LOGS_ROOM = 'logs'
@@ -62,6 +64,8 @@ export type LogTailResponse = {
   logFile: boolean
   /** The oldest line this server still holds in memory (any organisation's), or null when it holds none. */
   heldSinceUtc: string | null
+  /** `before` for the next, older page (the oldest answered line's seq), or null when no older line matches. */
+  nextBefore: number | null
 }
 
 /** The hub's `LogLine` event: at most one a second per follower, the lines written since the last. */
@@ -125,13 +129,21 @@ export const LOG_SINCE_WINDOWS = [
   { value: '24h', label: 'Last 24 hours', ms: 24 * 60 * 60_000 },
 ] as const
 
-/** /admin/logs's address: its filters, each '' when not set. */
-export type LogsPageQuery = { unit: string; level: string; since: string; query: string; lines: string }
+/** /admin/logs's address: its filters and, on an older page, `before` (the paging cursor); each '' when not set. */
+export type LogsPageQuery = { unit: string; level: string; since: string; query: string; lines: string; before: string }
+/** The filters (the form's fields); `before` is not one: a new filter starts again at the newest lines. */
 export const LOGS_PAGE_FIELDS = ['unit', 'level', 'since', 'query', 'lines'] as const
 
 export function logsPageQuery(url: URL): LogsPageQuery {
   const read = (name: string, max: number) => (url.searchParams.get(name) ?? '').trim().slice(0, max)
-  return { unit: read('unit', 20), level: read('level', 20), since: read('since', 40), query: read('query', LOG_QUERY_MAX), lines: read('lines', 10) }
+  return {
+    unit: read('unit', 20),
+    level: read('level', 20),
+    since: read('since', 40),
+    query: read('query', LOG_QUERY_MAX),
+    lines: read('lines', 10),
+    before: read('before', 20),
+  }
 }
 
 export function hasLogFilters(query: LogsPageQuery): boolean {
@@ -140,7 +152,7 @@ export function hasLogFilters(query: LogsPageQuery): boolean {
 
 export function logsHref(query: Partial<LogsPageQuery>): string {
   const params = new URLSearchParams()
-  for (const name of LOGS_PAGE_FIELDS) {
+  for (const name of [...LOGS_PAGE_FIELDS, 'before'] as const) {
     const value = query[name]
     if (value) params.set(name, value)
   }

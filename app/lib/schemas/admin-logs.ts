@@ -10,6 +10,7 @@ const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v), schema.optional())
 
 const LINES_ERROR = `lines must be a whole number from 1 to ${LOG_TAIL_MAX_LINES}.`
+const BEFORE_ERROR = 'before must be the number of a log line (a whole number from 1).'
 const SINCE_ERROR = 'since must be a date and time in ISO 8601 with its offset, e.g. 2026-05-01T09:30:00Z.'
 
 export const LogTailQuerySchema = z.object({
@@ -20,6 +21,7 @@ export const LogTailQuerySchema = z.object({
   lines: blankIsAbsent(z.coerce.number({ error: LINES_ERROR }).int(LINES_ERROR).min(1, LINES_ERROR).max(LOG_TAIL_MAX_LINES, LINES_ERROR)).transform(
     (v) => v ?? LOG_TAIL_DEFAULT_LINES,
   ),
+  before: blankIsAbsent(z.coerce.number({ error: BEFORE_ERROR }).int(BEFORE_ERROR).min(1, BEFORE_ERROR).max(Number.MAX_SAFE_INTEGER, BEFORE_ERROR)),
 })
 
 export type LogTailQuery = z.output<typeof LogTailQuerySchema>
@@ -39,4 +41,5 @@ export const LogTailResponseSchema = z.object({
   lines: z.array(LogLineSchema),
   logFile: z.boolean(),
   heldSinceUtc: z.string().nullable(),
+  nextBefore: z.number().int().nullable(),
 })

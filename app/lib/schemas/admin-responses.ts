@@ -248,6 +248,7 @@ export const AuditEntrySchema = z
     actor: z.object({ id: z.uuid(), displayName: z.string().nullable(), email: z.string().nullable() }).nullable(),
     targetType: z.string().nullable(),
     targetId: z.string().nullable(),
+    targetName: z.string().nullable(),
     ip: z.string().nullable(),
     correlationId: z.string().nullable(),
     data: z.record(z.string(), z.unknown()).nullable(),

@@ -1,5 +1,5 @@
 import { noticeOf } from '~/components/reporting/report-action'
-import { LOGS_PAGE_FIELDS, logsPageQuery, sinceForApi, type LogTailResponse } from '~/lib/admin/logs'
+import { LOG_PAGE_DEFAULT_LINES, LOGS_PAGE_FIELDS, logsPageQuery, sinceForApi, type LogTailResponse } from '~/lib/admin/logs'
 import type { ApiClient } from '~/lib/api/types'
 import type { FrontendErrorGroup, FrontendErrorList } from '~/lib/admin/frontend-errors'
 
@@ -10,7 +10,8 @@ const VISITORS_JOINED = 3
 export type VisitorErrors = { visitorId: string; groups: FrontendErrorGroup[]; hasMore: boolean }
 
 /**
- * /admin/logs: the newest lines of the organisation with the filters of the address. The tail is
+ * /admin/logs: one page of the lines, newest first (the API answers oldest first; the page turns
+ * them round), going back from `before` when the address has it. The newest lines of the organisation with the filters of the address. The tail is
  * also the page's one-row sample on entry (spec §2): whatever fails, the page still draws (an
  * alert says why), and filters the API refused come back next to their fields.
  */
@@ -23,9 +24,11 @@ export async function loadLogsPage(api: ApiClient, request: Request) {
   const since = sinceForApi(query.since, drawnAtMs)
   if (since) params.set('since', since)
   if (query.query) params.set('query', query.query)
-  if (query.lines) params.set('lines', query.lines)
+  params.set('lines', query.lines || String(LOG_PAGE_DEFAULT_LINES))
+  if (query.before) params.set('before', query.before)
   const tail = await api.get<LogTailResponse>(`/api/admin/logs/tail?${params.toString()}`)
   const refused = !tail.ok && tail.error.status === 400 ? (tail.error.problem?.errors ?? {}) : {}
+  // A refused `before` (a hand-edited address) is no field's: the page says so in its alert.
   const fieldErrors = Object.fromEntries(Object.entries(refused).filter(([name]) => (LOGS_PAGE_FIELDS as readonly string[]).includes(name)))
   const lines = tail.ok ? tail.data.lines : []
   return {

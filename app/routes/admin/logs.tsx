@@ -7,7 +7,7 @@ import { Banner } from '~/components/ui/banner'
 import { buttonClasses } from '~/components/ui/button'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
-import { hasLogFilters, liveFilterOf, LOG_FOLLOW_MAX_LINES, type LogLine, type LogsPageQuery, type LogTailResponse } from '~/lib/admin/logs'
+import { hasLogFilters, liveFilterOf, LOG_FOLLOW_MAX_LINES, logsHref, type LogLine, type LogsPageQuery, type LogTailResponse } from '~/lib/admin/logs'
 import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/logs'
@@ -15,9 +15,9 @@ import { loadLogsPage, type VisitorErrors } from './logs.server'
 import { frontendErrorsHref } from '~/lib/admin/frontend-errors'
 
 /**
- * Administration › Logs (spec §2; docs/observability.md "Logs"): the newest lines this server
- * wrote about the organisation, filtered in the address, refreshed by reloading; with JavaScript
- * new lines can be followed live through the hub.
+ * Administration › Logs (spec §2; docs/observability.md "Logs"): the lines this server wrote about
+ * the organisation, newest first, a page at a time ("Older lines"), filtered in the address,
+ * refreshed by reloading; with JavaScript new lines can be followed live through the hub.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
@@ -27,6 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function Logs({ loaderData }: Route.ComponentProps) {
   const { query, drawnAtMs, tail, fieldErrors, notice, visitorErrors } = loaderData
   const location = useLocation()
+  const locale = useLocale()
   return (
     <>
       <PageHeader
@@ -35,7 +36,7 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
       />
       <Section
         title="Lines"
-        description="Newest last. Secrets (passwords, tokens, cookies, codes) are never logged."
+        description="Newest first. Secrets (passwords, tokens, cookies, codes) are never logged."
         actions={
           <Link to={`${location.pathname}${location.search}`} reloadDocument className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
             Refresh
@@ -49,7 +50,15 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
             {notice.message}
           </Banner>
         ) : null}
-        {tail ? <LiveLines key={`${location.search}:${drawnAtMs}`} query={query} drawnAtMs={drawnAtMs} lines={tail.lines} /> : null}
+        {tail ? (
+          query.before ? (
+            // An older page: nothing new arrives here; "Newest lines" goes back to the live end.
+            <LogsList lines={tail.lines} locale={locale} filtered={hasLogFilters(query)} />
+          ) : (
+            <LiveLines key={`${location.search}:${drawnAtMs}`} query={query} drawnAtMs={drawnAtMs} lines={tail.lines} />
+          )
+        ) : null}
+        {tail ? <LogsPaging query={query} nextBefore={tail.nextBefore} /> : null}
       </Section>
       {visitorErrors.length > 0 ? <VisitorErrorsSection visitors={visitorErrors} /> : null}
     </>
@@ -86,6 +95,25 @@ function VisitorErrorsSection({ visitors }: { visitors: VisitorErrors[] }) {
   )
 }
 
+/** Older and newer pages: plain links in the address, so they work without JavaScript. */
+function LogsPaging({ query, nextBefore }: { query: LogsPageQuery; nextBefore: number | null }) {
+  if (!query.before && nextBefore === null) return null
+  return (
+    <nav aria-label="Pages of log lines" className="flex flex-wrap gap-2">
+      {query.before ? (
+        <Link to={logsHref({ ...query, before: '' })} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+          Newest lines
+        </Link>
+      ) : null}
+      {nextBefore !== null ? (
+        <Link to={logsHref({ ...query, before: String(nextBefore) })} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+          Older lines
+        </Link>
+      ) : null}
+    </nav>
+  )
+}
+
 function ScopeNote({ tail }: { tail: LogTailResponse | null }) {
   return (
     <p className="text-sm text-muted">
@@ -96,7 +124,7 @@ function ScopeNote({ tail }: { tail: LogTailResponse | null }) {
   )
 }
 
-/** The loaded lines plus, while following, the new ones (capped; the oldest go first). */
+/** The loaded lines plus, while following, the new ones on top (capped; the oldest go first). */
 function LiveLines({ query, drawnAtMs, lines }: { query: LogsPageQuery; drawnAtMs: number; lines: LogLine[] }) {
   const locale = useLocale()
   const [live, setLive] = useState<LogLine[]>([])

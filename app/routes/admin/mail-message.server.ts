@@ -1,16 +1,22 @@
 import { redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { noticeFailure } from '~/components/reporting/report-action'
+import type { EmailTemplateList } from '~/lib/admin/email-templates'
 import type { MailMessageDetail } from '~/lib/admin/mail-outbox'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 
 /** /admin/mail-outbox/{id}: one message, and its two actions (send again now, cancel). */
 
-export async function loadMailMessage(api: ApiClient, id: string, headers: Headers): Promise<MailMessageDetail> {
-  const result = await api.get<MailMessageDetail>(`/api/admin/mail-outbox/${encodeURIComponent(id)}`)
+/** The message, and its template's name as Email templates shows it ("Invitation"; the key only where no name is known). */
+export async function loadMailMessage(api: ApiClient, id: string, headers: Headers): Promise<{ message: MailMessageDetail; templateName: string }> {
+  const [result, templateList] = await Promise.all([
+    api.get<MailMessageDetail>(`/api/admin/mail-outbox/${encodeURIComponent(id)}`),
+    api.get<EmailTemplateList>('/api/admin/email-templates'),
+  ])
   if (!result.ok) throw loadError(result.error, headers)
-  return result.data
+  const title = templateList.ok ? templateList.data.items.find((t) => t.key === result.data.template)?.title : undefined
+  return { message: result.data, templateName: title ?? result.data.template }
 }
 
 export async function changeMailMessage(api: ApiClient, id: string, intent: 'retry' | 'cancel', headers: Headers) {

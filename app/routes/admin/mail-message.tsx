@@ -28,8 +28,8 @@ function messageId(params: { messageId?: string }): string {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = messageId(params)
   const { api, responseHeaders } = createServerApi(request, context)
-  const message = await loadMailMessage(api, id, responseHeaders)
-  return data({ message }, { headers: responseHeaders })
+  const { message, templateName } = await loadMailMessage(api, id, responseHeaders)
+  return data({ message, templateName }, { headers: responseHeaders })
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -47,7 +47,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function MailMessage({ loaderData }: Route.ComponentProps) {
-  const { message } = loaderData
+  const { message, templateName } = loaderData
   const actionData = useActionData<typeof action>() as ReportingActionData | undefined
   const locale = useLocale()
   useLiveRevalidation((change) => change.entityType === 'MailOutbox' && change.entityId === message.id)
@@ -79,7 +79,7 @@ export default function MailMessage({ loaderData }: Route.ComponentProps) {
         <div className="flex flex-col gap-6">
           <Card className="p-5">
             <h2 className="mb-3 text-lg font-semibold">Delivery</h2>
-            <Facts message={message} locale={locale} />
+            <Facts message={message} templateName={templateName} locale={locale} />
             {message.lastError && message.status !== 'sent' ? (
               <p className="mt-4 rounded-md border border-critical/30 bg-critical-surface p-3 text-sm break-words text-critical">
                 <span className="font-medium">Last error: </span>
@@ -94,9 +94,9 @@ export default function MailMessage({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function Facts({ message, locale }: { message: MailMessageDetail; locale: string }) {
+function Facts({ message, templateName, locale }: { message: MailMessageDetail; templateName: string; locale: string }) {
   const rows: [string, string | null][] = [
-    ['Template', message.template],
+    ['Template', templateName],
     ['Attempts', String(message.attempts)],
     ['Created', formatDateTime(message.createdAtUtc, locale)],
     ['Next attempt', message.status === 'queued' ? formatDateTime(message.nextAttemptAtUtc, locale) : null],

@@ -55,7 +55,7 @@ function originOf(c: Context<BackendEnv>) {
 const FILTERS_DOC =
   'Filters: `action` (exact, or a prefix ending in "." such as `admin.`), `actorUserId`, `targetType`, `targetId`, `from` and `to` (ISO dates, inclusive: a date alone means the whole day, UTC), `q` (text in the action, target or the actor’s name or e-mail).'
 
-const ENTRY_DOC = 'An entry: `{ id, chainSeq, action, actor: { id, displayName, email } | null, targetType, targetId, ip, correlationId, data, createdAtUtc, hash, prevHash }`.'
+const ENTRY_DOC = 'An entry: `{ id, chainSeq, action, actor: { id, displayName, email } | null, targetType, targetId, targetName (what the target is called now: a person’s name, a project’s title, a document’s number, a folder’s name; null when unknown), ip, correlationId, data, createdAtUtc, hash, prevHash }`.'
 
 export const auditRoutes = new Hono<BackendEnv>()
   .get(

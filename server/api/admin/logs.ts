@@ -20,7 +20,8 @@ const tailOperation = () =>
     summary: 'The newest log lines of this server about the organisation, newest last',
     description: [
       `Filters: unit (${LOG_UNITS.join(', ')}), level (${LOG_LEVELS.join(', ')}: that level and above), since (ISO 8601 date-time with offset),`,
-      `query (case-insensitive, in the message or any value: a correlation id, a visitor id, a path); lines: how many, 1–${LOG_TAIL_MAX_LINES}, ${LOG_TAIL_DEFAULT_LINES} by default.`,
+      `query (case-insensitive, in the message or any value: a correlation id, a visitor id, a path); lines: how many, 1–${LOG_TAIL_MAX_LINES}, ${LOG_TAIL_DEFAULT_LINES} by default;`,
+      'before: only lines written before the line of that seq (the `nextBefore` of the previous answer: the next, older page).',
       'Only the lines this server holds in memory (its last 5,000 lines or 5 MB of every organisation’s), and of those only the ones that name the caller’s organisation.',
       'Several instances: each answers its own lines.',
     ].join(' '),
@@ -30,7 +31,7 @@ const tailOperation = () =>
     responses: {
       200: {
         description:
-          '`{ lines, logFile, heldSinceUtc }`: each line with seq, timeUtc, level, unit, msg, correlationId, visitorId and its other fields (secrets removed); `logFile`: whether the server also writes LOG_FILE; `heldSinceUtc`: the oldest line held.',
+          '`{ lines, logFile, heldSinceUtc }`: each line with seq, timeUtc, level, unit, msg, correlationId, visitorId and its other fields (secrets removed); `logFile`: whether the server also writes LOG_FILE; `heldSinceUtc`: the oldest line held; `nextBefore`: `before` for the next older page, null when no older line matches.',
         schema: LogTailResponseSchema,
       },
       400: 'A filter is not valid: see errors.',
@@ -47,10 +48,12 @@ for (const path of ['/api/logs/tail', '/api/admin/logs/tail']) {
     const { config, logRing } = c.get('deps')
     const filter = { unit: query.unit, level: query.level, sinceMs: query.since, query: query.query }
     c.header('cache-control', 'no-store')
+    const page = logRing ? logRing.page(tenantId, filter, query.lines, query.before) : { lines: [], nextBefore: null }
     return c.json({
-      lines: logRing ? logRing.tail(tenantId, filter, query.lines) : [],
+      lines: page.lines,
       logFile: config.logFile !== undefined,
       heldSinceUtc: logRing?.oldest()?.timeUtc ?? null,
+      nextBefore: page.nextBefore,
     } satisfies LogTailResponse)
   })
 }

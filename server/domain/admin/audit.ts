@@ -1,6 +1,8 @@
-import { and, asc, desc, eq, gte, isNotNull, like, lt, lte, max, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, isNotNull, like, lt, lte, max, or, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
-import { auditEvents, users } from '#server/db/schema'
+import { auditEvents, memberships, users } from '#server/db/schema'
+import { documentFolders, documents } from '#server/db/schema-documents'
+import { projects } from '#server/db/schema-reporting'
 import { recordAuditIn } from '#server/domain/audit'
 import { escapeLike } from '#server/domain/documents/search'
 import type { DomainContext } from '#server/domain/tenancy/context'
@@ -151,6 +153,7 @@ function entryOf(row: EntryRow): AuditEntry {
     actor: row.actorUserId ? { id: row.actorUserId, displayName: row.actorDisplayName, email: row.actorEmail } : null,
     targetType: row.targetType,
     targetId: row.targetId,
+    targetName: null,
     ip: row.ip,
     correlationId: row.correlationId,
     data: row.data,
@@ -178,7 +181,44 @@ export async function auditPage(ctx: DomainContext, filters: AuditFilters, limit
     .limit(limit + 1)
   const page = rows.slice(0, limit)
   const last = page.at(-1)
-  return { items: page.map(entryOf), nextSeq: rows.length > limit && last?.chainSeq ? last.chainSeq : null }
+  return { items: await withTargetNames(ctx, page.map(entryOf)), nextSeq: rows.length > limit && last?.chainSeq ? last.chainSeq : null }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The names the log's sentences use for what an entry was about ("changed Sam Site’s role"): a
+ * person's display name, a project's title, a document's number, a folder's name. One query per
+ * kind of target on the page; a target removed since (a person no longer a member, or of another kind) keeps no name, and the
+ * sentence says "a member", "a document" instead. Row-level security keeps each query in the tenant.
+ */
+async function withTargetNames(ctx: DomainContext, entries: AuditEntry[]): Promise<AuditEntry[]> {
+  const idsOf = (...types: string[]) => [...new Set(entries.filter((e) => e.targetType && types.includes(e.targetType) && e.targetId && UUID.test(e.targetId)).map((e) => e.targetId as string))]
+  const userIds = idsOf('User', 'user')
+  const projectIds = idsOf('Project')
+  const documentIds = idsOf('Document')
+  const folderIds = idsOf('DocumentFolder')
+  const tenantId = ctx.actor.tenantId
+  const [people, projectRows, documentRows, folderRows] = await Promise.all([
+    // People are named only while they are members of this organisation (users are not the tenant's rows).
+    userIds.length
+      ? ctx.tx
+          .select({ id: users.id, name: users.displayName })
+          .from(users)
+          .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.tenantId, tenantId)))
+          .where(inArray(users.id, userIds))
+      : [],
+    projectIds.length ? ctx.tx.select({ id: projects.id, name: projects.title }).from(projects).where(and(eq(projects.tenantId, tenantId), inArray(projects.id, projectIds))) : [],
+    documentIds.length
+      ? ctx.tx.select({ id: documents.id, name: documents.number }).from(documents).where(and(eq(documents.tenantId, tenantId), inArray(documents.id, documentIds)))
+      : [],
+    folderIds.length
+      ? ctx.tx.select({ id: documentFolders.id, name: documentFolders.name }).from(documentFolders).where(and(eq(documentFolders.tenantId, tenantId), inArray(documentFolders.id, folderIds)))
+      : [],
+  ])
+  const names = new Map<string, string>()
+  for (const row of [...people, ...projectRows, ...documentRows, ...folderRows]) if (row.name) names.set(row.id, row.name)
+  return entries.map((entry) => (entry.targetId && names.has(entry.targetId) ? { ...entry, targetName: names.get(entry.targetId) ?? null } : entry))
 }
 
 export async function listAudit(ctx: DomainContext, filters: AuditFilters, limit: number, after: string | undefined): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {

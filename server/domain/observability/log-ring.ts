@@ -58,16 +58,33 @@ export class LogRing {
    * name no organisation (start-up, instance-wide jobs) are never answered.
    */
   tail(tenantId: string, filter: LogFilter, limit: number): LogLine[] {
+    return this.page(tenantId, filter, limit).lines
+  }
+
+  /**
+   * One page of `tail`, going back: the newest `limit` matching lines written before the line
+   * numbered `before` (all when absent), oldest first, and the `before` of the next older page
+   * (the oldest answered line's number), or null when no older line matches.
+   */
+  page(tenantId: string, filter: LogFilter, limit: number, before?: number): { lines: LogLine[]; nextBefore: number | null } {
     const found: LogLine[] = []
-    for (let index = this.entries.length - 1; index >= this.head && found.length < limit; index--) {
+    let more = false
+    for (let index = this.entries.length - 1; index >= this.head; index--) {
       const entry = this.entries[index]
       if (!entry) continue
+      if (before !== undefined && entry.line.seq >= before) continue
       // Lines are held in the order they were written: everything further back is older still.
       if (filter.sinceMs !== null && filter.sinceMs !== undefined && Date.parse(entry.line.timeUtc) < filter.sinceMs) break
       if (entry.tenantId !== tenantId) continue
-      if (matchesLogFilter(entry.line, filter, () => (entry.search ??= logSearchText(entry.line)))) found.push(entry.line)
+      if (!matchesLogFilter(entry.line, filter, () => (entry.search ??= logSearchText(entry.line)))) continue
+      if (found.length === limit) {
+        more = true
+        break
+      }
+      found.push(entry.line)
     }
-    return found.reverse()
+    const lines = found.reverse()
+    return { lines, nextBefore: more ? (lines[0]?.seq ?? null) : null }
   }
 
   /** Called with each new line as it is written; must not log (that would write another line). */

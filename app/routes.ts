@@ -14,6 +14,8 @@ export default [
   route('invite/:token', 'routes/invite.tsx', { id: 'invite' }),
   route('invite/project/:token', 'routes/invite.tsx', { id: 'project-invite' }),
   route('auth/blocked', 'routes/auth/blocked.tsx'),
+  // Beyond spec §2: an outside contact's transmittal, opened by the signed link of their mail, without an account (issue 32).
+  route('shared/transmittals/:token', 'routes/shared-transmittal.tsx'),
   // Beyond spec §2: where the identity provider sends the browser back (issue 16).
   route('auth/oidc/callback', 'routes/auth/oidc-callback.tsx'),
 

@@ -42,6 +42,7 @@ import { docControlAttentionRoutes } from './doc-control/attention'
 import { mailStatusRoutes } from './settings/mail-status'
 import { inboxRoutes } from './doc-control/inbox'
 import { transmittalPackageRoutes } from './doc-control/packages'
+import { sharedTransmittalRoutes } from './doc-control/shared-transmittals'
 import { partyRoutes } from './doc-control/parties'
 import { setRoutes } from './doc-control/sets'
 import { docControlSummaryRoutes } from './doc-control/summary'
@@ -168,6 +169,7 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', setRoutes)
   app.route('/', transmittalRoutes)
   app.route('/', transmittalPackageRoutes)
+  app.route('/', sharedTransmittalRoutes)
   app.route('/', partyRoutes)
   app.route('/', deliverableRoutes)
   app.route('/', docControlSummaryRoutes)

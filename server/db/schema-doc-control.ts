@@ -52,6 +52,30 @@ export const partyMembers = pgTable(
   ],
 ).enableRLS()
 
+/**
+ * Outside contacts of a party (issue 32): people of another firm, known by name, company and
+ * e-mail, who are no members of the organisation and take no seat. A transmittal reaches them by a
+ * signed link (transmittalLinks).
+ */
+export const partyContacts = pgTable(
+  'party_contacts',
+  {
+    tenantId: tenantRef(),
+    id: uuid('id').notNull().defaultRandom(),
+    partyId: uuid('party_id').notNull(),
+    name: text('name').notNull(),
+    company: text('company').notNull().default(''),
+    email: text('email').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ columns: [t.tenantId, t.partyId], foreignColumns: [projectParties.tenantId, projectParties.id] }).onDelete('cascade'),
+    uniqueIndex('party_contacts_email_idx').on(t.tenantId, t.partyId, sql`lower(${t.email})`),
+    tenantPolicy('party_contacts'),
+  ],
+).enableRLS()
+
 export const matrixEntries = pgTable(
   'matrix_entries',
   {
@@ -367,6 +391,65 @@ export const transmittalRecipients = pgTable(
 ).enableRLS()
 
 /**
+ * An outside contact's copy of a transmittal (issue 32, decision 024): the recipient entry of someone
+ * without an account, reached by a signed link naming this row. The contact's name, company and
+ * e-mail are copied when the transmittal is sent (the party's contact may change or go later).
+ * The link works until `expiresAt` and while `revokedAt` is null.
+ */
+export const transmittalLinks = pgTable(
+  'transmittal_links',
+  {
+    tenantId: tenantRef(),
+    id: uuid('id').notNull().defaultRandom(),
+    transmittalId: uuid('transmittal_id').notNull(),
+    contactId: uuid('contact_id'),
+    partyId: uuid('party_id'),
+    name: text('name').notNull(),
+    company: text('company').notNull().default(''),
+    email: text('email').notNull(),
+    /** pending (draft) | sent | opened | acknowledged | responded */
+    status: text('status').notNull().default('pending'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+    openedAt: timestamp('opened_at', { withTimezone: true }),
+    downloadedAt: timestamp('downloaded_at', { withTimezone: true }),
+    views: integer('views').notNull().default(0),
+    downloads: integer('downloads').notNull().default(0),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    respondedAt: timestamp('responded_at', { withTimezone: true }),
+    response: text('response'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ columns: [t.tenantId, t.transmittalId], foreignColumns: [transmittals.tenantId, transmittals.id] }).onDelete('cascade'),
+    uniqueIndex('transmittal_links_email_idx').on(t.tenantId, t.transmittalId, sql`lower(${t.email})`),
+    tenantPolicy('transmittal_links'),
+  ],
+).enableRLS()
+
+/** Every view and download through a link, one row each (what the sender's page counts). */
+export const transmittalLinkEvents = pgTable(
+  'transmittal_link_events',
+  {
+    tenantId: tenantRef(),
+    id: uuid('id').notNull().defaultRandom(),
+    linkId: uuid('link_id').notNull(),
+    /** view | file | package | acknowledged | responded */
+    kind: text('kind').notNull(),
+    revisionId: uuid('revision_id'),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ columns: [t.tenantId, t.linkId], foreignColumns: [transmittalLinks.tenantId, transmittalLinks.id] }).onDelete('cascade'),
+    index('transmittal_link_events_link_idx').on(t.tenantId, t.linkId, t.at),
+    tenantPolicy('transmittal_link_events'),
+  ],
+).enableRLS()
+
+/**
  * A packaging job: claimed by one instance (SKIP LOCKED), its progress written as it goes, its
  * heartbeat renewed; a job whose heartbeat stopped (its instance died) is claimed again and
  * restarts cleanly from the first file.
@@ -419,4 +502,7 @@ export const docControlTenantTables = [
   'transmittal_revisions',
   'transmittal_recipients',
   'transmittal_packages',
+  'party_contacts',
+  'transmittal_links',
+  'transmittal_link_events',
 ] as const

@@ -63,6 +63,7 @@ export function WizardRecipientsStep({
                   </span>
                   <span className="text-xs text-muted">
                     {ROLE_LABELS[party.role] ?? party.role}, {party.members.length === 1 ? '1 person' : `${party.members.length} people`}
+                    {party.contacts.length > 0 ? `, ${party.contacts.length === 1 ? '1 outside contact' : `${party.contacts.length} outside contacts`} (by a link in a mail)` : ''}
                   </span>
                 </span>
               </label>

@@ -45,8 +45,8 @@ export function WizardReviewStep({ transmittal, locale, purposeWarnings }: { tra
           }
         />
       </Section>
-      <Section title={`Recipients (${t.recipients.length})`} actions={<ChangeButton to="recipients" />}>
-        {t.recipients.length === 0 ? (
+      <Section title={`Recipients (${t.recipients.length + t.outsideRecipients.length})`} actions={<ChangeButton to="recipients" />}>
+        {t.recipients.length + t.outsideRecipients.length === 0 ? (
           <EmptyState heading="No recipients chosen." headingLevel={3}>
             Choose at least one person or party before sending.
           </EmptyState>
@@ -56,6 +56,15 @@ export function WizardReviewStep({ transmittal, locale, purposeWarnings }: { tra
               <li key={recipient.id} className="rounded-md border border-border bg-surface px-3 py-2 text-sm">
                 <span className="block font-medium text-text">{recipient.displayName}</span>
                 <span className="block text-xs break-all text-muted">{recipient.email}</span>
+              </li>
+            ))}
+            {t.outsideRecipients.map((recipient) => (
+              <li key={recipient.id} className="rounded-md border border-border bg-surface px-3 py-2 text-sm">
+                <span className="block font-medium text-text">
+                  {recipient.name}
+                  {recipient.company ? <span className="font-normal text-muted">, {recipient.company}</span> : null}
+                </span>
+                <span className="block text-xs break-all text-muted">{recipient.email} · outside contact, gets a link by mail</span>
               </li>
             ))}
           </ul>

@@ -4,7 +4,7 @@
  */
 export type GuardModeOrPublic = 'public' | 'any' | 'user' | 'admin'
 
-const PUBLIC = [/^\/auth\//, /^\/invite\//]
+const PUBLIC = [/^\/auth\//, /^\/invite\//, /^\/shared\/transmittals\//]
 const ADMIN = [/^\/admin(\/|$)/, /^\/settings\/admin\/?$/]
 
 export function guardModeFor(pathname: string): GuardModeOrPublic {

@@ -12,6 +12,9 @@ export type PartyRole = (typeof PARTY_ROLES)[number]
 
 export type PartyMember = { userId: string; displayName: string; email: string; lead: boolean }
 
+/** Someone of another firm in a party (issue 32): no member of the organisation, no seat; transmittals reach them by a signed link. */
+export type PartyContact = { id: string; name: string; company: string; email: string }
+
 export type Party = {
   id: string
   projectId: string
@@ -22,6 +25,8 @@ export type Party = {
   /** A task team's lead appointed party. */
   parentId: string | null
   members: PartyMember[]
+  /** Outside contacts: people of other firms, reached by transmittal links. */
+  contacts: PartyContact[]
   createdAt: string
   updatedAt: string
 }
@@ -224,6 +229,45 @@ export type TransmittalRecipient = {
   response: string | null
 }
 
+/**
+ * An outside contact's entry on a transmittal (issue 32, decision 024): reached by a signed link
+ * that expires (`expiresAt`) and can be revoked; every view and download through it is counted.
+ */
+export type OutsideRecipient = {
+  id: string
+  name: string
+  company: string
+  email: string
+  partyId: string | null
+  status: RecipientStatus
+  expiresAt: string | null
+  revokedAt: string | null
+  openedAt: string | null
+  downloadedAt: string | null
+  views: number
+  downloads: number
+  acknowledgedAt: string | null
+  respondedAt: string | null
+  response: string | null
+}
+
+/** What an outside contact's link shows (GET /api/shared/transmittals/{token}): that transmittal alone, read-only. */
+export type SharedTransmittal = {
+  number: string
+  subject: string
+  purpose: IssuePurpose
+  message: string
+  responseDueDate: string | null
+  status: TransmittalStatus
+  sentAt: string | null
+  senderName: string | null
+  organisationName: string
+  projectTitle: string
+  recipient: { name: string; company: string; email: string; status: RecipientStatus; acknowledgedAt: string | null; respondedAt: string | null; response: string | null; expiresAt: string }
+  revisions: Array<WorkflowRevision & { fileName: string; sizeBytes: number; superseded: boolean; downloadUrl: string }>
+  package: { status: PackageStatus; percent: number; downloadUrl: string | null } | null
+}
+
 /** The wizard's steps (/doc-control/wizard): where a draft was left, kept on the transmittal. */
 export const WIZARD_STEPS = ['details', 'revisions', 'recipients', 'message', 'review'] as const
 export type WizardStep = (typeof WIZARD_STEPS)[number]
@@ -243,6 +287,8 @@ export type Transmittal = {
   createdBy: { id: string; displayName: string } | null
   revisions: WorkflowRevision[]
   recipients: TransmittalRecipient[]
+  /** Outside contacts it was sent to by link (the sender's tracking; empty for anyone else). */
+  outsideRecipients: OutsideRecipient[]
   /** The caller's own recipient entry, when the caller received it. */
   mine: TransmittalRecipient | null
   package: TransmittalPackage | null

@@ -16,7 +16,9 @@ import {
   type DocControlSummary,
   type DocumentSet,
   type InboxEntry,
+  type OutsideRecipient,
   type Party,
+  type SharedTransmittal,
   type ResponsibilityMatrix,
   type Transmittal,
   type TransmittalPackage,
@@ -53,6 +55,7 @@ export const PartySchema = z
     role: z.enum(PARTY_ROLES),
     parentId: z.uuid().nullable(),
     members: z.array(z.object({ userId: z.uuid(), displayName: z.string(), email: z.string(), lead: z.boolean() })),
+    contacts: z.array(z.object({ id: z.uuid(), name: z.string(), company: z.string(), email: z.string() })),
     createdAt: at,
     updatedAt: at,
   })
@@ -237,6 +240,28 @@ export const TransmittalRecipientSchema = z
   })
   .meta({ id: 'TransmittalRecipient' }) satisfies z.ZodType<TransmittalRecipient>
 
+const recipientStatus = z.enum(['pending', 'sent', 'opened', 'acknowledged', 'responded'])
+
+export const OutsideRecipientSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    company: z.string(),
+    email: z.string(),
+    partyId: z.uuid().nullable(),
+    status: recipientStatus,
+    expiresAt: at.nullable(),
+    revokedAt: at.nullable(),
+    openedAt: at.nullable(),
+    downloadedAt: at.nullable(),
+    views: count,
+    downloads: count,
+    acknowledgedAt: at.nullable(),
+    respondedAt: at.nullable(),
+    response: z.string().nullable(),
+  })
+  .meta({ id: 'OutsideRecipient' }) satisfies z.ZodType<OutsideRecipient>
+
 export const TransmittalPackageSchema = z
   .object({
     id: z.uuid(),
@@ -269,6 +294,7 @@ export const TransmittalSchema = z
     createdBy: person.nullable(),
     revisions: z.array(WorkflowRevisionSchema),
     recipients: z.array(TransmittalRecipientSchema),
+    outsideRecipients: z.array(OutsideRecipientSchema),
     mine: TransmittalRecipientSchema.nullable(),
     package: TransmittalPackageSchema.nullable(),
     wizardStep: z.enum(WIZARD_STEPS),
@@ -279,6 +305,33 @@ export const TransmittalSchema = z
   .meta({ id: 'Transmittal' }) satisfies z.ZodType<Transmittal>
 
 export const TransmittalPageSchema = numbered(TransmittalSchema)
+
+export const SharedTransmittalSchema = z
+  .object({
+    number: z.string(),
+    subject: z.string(),
+    purpose: z.enum(ISSUE_PURPOSES),
+    message: z.string(),
+    responseDueDate: day.nullable(),
+    status: z.enum(TRANSMITTAL_STATUSES),
+    sentAt: at.nullable(),
+    senderName: z.string().nullable(),
+    organisationName: z.string(),
+    projectTitle: z.string(),
+    recipient: z.object({
+      name: z.string(),
+      company: z.string(),
+      email: z.string(),
+      status: recipientStatus,
+      acknowledgedAt: at.nullable(),
+      respondedAt: at.nullable(),
+      response: z.string().nullable(),
+      expiresAt: at,
+    }),
+    revisions: z.array(WorkflowRevisionSchema.extend({ fileName: z.string(), sizeBytes: count, superseded: z.boolean(), downloadUrl: z.string() })),
+    package: z.object({ status: z.enum(['queued', 'running', 'ready', 'failed']), percent: z.number().int().min(0).max(100), downloadUrl: z.string().nullable() }).nullable(),
+  })
+  .meta({ id: 'SharedTransmittal' }) satisfies z.ZodType<SharedTransmittal>
 
 export const TransmittalStatusSchema = z.object({ status: z.enum(TRANSMITTAL_STATUSES), recipients: z.array(TransmittalRecipientSchema) })
 

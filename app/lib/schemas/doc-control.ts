@@ -48,6 +48,31 @@ export const PartyPersonSchema = z.object({
   lead: z.preprocess((v) => v === 'on' || v === 'true' || v === true, z.boolean()),
 })
 
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+export const CONTACT_NAME_MAX = 120
+
+/** An outside contact of a party (issue 32): the body of POST /api/parties/{partyId}/contacts. */
+export const PartyContactSchema = z.object({
+  name: z.string({ error: 'Give the contact’s name.' }).trim().min(1, 'Give the contact’s name.').max(CONTACT_NAME_MAX, `Use at most ${CONTACT_NAME_MAX} characters.`),
+  company: z
+    .string({ error: 'The company is text.' })
+    .trim()
+    .max(CONTACT_NAME_MAX, `Use at most ${CONTACT_NAME_MAX} characters.`)
+    .optional()
+    .transform((v) => v ?? ''),
+  email: z
+    .string({ error: 'Give the contact’s e-mail address.' })
+    .trim()
+    .min(1, 'Give the contact’s e-mail address.')
+    .max(254, 'An e-mail address has at most 254 characters.')
+    .regex(EMAIL_PATTERN, 'Enter an e-mail address like name@example.com.'),
+})
+
+/** The party screen's "Add an outside contact" form. */
+export const PartyContactFormSchema = PartyContactSchema.extend({ partyId: id('The party is missing.') })
+
+export const PartyContactRefSchema = z.object({ partyId: id('The party is missing.'), contactId: id('The contact is missing.') })
+
 const milestoneRow = z.object({
   name: z.string().trim().max(MILESTONE_NAME_MAX, `Use at most ${MILESTONE_NAME_MAX} characters.`).optional(),
   plannedDate: z.string().trim().max(10).optional(),

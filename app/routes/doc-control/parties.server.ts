@@ -4,7 +4,7 @@ import { formFailure, invalidForm, noticeFailure } from '~/components/reporting/
 import type { ApiClient } from '~/lib/api/types'
 import type { Party } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
-import { PartyEditSchema, PartyPersonSchema, PartyRefSchema, PartySchema } from '~/lib/schemas/doc-control'
+import { PartyContactFormSchema, PartyContactRefSchema, PartyEditSchema, PartyPersonSchema, PartyRefSchema, PartySchema } from '~/lib/schemas/doc-control'
 
 /** The actions of /doc-control/parties, one function per intent (docs/doc-control.md "Screens"). */
 
@@ -76,5 +76,27 @@ export async function removePerson(api: ApiClient, projectId: string, formData: 
   const result = await api.put<Party>(`${partyPath(partyId)}/members`, { members })
   if (!result.ok) return noticeFailure('remove-person', result.error, headers, partyId)
   await setFlash(headers, { tone: 'success', message: `${person?.displayName ?? 'The person'} removed from ${party.name}.` })
+  throw redirect(back, { headers })
+}
+
+/** An outside contact joins the party (issue 32): no member, no seat; transmittals reach them by link. */
+export async function addContact(api: ApiClient, formData: FormData, headers: Headers, back: string) {
+  const submission = parseWithZod(formData, { schema: PartyContactFormSchema })
+  const partyId = String(formData.get('partyId') ?? '')
+  if (submission.status !== 'success') return invalidForm('add-contact', submission, partyId)
+  const { name, company, email } = submission.value
+  const result = await api.post<Party>(`${partyPath(partyId)}/contacts`, { name, company, email }, { idempotencyKey: true })
+  if (!result.ok) return formFailure('add-contact', submission, result.error, headers, partyId)
+  await setFlash(headers, { tone: 'success', message: `${name} is an outside contact of ${result.data.name}; transmittals to the party reach them by a link in a mail.` })
+  throw redirect(back, { headers })
+}
+
+export async function removeContact(api: ApiClient, formData: FormData, headers: Headers, back: string) {
+  const submission = parseWithZod(formData, { schema: PartyContactRefSchema })
+  if (submission.status !== 'success') throw data('The contact is missing.', { status: 400 })
+  const { partyId, contactId } = submission.value
+  const result = await api.del<Party>(`${partyPath(partyId)}/contacts/${encodeURIComponent(contactId)}`)
+  if (!result.ok) return noticeFailure('remove-contact', result.error, headers, partyId)
+  await setFlash(headers, { tone: 'success', message: `Contact removed from ${result.data.name}.` })
   throw redirect(back, { headers })
 }

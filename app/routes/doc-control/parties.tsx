@@ -2,6 +2,7 @@ import { data, useActionData, useLocation } from 'react-router'
 import { PartyForm } from '~/components/doc-control/parties-form'
 import { useCanManage } from '~/components/doc-control/parties-abilities'
 import { PartyPeople } from '~/components/doc-control/parties-people'
+import { PartyContacts } from '~/components/doc-control/party-contacts'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
 import { noticeOf, type ReportingActionData, resultFor } from '~/components/reporting/report-action'
 import { Badge } from '~/components/ui/badge'
@@ -18,7 +19,7 @@ import type { Member } from '~/lib/reporting/types'
 import { projectTitle } from '~/lib/reporting/types'
 import { PARTY_ROLE_LABELS } from '~/lib/schemas/doc-control'
 import type { Route } from './+types/parties'
-import { addPerson, createParty, deleteParty, removePerson, updateParty } from './parties.server'
+import { addContact, addPerson, createParty, deleteParty, removeContact, removePerson, updateParty } from './parties.server'
 import { projectAccess, requireProjectId } from './registers.server'
 
 /**
@@ -68,6 +69,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       return addPerson(api, projectId, formData, responseHeaders, back)
     case 'remove-person':
       return removePerson(api, projectId, formData, responseHeaders, back)
+    case 'add-contact':
+      return addContact(api, formData, responseHeaders, back)
+    case 'remove-contact':
+      return removeContact(api, formData, responseHeaders, back)
     default:
       throw data('Unknown intent', { status: 400 })
   }
@@ -127,6 +132,9 @@ export default function Parties({ loaderData }: Route.ComponentProps) {
                         canManage={canManage}
                         lastResult={resultFor(actionData, 'add-person', party.id)}
                       />
+                      <div className="mt-4">
+                        <PartyContacts key={`${party.id}-contacts-${location.key}`} party={party} canManage={canManage} lastResult={resultFor(actionData, 'add-contact', party.id)} />
+                      </div>
                     </Section>
                   </Card>
                 ))

@@ -53,6 +53,17 @@ export async function preparePackage(api: ApiClient, t: Transmittal, headers: He
   throw redirect(pageOf(t), { headers })
 }
 
+/** "Revoke link…" (after its confirmation): an outside contact's link stops working. */
+export async function revokeLink(api: ApiClient, t: Transmittal, formData: FormData, headers: Headers) {
+  const linkId = String(formData.get('linkId') ?? '')
+  const contact = t.outsideRecipients.find((r) => r.id === linkId)
+  if (!contact) throw data('Unknown link', { status: 400 })
+  const result = await api.post<Transmittal>(`${paths.transmittal(t.id)}/links/${encodeURIComponent(linkId)}/revoke`, undefined, { idempotencyKey: true })
+  if (!result.ok) return noticeFailure('revoke-link', result.error, headers)
+  await setFlash(headers, { tone: 'success', message: `${contact.name}’s link no longer works.` })
+  throw redirect(pageOf(t), { headers })
+}
+
 export function unknownIntent(): never {
   throw data('Unknown intent', { status: 400 })
 }

@@ -3,6 +3,7 @@ import { PackageProgress } from '~/components/doc-control/package-progress'
 import { purposeLabel, TransmittalStatusBadge } from '~/components/doc-control/transmittal-labels'
 import { transmittalsPage } from '~/components/doc-control/transmittal-paths'
 import { RecipientActions } from '~/components/doc-control/transmittal-recipient-actions'
+import { TransmittalOutsideRecipients } from '~/components/doc-control/transmittal-outside-recipients'
 import { TransmittalRecipients } from '~/components/doc-control/transmittal-recipients'
 import { RevisionTable } from '~/components/doc-control/transmittal-revision-table'
 import { resultFor, type ReportingActionData } from '~/components/reporting/report-action'
@@ -19,7 +20,7 @@ import type { Transmittal } from '~/lib/doc-control/types'
 import { formatDate, formatDateTime } from '~/lib/format'
 import { useLocale, useShellSession } from '~/root'
 import type { Route } from './+types/transmittal'
-import { acknowledge, close, loadTransmittal, preparePackage, respond, unknownIntent } from './transmittal.server'
+import { acknowledge, close, loadTransmittal, preparePackage, respond, revokeLink, unknownIntent } from './transmittal.server'
 
 /**
  * One transmittal (docs/doc-control.md "Transmittals"): what was sent, why and to whom, how far
@@ -44,6 +45,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return close(api, transmittal, responseHeaders)
     case 'package':
       return preparePackage(api, transmittal, responseHeaders)
+    case 'revoke-link':
+      return revokeLink(api, transmittal, formData, responseHeaders)
     default:
       return unknownIntent()
   }
@@ -129,6 +132,11 @@ export default function TransmittalPage({ loaderData }: Route.ComponentProps) {
           <Section title={`Recipients (${t.recipients.length})`}>
             <TransmittalRecipients recipients={t.recipients} locale={locale} sender={sender} />
           </Section>
+          {t.outsideRecipients.length > 0 ? (
+            <Section title={`Outside contacts (${t.outsideRecipients.length})`} description="People of other firms, who open it by a link in their mail without an account.">
+              <TransmittalOutsideRecipients recipients={t.outsideRecipients} locale={locale} canRevoke={t.status !== 'draft'} />
+            </Section>
+          ) : null}
         </div>
         <div className="flex min-w-0 flex-col gap-8">
           {t.mine ? (

@@ -319,10 +319,14 @@ async function send(api: ApiClient, draft: Transmittal, formData: FormData, head
     if (warnings && warnings.length > 0) return data<WizardActionData>({ intent: 'send', purposeWarnings: warnings }, { status: 409, headers })
     return failure('send', sent.error, headers)
   }
-  const count = sent.data.recipients.length
+  const count = sent.data.recipients.length + sent.data.outsideRecipients.length
   const recipients = count === 1 ? '1 recipient' : `${count} recipients`
+  const outside = sent.data.outsideRecipients.length
+  const outsideWords = outside === 0 ? '' : outside === 1 ? '1 outside contact gets a link by mail' : `${outside} outside contacts get a link by mail`
   // "Sent" only when mail really goes out; the transmittal is issued and in their inboxes either way.
-  const message = (await mailSetUp(api)) ? `${sent.data.number} sent to ${recipients}.` : `${sent.data.number} issued to ${recipients}: they find it in their inbox; ${MAILS_QUEUED}.`
+  const message = (await mailSetUp(api))
+    ? `${sent.data.number} sent to ${recipients}${outside > 0 ? ` (${outsideWords})` : ''}.`
+    : `${sent.data.number} issued to ${recipients}: ${sent.data.recipients.length === 0 ? '' : outside > 0 ? 'members find it in their inbox; ' : 'they find it in their inbox; '}${outside > 0 ? `${outsideWords} once it goes out; ` : ''}${MAILS_QUEUED}.`
   await setFlash(headers, { tone: 'success', message })
   throw redirect(transmittalPage(sent.data.id, sent.data.projectId), { headers })
 }

@@ -126,7 +126,8 @@ function DraftSteps({ screen, actionData, locale }: { screen: Extract<WizardScre
 
 /** The people chosen one by one, and the parties chosen (their people come with them). */
 function chosenOf(transmittal: Extract<WizardScreen, { kind: 'draft' }>['transmittal']) {
-  const partyIds = [...new Set(transmittal.recipients.flatMap((recipient) => (recipient.partyId ? [recipient.partyId] : [])))]
+  // A party with only outside contacts is chosen too (they are recipients by link).
+  const partyIds = [...new Set([...transmittal.recipients, ...transmittal.outsideRecipients].flatMap((recipient) => (recipient.partyId ? [recipient.partyId] : [])))]
   const userIds = transmittal.recipients.filter((recipient) => !recipient.partyId).map((recipient) => recipient.userId)
   return { userIds, partyIds }
 }

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { getMatrix, putMatrix } from '#server/domain/doc-control/matrix'
-import { createParty, deleteParty, listParties, PARTY_CODE, PARTY_NAME_MAX, putPartyMembers, updateParty } from '#server/domain/doc-control/parties'
+import { addPartyContact, createParty, deleteParty, listParties, PARTY_CODE, PARTY_NAME_MAX, putPartyMembers, removePartyContact, updateParty } from '#server/domain/doc-control/parties'
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
 import { PartyListSchema, PartySchema, ResponsibilityMatrixSchema } from '~/lib/schemas/doc-control-responses'
@@ -9,6 +9,7 @@ import type { BackendEnv } from '#server/http/env'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { PARTY_ROLES, RESPONSIBILITIES } from '~/lib/doc-control/types'
+import { PartyContactSchema } from '~/lib/schemas/doc-control'
 
 /** docs/doc-control.md "Parties, matrix, deliverables, dashboard": a project's parties, their people, and the responsibility matrix. */
 
@@ -111,6 +112,36 @@ export const partyRoutes = new Hono<BackendEnv>()
       responses: { 200: { description: 'The party.', schema: PartySchema }, 403: 'Not a manager of the project.', 404: 'No such party, or a person who is not a member of the organisation.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putPartyMembers(ctx, c.req.param('id'), c.req.valid('json').members))),
+  )
+  .post(
+    '/api/parties/:id/contacts',
+    operation({
+      summary: 'Add an outside contact (name, company, e-mail) to a party: no member, no seat',
+      description: 'Transmittals to the party reach outside contacts by a signed link in a mail (docs/doc-control.md "Outside contacts").',
+      tag: 'Document control',
+      access: 'session',
+      body: PartyContactSchema,
+      idempotent: true,
+      responses: {
+        201: { description: 'The party.', schema: PartySchema },
+        400: 'Every problem of its fields (an e-mail already a contact of the party).',
+        403: 'Not a manager of the project.',
+        404: 'No such party.',
+        409: 'The project is archived.',
+      },
+    }),
+    idempotent,
+    async (c) => c.json(await run(c, (ctx) => addPartyContact(ctx, c.req.param('id'), c.req.valid('json'))), 201),
+  )
+  .delete(
+    '/api/parties/:id/contacts/:contactId',
+    operation({
+      summary: 'Remove an outside contact from a party (links already sent keep working until they expire or are revoked)',
+      tag: 'Document control',
+      access: 'session',
+      responses: { 200: { description: 'The party.', schema: PartySchema }, 403: 'Not a manager of the project.', 404: 'No such party or contact.', 409: 'The project is archived.' },
+    }),
+    async (c) => c.json(await run(c, (ctx) => removePartyContact(ctx, c.req.param('id'), c.req.param('contactId')))),
   )
   .get(
     '/api/projects/:id/matrix',

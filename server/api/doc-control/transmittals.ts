@@ -8,6 +8,7 @@ import {
   listTransmittals,
   putTransmittalRecipients,
   putTransmittalRevisions,
+  revokeTransmittalLink,
   sendTransmittal,
   updateTransmittal,
 } from '#server/domain/doc-control/transmittals'
@@ -146,9 +147,9 @@ export const transmittalRoutes = new Hono<BackendEnv>()
     }),
     idempotent,
     async (c) => {
-      const { publicUrl } = c.get('deps').config
+      const { publicUrl, sessionSecret } = c.get('deps').config
       const { confirmPurpose } = c.req.valid('json')
-      return c.json(await run(c, (ctx) => sendTransmittal(ctx, c.req.param('transmittalId'), { publicUrl, confirmPurpose })))
+      return c.json(await run(c, (ctx) => sendTransmittal(ctx, c.req.param('transmittalId'), { publicUrl, linkSecret: sessionSecret, confirmPurpose })))
     },
   )
   .get(
@@ -176,6 +177,22 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       responses: { 200: { description: 'The transmittal.', schema: TransmittalSchema }, 400: 'No response.', ...receipt },
     }),
     async (c) => c.json(await run(c, (ctx) => respondToTransmittal(ctx, c.req.param('transmittalId'), c.req.valid('json').response))),
+  )
+  .post(
+    '/api/transmittals/:transmittalId/links/:linkId/revoke',
+    operation({
+      summary: 'Revoke an outside recipient’s link (the sender): it answers 404 from now on',
+      description: 'What the contact viewed, downloaded and acknowledged before stays recorded. Revoking twice is the same (docs/decisions/024-transmittal-links.md).',
+      tag: TAG,
+      access: 'session',
+      responses: {
+        200: { description: 'The transmittal.', schema: TransmittalSchema },
+        403: 'Not its sender, or read-only.',
+        404: 'No such transmittal, or no such link of it.',
+        409: 'A draft (KR_TRANSMITTAL_STATE).',
+      },
+    }),
+    async (c) => c.json(await run(c, (ctx) => revokeTransmittalLink(ctx, c.req.param('transmittalId'), c.req.param('linkId')))),
   )
   .post(
     '/api/transmittals/:transmittalId/close',

@@ -64,6 +64,11 @@ async function latestPackage(ctx: DomainContext, transmittalId: string): Promise
 export async function requestPackage(ctx: DomainContext, transmittalId: string): Promise<{ pkg: TransmittalPackage; created: boolean }> {
   const row = await findTransmittal(ctx, transmittalId, { lock: true })
   await readAccess(ctx, row)
+  return queuePackage(ctx, row, ctx.actor.userId)
+}
+
+/** Queues a package of a sent transmittal the caller may read (a member, or an outside contact's link: `requestedBy` null). */
+export async function queuePackage(ctx: DomainContext, row: TransmittalRow, requestedBy: string | null): Promise<{ pkg: TransmittalPackage; created: boolean }> {
   if (row.status === 'draft') throw stateProblem(row, 'A transmittal is packaged once it is sent: send it first.')
   const latest = await latestPackage(ctx, row.id)
   if (latest && latest.status !== 'failed') return { pkg: packageView(latest), created: false }
@@ -82,7 +87,7 @@ export async function requestPackage(ctx: DomainContext, transmittalId: string):
     sizeBytes: null,
     error: null,
     heartbeatAt: null,
-    requestedBy: ctx.actor.userId,
+    requestedBy,
     startedAt: ctx.now,
     finishedAt: null,
   }
@@ -128,6 +133,13 @@ export async function getPackage(ctx: DomainContext, transmittalId: string): Pro
 export async function packageDownload(ctx: DomainContext, transmittalId: string, count: boolean): Promise<ServedBlob & { disposition: 'attachment' }> {
   const row = await findTransmittal(ctx, transmittalId, { lock: count })
   const access = await readAccess(ctx, row)
+  const blob = await readyPackage(ctx, row)
+  if (count && access.recipient) await recordDownload(ctx, row, access.recipient.id, access.recipient.status)
+  return blob
+}
+
+/** The ready package of a transmittal as a download serves it: 404 before any, 409 while not ready. */
+export async function readyPackage(ctx: DomainContext, row: TransmittalRow): Promise<ServedBlob & { disposition: 'attachment' }> {
   const pkg = await latestPackage(ctx, row.id)
   if (!pkg) throw notStarted()
   if (pkg.status !== 'ready' || !pkg.blobKey) {
@@ -139,7 +151,6 @@ export async function packageDownload(ctx: DomainContext, transmittalId: string,
       extensions: { packageStatus: pkg.status },
     })
   }
-  if (count && access.recipient) await recordDownload(ctx, row, access.recipient.id, access.recipient.status)
   return { key: pkg.blobKey, contentType: 'application/zip', sha256: shaOf(pkg.blobKey), fileName: `${row.number}.zip`, disposition: 'attachment' }
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { memberships, users } from '#server/db/schema'
-import { partyMembers, projectParties } from '#server/db/schema-doc-control'
+import { partyContacts, partyMembers, projectParties } from '#server/db/schema-doc-control'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { forbidden } from '#server/domain/documents/access'
 import { ensureProjectActive, findProject, notFound, type ProjectRef } from '#server/domain/documents/places'
@@ -8,7 +8,7 @@ import type { DomainContext } from '#server/domain/tenancy/context'
 import { isUuid } from '~/lib/schemas/uuid'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
-import { type Party, type PartyMember, type PartyRole } from '~/lib/doc-control/types'
+import { type Party, type PartyContact, type PartyMember, type PartyRole } from '~/lib/doc-control/types'
 
 /**
  * The parties of a project (docs/doc-control.md; ISO 19650-2): one appointing party, lead appointed
@@ -93,7 +93,31 @@ async function membersOf(ctx: DomainContext, partyIds: string[]): Promise<Map<st
   return answer
 }
 
-function viewOf(row: PartyRow, members: PartyMember[]): Party {
+/** The outside contacts of parties (issue 32), by party, by name. */
+async function contactsOf(ctx: DomainContext, partyIds: string[]): Promise<Map<string, PartyContact[]>> {
+  const answer = new Map<string, PartyContact[]>()
+  if (partyIds.length === 0) return answer
+  const rows = await ctx.tx
+    .select({ partyId: partyContacts.partyId, id: partyContacts.id, name: partyContacts.name, company: partyContacts.company, email: partyContacts.email })
+    .from(partyContacts)
+    .where(and(eq(partyContacts.tenantId, ctx.actor.tenantId), inArray(partyContacts.partyId, partyIds)))
+    .orderBy(asc(sql`lower(${partyContacts.name})`), asc(partyContacts.id))
+  for (const { partyId, ...contact } of rows) {
+    const list = answer.get(partyId) ?? []
+    list.push(contact)
+    answer.set(partyId, list)
+  }
+  return answer
+}
+
+async function partyViews(ctx: DomainContext, rows: PartyRow[]): Promise<Party[]> {
+  const ids = rows.map((r) => r.id)
+  const members = await membersOf(ctx, ids)
+  const contacts = await contactsOf(ctx, ids)
+  return rows.map((row) => viewOf(row, members.get(row.id) ?? [], contacts.get(row.id) ?? []))
+}
+
+function viewOf(row: PartyRow, members: PartyMember[], contacts: PartyContact[]): Party {
   return {
     id: row.id,
     projectId: row.projectId,
@@ -102,6 +126,7 @@ function viewOf(row: PartyRow, members: PartyMember[]): Party {
     role: row.role as PartyRole,
     parentId: row.parentId,
     members,
+    contacts,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }
@@ -122,12 +147,7 @@ export async function projectPartyRows(ctx: DomainContext, projectId: string): P
 /** GET /api/projects/{projectId}/parties */
 export async function listParties(ctx: DomainContext, projectId: string): Promise<{ items: Party[] }> {
   await readableProject(ctx, projectId)
-  const rows = ordered(await partyRows(ctx, projectId))
-  const members = await membersOf(
-    ctx,
-    rows.map((r) => r.id),
-  )
-  return { items: rows.map((row) => viewOf(row, members.get(row.id) ?? [])) }
+  return { items: await partyViews(ctx, ordered(await partyRows(ctx, projectId))) }
 }
 
 /** A party by id with its project's access checked: another tenant's or an unreachable one is 404. */
@@ -147,7 +167,9 @@ async function findParty(ctx: DomainContext, partyId: string, change: boolean, o
 
 export async function getParty(ctx: DomainContext, partyId: string): Promise<Party> {
   const row = await findParty(ctx, partyId, false)
-  return viewOf(row, (await membersOf(ctx, [row.id])).get(row.id) ?? [])
+  const [view] = await partyViews(ctx, [row])
+  if (!view) throw new Error('party view not made')
+  return view
 }
 
 /** The rules a party's fields follow among the project's others; every problem at once, as field errors. */
@@ -177,7 +199,7 @@ export async function createParty(ctx: DomainContext, projectId: string, input: 
     .returning(partyColumns)
   if (!row) throw new Error('party not stored')
   await auditDocControl(ctx, 'doc-control.party.changed', 'ProjectParty', row.id, { change: 'created', ...input })
-  return viewOf(row, [])
+  return viewOf(row, [], [])
 }
 
 /** PATCH /api/parties/{partyId} */
@@ -261,4 +283,70 @@ export async function peopleOfParties(ctx: DomainContext, partyIds: readonly str
     .innerJoin(memberships, and(eq(memberships.tenantId, partyMembers.tenantId), eq(memberships.userId, partyMembers.userId)))
     .where(and(eq(partyMembers.tenantId, ctx.actor.tenantId), inArray(partyMembers.partyId, [...partyIds]), eq(memberships.status, 'active')))
   return [...new Set(rows.map((r) => r.userId))]
+}
+
+export type ContactInput = { name: string; company: string; email: string }
+
+/**
+ * POST /api/parties/{partyId}/contacts (issue 32): an outside contact joins the party. They are no
+ * member of the organisation and take no seat; a transmittal to the party reaches them by a signed
+ * link. An e-mail address is once per party (400 under `email`).
+ */
+export async function addPartyContact(ctx: DomainContext, partyId: string, input: ContactInput): Promise<Party> {
+  const row = await findParty(ctx, partyId, true, { lock: true })
+  const email = input.email.trim().toLowerCase()
+  const [taken] = await ctx.tx
+    .select({ id: partyContacts.id })
+    .from(partyContacts)
+    .where(and(eq(partyContacts.tenantId, ctx.actor.tenantId), eq(partyContacts.partyId, row.id), sql`lower(${partyContacts.email}) = ${email}`))
+    .limit(1)
+  if (taken) throw new Problem(problems.badRequest('The contact has problems.', { email: [`${email} is already a contact of ${row.name}.`] }))
+  const [contact] = await ctx.tx
+    .insert(partyContacts)
+    .values({ tenantId: ctx.actor.tenantId, partyId: row.id, name: input.name, company: input.company, email, createdAt: ctx.now, updatedAt: ctx.now })
+    .returning({ id: partyContacts.id })
+  if (!contact) throw new Error('contact not stored')
+  await touchParty(ctx, row.id)
+  await auditDocControl(ctx, 'doc-control.party.changed', 'ProjectParty', row.id, { change: 'contact-added', contactId: contact.id, name: input.name, company: input.company, email })
+  return getParty(ctx, row.id)
+}
+
+/** DELETE /api/parties/{partyId}/contacts/{contactId}: what was sent to them stays sent (their links keep working until they expire or are revoked). */
+export async function removePartyContact(ctx: DomainContext, partyId: string, contactId: string): Promise<Party> {
+  const row = await findParty(ctx, partyId, true, { lock: true })
+  if (!isUuid(contactId)) throw notFound()
+  const removed = await ctx.tx
+    .delete(partyContacts)
+    .where(and(eq(partyContacts.tenantId, ctx.actor.tenantId), eq(partyContacts.partyId, row.id), eq(partyContacts.id, contactId)))
+    .returning({ email: partyContacts.email })
+  if (removed.length === 0) throw notFound()
+  await touchParty(ctx, row.id)
+  await auditDocControl(ctx, 'doc-control.party.changed', 'ProjectParty', row.id, { change: 'contact-removed', contactId, email: removed[0]?.email })
+  return getParty(ctx, row.id)
+}
+
+async function touchParty(ctx: DomainContext, partyId: string): Promise<void> {
+  await ctx.tx
+    .update(projectParties)
+    .set({ updatedAt: ctx.now })
+    .where(and(eq(projectParties.tenantId, ctx.actor.tenantId), eq(projectParties.id, partyId)))
+}
+
+/** The outside contacts of some parties, each once (the first party it is in), for a transmittal's recipients. */
+export async function contactsOfParties(ctx: DomainContext, partyIds: readonly string[]): Promise<Array<ContactInput & { id: string; partyId: string }>> {
+  if (partyIds.length === 0) return []
+  const rows = await ctx.tx
+    .select({ id: partyContacts.id, partyId: partyContacts.partyId, name: partyContacts.name, company: partyContacts.company, email: partyContacts.email })
+    .from(partyContacts)
+    .where(and(eq(partyContacts.tenantId, ctx.actor.tenantId), inArray(partyContacts.partyId, [...partyIds])))
+  const seen = new Set<string>()
+  const answer: Array<ContactInput & { id: string; partyId: string }> = []
+  for (const partyId of partyIds) {
+    for (const row of rows) {
+      if (row.partyId !== partyId || seen.has(row.email.toLowerCase())) continue
+      seen.add(row.email.toLowerCase())
+      answer.push(row)
+    }
+  }
+  return answer
 }

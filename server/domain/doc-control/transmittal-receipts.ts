@@ -3,7 +3,7 @@ import { transmittalRecipients, transmittals } from '#server/db/schema-doc-contr
 import { forbidden } from '#server/domain/documents/access'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import type { Transmittal, TransmittalStatus } from '~/lib/doc-control/types'
-import { findTransmittal, readAccess, recordTransmittalChange, stateProblem, transmittalView, type RecipientRow, type TransmittalRow } from './transmittal-views'
+import { findTransmittal, liveOutsideStatuses, readAccess, recordTransmittalChange, stateProblem, transmittalView, type RecipientRow, type TransmittalRow } from './transmittal-views'
 
 /**
  * The recipients' side of a transmittal (docs/doc-control.md "Transmittal states"). Per recipient:
@@ -65,7 +65,8 @@ async function afterReceipt(ctx: DomainContext, row: TransmittalRow, event: stri
     .select({ status: transmittalRecipients.status })
     .from(transmittalRecipients)
     .where(and(eq(transmittalRecipients.tenantId, ctx.actor.tenantId), eq(transmittalRecipients.transmittalId, row.id)))
-  const status = rolledUp(row, recipients)
+  // Outside contacts (their links not revoked) count as recipients too.
+  const status = rolledUp(row, [...recipients, ...(await liveOutsideStatuses(ctx, row.id))])
   return transmittalView(ctx, await touch(ctx, row, status === row.status ? {} : { status }, { event, ...(status !== row.status && { status }) }))
 }
 

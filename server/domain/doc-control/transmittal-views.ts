@@ -1,13 +1,13 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { users } from '#server/db/schema'
-import { transmittalPackages, transmittalRecipients, transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
+import { transmittalLinks, transmittalPackages, transmittalRecipients, transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { findProject, notFound } from '#server/domain/documents/places'
 import { recordChange } from '#server/domain/tenancy/change-log'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { isUuid } from '~/lib/schemas/uuid'
 import { Problem } from '#server/http/problem'
-import type { IssuePurpose, PackageStatus, RecipientStatus, Transmittal, TransmittalPackage, TransmittalRecipient, TransmittalStatus, WizardStep } from '~/lib/doc-control/types'
+import type { IssuePurpose, OutsideRecipient, PackageStatus, RecipientStatus, Transmittal, TransmittalPackage, TransmittalRecipient, TransmittalStatus, WizardStep } from '~/lib/doc-control/types'
 import { peopleById, revisionsFor, revisionViews, shown } from './revisions'
 
 /**
@@ -19,6 +19,9 @@ import { peopleById, revisionsFor, revisionViews, shown } from './revisions'
  */
 
 export type TransmittalRow = typeof transmittals.$inferSelect
+
+/** The actor of an outside contact's step (their link, no session): nobody of the organisation; the audit names no user for it. */
+export const OUTSIDE_ACTOR = '00000000-0000-0000-0000-000000000000'
 export type RecipientRow = typeof transmittalRecipients.$inferSelect
 export type Access = { owner: boolean; recipient: RecipientRow | null }
 
@@ -82,12 +85,57 @@ export async function recordTransmittalChange(
   data: Record<string, unknown>,
 ): Promise<number> {
   const revision = await recordChange(ctx, 'Transmittal', transmittalId, changeType)
-  await recordAuditIn(ctx.tx, { tenantId: ctx.actor.tenantId, actorUserId: ctx.actor.userId, action, targetType: 'Transmittal', targetId: transmittalId, data, at: ctx.now })
+  const actorUserId = ctx.actor.userId === OUTSIDE_ACTOR ? undefined : ctx.actor.userId
+  await recordAuditIn(ctx.tx, { tenantId: ctx.actor.tenantId, actorUserId, action, targetType: 'Transmittal', targetId: transmittalId, data, at: ctx.now })
   return revision
 }
 
-function iso(at: Date | null): string | null {
+export function iso(at: Date | null): string | null {
   return at === null ? null : at.toISOString()
+}
+
+
+type LinkRow = typeof transmittalLinks.$inferSelect
+
+function outsideView(row: LinkRow): OutsideRecipient {
+  return {
+    id: row.id,
+    name: row.name,
+    company: row.company,
+    email: row.email,
+    partyId: row.partyId,
+    status: row.status as RecipientStatus,
+    expiresAt: iso(row.expiresAt),
+    revokedAt: iso(row.revokedAt),
+    openedAt: iso(row.openedAt),
+    downloadedAt: iso(row.downloadedAt),
+    views: row.views,
+    downloads: row.downloads,
+    acknowledgedAt: iso(row.acknowledgedAt),
+    respondedAt: iso(row.respondedAt),
+    response: row.response,
+  }
+}
+
+/** The outside recipients of transmittals, by transmittal, by name (the sender's tracking). */
+export async function outsideRecipientsOf(ctx: DomainContext, transmittalIds: readonly string[]): Promise<Map<string, OutsideRecipient[]>> {
+  const byId = new Map<string, OutsideRecipient[]>(transmittalIds.map((id) => [id, []]))
+  if (transmittalIds.length === 0) return byId
+  const rows = await ctx.tx
+    .select()
+    .from(transmittalLinks)
+    .where(and(eq(transmittalLinks.tenantId, ctx.actor.tenantId), inArray(transmittalLinks.transmittalId, [...transmittalIds])))
+    .orderBy(asc(sql`lower(${transmittalLinks.name})`), asc(transmittalLinks.email))
+  for (const row of rows) byId.get(row.transmittalId)?.push(outsideView(row))
+  return byId
+}
+
+/** The statuses of a transmittal's outside recipients whose link was not revoked: they count towards "acknowledged" and "responded". */
+export async function liveOutsideStatuses(ctx: DomainContext, transmittalId: string): Promise<Array<{ status: string }>> {
+  return ctx.tx
+    .select({ status: transmittalLinks.status })
+    .from(transmittalLinks)
+    .where(and(eq(transmittalLinks.tenantId, ctx.actor.tenantId), eq(transmittalLinks.transmittalId, transmittalId), isNull(transmittalLinks.revokedAt)))
 }
 
 type RecipientWithPerson = RecipientRow & { displayName: string; email: string }
@@ -152,6 +200,7 @@ export async function transmittalViews(ctx: DomainContext, rows: readonly Transm
     revisionRows.map((r) => r.revisionId),
   )
   const recipients = await recipientsOf(ctx, ids)
+  const outside = await outsideRecipientsOf(ctx, ids)
   const packages = await ctx.tx
     .selectDistinctOn([transmittalPackages.transmittalId])
     .from(transmittalPackages)
@@ -184,6 +233,7 @@ export async function transmittalViews(ctx: DomainContext, rows: readonly Transm
         return view ? [shown(view)] : []
       }),
       recipients: (recipients.get(row.id) ?? []).map((r) => recipientView(r, owner || r.userId === ctx.actor.userId)),
+      outsideRecipients: owner ? (outside.get(row.id) ?? []) : [],
       mine: mine && row.status !== 'draft' ? recipientView(mine, true) : null,
       package: pkg ? packageView(pkg) : null,
       wizardStep: row.wizardStep as WizardStep,

@@ -17,6 +17,7 @@ import type { IssuePurpose, Transmittal, TransmittalRecipient, TransmittalStatus
 import { revisionsFor } from './revisions'
 import { purposeWarnings } from '#server/domain/documents/rule-book'
 import { refuseReadOnly, setRevisionIds } from './sets'
+import { outsideCount, revokeLink, sendToOutside, writeOutsideRecipients } from './transmittal-links'
 import {
   findTransmittal,
   readAccess,
@@ -216,7 +217,9 @@ export async function putTransmittalRecipients(ctx: DomainContext, transmittalId
       .insert(transmittalRecipients)
       .values([...chosen].map(([userId, partyId]) => ({ tenantId: ctx.actor.tenantId, transmittalId: row.id, userId, partyId, status: 'pending' })))
   }
-  return transmittalView(ctx, await touch(ctx, row, {}, { recipients: chosen.size, parties: input.partyIds.length }))
+  // A party's outside contacts (issue 32) are recipients too, reached by a link.
+  const outside = await writeOutsideRecipients(ctx, row.id, input.partyIds)
+  return transmittalView(ctx, await touch(ctx, row, {}, { recipients: chosen.size, outsideRecipients: outside, parties: input.partyIds.length }))
 }
 
 /** The named users as active members of the organisation: 404 for one who is no member, 422 for one not active. */
@@ -248,7 +251,11 @@ async function membersOf(ctx: DomainContext, userIds: readonly string[]): Promis
  * revisions are checked again (the sender must still see each), and so are the recipients (still
  * active members). Each recipient gets mail with a link; the transmittal and its recipients are sent.
  */
-export async function sendTransmittal(ctx: DomainContext, transmittalId: string, options: { publicUrl: string; confirmPurpose?: boolean | undefined }): Promise<Transmittal> {
+export async function sendTransmittal(
+  ctx: DomainContext,
+  transmittalId: string,
+  options: { publicUrl: string; linkSecret: string; confirmPurpose?: boolean | undefined },
+): Promise<Transmittal> {
   const row = await ownDraft(ctx, transmittalId)
   const ids = await revisionIdsOf(ctx, row.id)
   const recipients = await ctx.tx
@@ -258,7 +265,7 @@ export async function sendTransmittal(ctx: DomainContext, transmittalId: string,
   const missing: FieldErrors = {}
   if (row.subject.trim() === '') missing.subject = ['Give the transmittal a subject.']
   if (ids.length === 0) missing.revisions = ['Choose the revisions to send.']
-  if (recipients.length === 0) missing.recipients = ['Choose who receives it.']
+  if (recipients.length === 0 && (await outsideCount(ctx, row.id)) === 0) missing.recipients = ['Choose who receives it.']
   if (Object.keys(missing).length > 0) {
     throw new Problem({
       status: 422,
@@ -324,7 +331,8 @@ export async function sendTransmittal(ctx: DomainContext, transmittalId: string,
       },
     })
   }
-  return transmittalView(ctx, await touch(ctx, updated, {}, { number: updated.number, recipients: people.size, revisions: revisions.length, ...(warnings.length > 0 && { purposeWarnings: warnings, purposeConfirmed: true }) }, 'doc-control.transmittal.sent'))
+  const outside = await sendToOutside(ctx, { publicUrl: options.publicUrl, linkSecret: options.linkSecret, senderName: sender?.displayName ?? 'Someone', transmittal: updated, purpose: purpose.toLowerCase(), documents })
+  return transmittalView(ctx, await touch(ctx, updated, {}, { number: updated.number, recipients: people.size, outsideRecipients: outside, revisions: revisions.length, ...(warnings.length > 0 && { purposeWarnings: warnings, purposeConfirmed: true }) }, 'doc-control.transmittal.sent'))
 }
 
 /** Sending asked once more: the warnings, as a field error on `confirmPurpose` (the second submit's checkbox). */
@@ -338,6 +346,19 @@ function purposeUnconfirmed(warnings: string[]): Problem {
     errors: { confirmPurpose: warnings },
     extensions: { warnings },
   })
+}
+
+/**
+ * The sender (or an admin) revokes an outside recipient's link (issue 32): it answers 404 from now
+ * on; what they viewed, downloaded and acknowledged before stays recorded. Revoking twice is the same.
+ */
+export async function revokeTransmittalLink(ctx: DomainContext, transmittalId: string, linkId: string): Promise<Transmittal> {
+  const row = await findTransmittal(ctx, transmittalId, { lock: true })
+  const access = await readAccess(ctx, row)
+  if (!access.owner) throw forbidden('Only the transmittal’s sender revokes its links.')
+  refuseReadOnly(ctx, 'Read-only members cannot revoke links.')
+  await revokeLink(ctx, row, linkId)
+  return transmittalView(ctx, await touch(ctx, row, {}, { event: 'link-revoked', linkId }))
 }
 
 /** The sender (or an admin) closes a sent transmittal: nothing more is expected of its recipients. */

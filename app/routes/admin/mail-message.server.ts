@@ -8,13 +8,13 @@ import { setFlash } from '~/lib/flash.server'
 /** /admin/mail-outbox/{id}: one message, and its two actions (send again now, cancel). */
 
 export async function loadMailMessage(api: ApiClient, id: string, headers: Headers): Promise<MailMessageDetail> {
-  const result = await api.get<MailMessageDetail>(`/api/admin/mail-outbox/${encodeURIComponent(id)}`)
+  const result = await api.GET('/api/admin/mail-outbox/{id}', { path: { id } })
   if (!result.ok) throw loadError(result.error, headers)
   return result.data
 }
 
 export async function changeMailMessage(api: ApiClient, id: string, intent: 'retry' | 'cancel', headers: Headers) {
-  const result = await api.post<MailMessageDetail>(`/api/admin/mail-outbox/${encodeURIComponent(id)}/${intent}`, {})
+  const result = intent === 'retry' ? await api.POST('/api/admin/mail-outbox/{id}/retry', { path: { id } }) : await api.POST('/api/admin/mail-outbox/{id}/cancel', { path: { id } })
   if (!result.ok) {
     if (result.error.status === 404) throw loadError(result.error, headers)
     return noticeFailure(intent, result.error, headers, id)

@@ -34,9 +34,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!choice.project) return data({ ...choice, parties: null, access: null, members: [] as Member[], editId: null, loadNotice: null }, { headers: responseHeaders })
   const projectPath = `/api/projects/${encodeURIComponent(choice.project.id)}`
   const [parties, access, members] = await Promise.all([
-    api.get<{ items: Party[] }>(`${projectPath}/parties`),
+    api.GET('/api/projects/{id}/parties', { path: { id: choice.project.id } }),
     projectAccess(api, choice.project.id),
-    api.get<{ items: Member[] }>('/api/members'),
+    api.GET('/api/members'),
   ])
   return data(
     {

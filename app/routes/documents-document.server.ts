@@ -21,7 +21,6 @@ export async function loadDocumentPage(api: ApiClient, documentId: string, heade
   const found = await api.GET('/api/documents/{id}', { path: { id: documentId } })
   if (!found.ok) throw loadError(found.error, headers)
   const doc = found.data
-  const projectPath = `/api/projects/${encodeURIComponent(doc.projectId)}`
   const manage = atLeast(doc.access, 'manage')
   const [project, metadata, folders, permissions, members] = await Promise.all([
     api.GET('/api/projects/{id}', { path: { id: doc.projectId } }),

@@ -38,7 +38,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     throw data(found.error.problem ?? null, { status: failureStatus(found.error), headers: responseHeaders })
   }
   const report = found.data
-  const projectPath = `/api/projects/${encodeURIComponent(report.projectId)}`
   const [items, project, members, packages] = await Promise.all([
     api.GET('/api/reports/{reportId}/items', { path: { reportId: params.reportId }, query: new URLSearchParams(cursorQuery(position)) }),
     api.GET('/api/projects/{id}', { path: { id: report.projectId } }),

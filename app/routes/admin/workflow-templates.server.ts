@@ -12,8 +12,6 @@ import { templateBodyOf, templateFieldOf, TemplateFormSchema } from '~/lib/schem
 import { isUuid } from '~/lib/schemas/uuid'
 
 /** /admin/workflow-templates: what it loads, and its two actions (save a template, archive one). */
-
-const templatesPath = '/api/workflow-templates'
 /** Parties come per project: those of this many active projects are offered as reviewers. */
 const PARTY_PROJECTS_MAX = 25
 

@@ -43,7 +43,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const editId = url.searchParams.get('edit')
   if (!choice.project)
     return data({ ...choice, filter, register: null, parties: [] as Party[], access: null, example: '', editId: null, loadNotice: null }, { headers: responseHeaders })
-  const projectPath = `/api/projects/${encodeURIComponent(choice.project.id)}`
   const query = new URLSearchParams({ page: String(filter.page ?? 1), pageSize: String(PAGE_SIZE) })
   if (filter.flag) query.set('flag', filter.flag)
   if (filter.q) query.set('q', filter.q)

@@ -26,7 +26,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const choice = await loadProjectChoice(api, request, responseHeaders)
   const docType = new URL(request.url).searchParams.get('docType') || null
   if (!choice.project) return data({ ...choice, docType, matrix: null, parties: [] as Party[], access: null, loadNotice: null }, { headers: responseHeaders })
-  const projectPath = `/api/projects/${encodeURIComponent(choice.project.id)}`
   const [matrix, parties, access] = await Promise.all([
     api.GET('/api/projects/{id}/matrix', { path: { id: choice.project.id } }),
     api.GET('/api/projects/{id}/parties', { path: { id: choice.project.id } }),
@@ -45,7 +44,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const projectId = requireProjectId(request)
   const intent = String(formData.get('intent') ?? '')
   if (intent !== 'save-matrix') throw data('Unknown intent', { status: 400 })
-  const path = `/api/projects/${encodeURIComponent(projectId)}/matrix`
   const docType = String(formData.get('docType') ?? '') || null
   const ticked: MatrixEntry[] = formData.getAll('cell').flatMap((value) => {
     const [discipline, partyId, responsibility] = String(value).split('|')

@@ -32,7 +32,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const choice = await loadProjectChoice(api, request, responseHeaders)
   const editId = new URL(request.url).searchParams.get('edit')
   if (!choice.project) return data({ ...choice, parties: null, access: null, members: [] as Member[], editId: null, loadNotice: null }, { headers: responseHeaders })
-  const projectPath = `/api/projects/${encodeURIComponent(choice.project.id)}`
   const [parties, access, members] = await Promise.all([
     api.GET('/api/projects/{id}/parties', { path: { id: choice.project.id } }),
     projectAccess(api, choice.project.id),

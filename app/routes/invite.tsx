@@ -64,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       tone: 'success',
       message:
         kind === 'project'
-          ? `You now have the project ${claimed.projectTitle ?? 'Untitled Project'} in ${claimed.organisationName}.`
+          ? `You now have the project ${('projectTitle' in claimed ? claimed.projectTitle : null) ?? 'Untitled Project'} in ${claimed.organisationName}.`
           : `Welcome to ${claimed.organisationName}. You joined as ${claimed.roleKey === 'admin' ? 'an administrator' : 'a member'}.`,
     })
     throw redirect('/dashboard', { headers: responseHeaders })

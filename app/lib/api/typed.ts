@@ -76,6 +76,9 @@ type ContentOf<R> = R extends { content: infer C }
       string
   : undefined
 
+/** The JSON body an operation takes, as the contract declares it. */
+export type RequestBody<P extends keyof paths, M extends ContractMethod> = Operation<P, M> extends { requestBody?: { content: { 'application/json': infer J } } } ? J : never
+
 /** The answer of a successful call: the union of its 2xx bodies (undefined for 204). */
 export type Answer<P extends keyof paths, M extends ContractMethod> = Operation<P, M> extends { responses: infer R }
   ? { [S in keyof R]: S extends SuccessStatus ? ContentOf<R[S]> : never }[keyof R]

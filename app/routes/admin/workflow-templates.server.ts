@@ -4,6 +4,7 @@ import type { PartyChoices } from '~/components/doc-control/template-form'
 import { type TemplatesQuery, templatesHref } from '~/components/doc-control/template-query'
 import { loadError } from '~/components/reporting/item-action'
 import { noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import type { RequestBody } from '~/lib/api/typed'
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
@@ -60,7 +61,8 @@ export async function saveTemplate(api: ApiClient, formData: FormData, query: Te
   const submission = parseWithZod(formData, { schema: TemplateFormSchema })
   if (submission.status === undefined) return data<ReportingActionData>({ intent: 'save', result: submission.reply() })
   if (submission.status !== 'success') return data<ReportingActionData>({ intent: 'save', result: submission.reply() }, { status: 400 })
-  const body = templateBodyOf(submission.value)
+  // The form's roles come from its enum (REVIEWER_ROLES); the shared ReviewerRule type names any role key.
+  const body = templateBodyOf(submission.value) as RequestBody<'/api/workflow-templates', 'post'>
   const templateId = query.editing
   const result = templateId ? await api.PUT('/api/workflow-templates/{templateId}', { path: { templateId }, body }) : await api.POST('/api/workflow-templates', { body, idempotencyKey: true })
   if (!result.ok) {

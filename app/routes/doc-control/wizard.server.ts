@@ -313,7 +313,7 @@ async function moveTo(api: ApiClient, draft: Transmittal, step: ScreenStep, fiel
  */
 async function send(api: ApiClient, draft: Transmittal, formData: FormData, headers: Headers) {
   const confirmPurpose = formData.get('confirmPurpose') === 'yes'
-  const sent = await api.POST('/api/transmittals/{transmittalId}/send', { path: { transmittalId: draft.id }, body: confirmPurpose ? { confirmPurpose: true } : undefined, idempotencyKey: true })
+  const sent = await api.POST('/api/transmittals/{transmittalId}/send', { path: { transmittalId: draft.id }, body: confirmPurpose ? { confirmPurpose: true } : {}, idempotencyKey: true })
   if (!sent.ok) {
     const warnings = sent.error.problem?.code === 'KR_PURPOSE_UNCONFIRMED' ? sent.error.problem.errors?.confirmPurpose : undefined
     if (warnings && warnings.length > 0) return data<WizardActionData>({ intent: 'send', purposeWarnings: warnings }, { status: 409, headers })

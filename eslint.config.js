@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['build/', 'node_modules/', '.react-router/', 'data/', 'server/db/migrations/'] },
+  { ignores: ['build/', 'node_modules/', '.react-router/', 'data/', 'server/db/migrations/', 'app/lib/api/contract.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -18,7 +18,7 @@ import { preferredLocale } from '~/lib/format'
 import { FORGET_KEY } from '~/islands/sync/forget-key'
 import { holdEarlyErrors, track } from '~/lib/telemetry'
 import { guardRedirectOf } from '~/lib/telemetry-events'
-import { NO_COLLECTION, SIGNED_OUT_COLLECTION, type TelemetryCollection } from '~/lib/telemetry-settings'
+import { NO_COLLECTION, SIGNED_OUT_COLLECTION } from '~/lib/telemetry-settings'
 import type { Route } from './+types/root'
 import stylesheetHref from './app.css?url'
 
@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const mode = guardModeFor(url.pathname)
 
-  const result = await api.get<Session>('/auth/session')
+  const result = await api.GET('/auth/session')
   // The backend could not tell whether there is a session (its database is down): a 503 page, not a
   // sign-in page that cannot work either (docs/operations.md "Database outage").
   if (!result.ok && (result.error.status ?? 0) >= 500 && mode !== 'public') {
@@ -41,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let session = result.ok ? result.data : null
   // Spec §4: the automatic demo admin session, only in a build made with the adminAutoSession flag.
   if (!session && mode !== 'public' && buildFlags.adminAutoSession) {
-    const demo = await api.post<Session>('/auth/demo-session')
+    const demo = await api.POST('/auth/demo-session')
     if (demo.ok) session = demo.data
   }
 
@@ -54,7 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }
     // Spec §4 "Session loading": a session that is not admin-like gets one refresh to upgrade it.
     if (mode === 'admin' && session && !session.adminUiAllowed && session.kind !== 'admin') {
-      const refreshed = await api.post<Session>('/auth/session/refresh')
+      const refreshed = await api.POST('/auth/session/refresh')
       if (refreshed.ok) session = refreshed.data
     }
     const decision = evaluateGuard({ mode, session, path: url.pathname + url.search })
@@ -65,7 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // What the page's telemetry and error batchers may send (issue 15): the organisation's switches
   // for a signed-in person (one in-process call); signed out there is no organisation to ask.
   const signedIn = session !== null && !session.requiresMfa
-  const collection = signedIn ? await api.get<TelemetryCollection>('/api/telemetry/settings') : null
+  const collection = signedIn ? await api.GET('/api/telemetry/settings') : null
   const flash = await takeFlash(request, responseHeaders)
   // This device's appearance (spec §9), applied by Layout on the first paint; on a settings page a device without one takes the account's.
   const appearance =

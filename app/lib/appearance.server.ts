@@ -1,6 +1,5 @@
 import { appearanceSetCookie, type Appearance } from '~/lib/appearance'
 import type { ApiClient } from '~/lib/api/types'
-import type { AppearanceSettings } from '~/lib/settings/appearance'
 
 /** Cookies are Secure when the page was served over HTTPS (as the client id cookie, app/lib/api.server.ts). */
 export function secureCookies(request: Request): boolean {
@@ -13,7 +12,7 @@ export function secureCookies(request: Request): boolean {
  * pages never pay for the call; an account that saved none leaves the device on the defaults.
  */
 export async function accountAppearanceForDevice(api: ApiClient, request: Request, responseHeaders: Headers): Promise<Appearance | null> {
-  const result = await api.get<AppearanceSettings>('/api/settings/appearance')
+  const result = await api.GET('/api/settings/appearance')
   if (!result.ok || !result.data.saved) return null
   responseHeaders.append('set-cookie', appearanceSetCookie(result.data.appearance, { secure: secureCookies(request) }))
   return result.data.appearance

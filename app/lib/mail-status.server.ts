@@ -10,6 +10,6 @@ export const MAILS_QUEUED = 'the e-mails are queued because mail is not set up (
  * says "queued", never "sent" without knowing.
  */
 export async function mailSetUp(api: ApiClient): Promise<boolean> {
-  const status = await api.get<{ setUp: boolean }>('/api/mail/status')
+  const status = await api.GET('/api/mail/status')
   return status.ok && status.data.setUp
 }

@@ -20,7 +20,7 @@ import type { Route } from './+types/dashboard'
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const [result, attention] = await Promise.all([api.get<DashboardFigures>('/api/dashboard'), api.get<DocControlAttention>('/api/doc-control/attention')])
+  const [result, attention] = await Promise.all([api.GET('/api/dashboard'), api.GET('/api/doc-control/attention')])
   return data(
     {
       figures: result.ok ? result.data : null,

@@ -10,7 +10,7 @@ import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
-import type { DrawingView, Pin } from '~/lib/documents/types'
+import type { Pin } from '~/lib/documents/types'
 import { STATUS_LABELS } from '~/lib/reporting/labels'
 import type { Route } from './+types/document-sheet'
 
@@ -24,8 +24,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const revisionId = url.searchParams.get('revisionId')
   const { api, responseHeaders } = createServerApi(request, context)
-  const query = revisionId ? `?${new URLSearchParams({ revisionId })}` : ''
-  const view = loaded(await api.get<DrawingView>(`/api/documents/${encodeURIComponent(params.documentId)}/drawing${query}`), responseHeaders)
+  const view = loaded(await api.GET('/api/documents/{id}/drawing', { path: { id: params.documentId }, query: { revisionId: revisionId ?? undefined } }), responseHeaders)
   return data({ view, zoom: zoomOf(url.searchParams) }, { headers: responseHeaders })
 }
 

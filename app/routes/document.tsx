@@ -24,7 +24,7 @@ import { documentChanged } from '~/lib/documents/live'
 import { atLeast } from '~/lib/documents/rules'
 import { useLocale } from '~/root'
 import type { Route } from './+types/document'
-import { documentPage, documentPath, uploadFinished } from './documents-actions.server'
+import { documentPage, uploadFinished } from './documents-actions.server'
 import { editDetails, loadDocumentPage, newRevision, renumber, saveMetadata, savePermissions, setArchived } from './documents-document.server'
 import { loadDocumentReviews, startReview } from './doc-control/workflow-start.server'
 
@@ -62,7 +62,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case 'restore':
       return setArchived(api, doc, intent === 'archive', responseHeaders)
     case 'permissions':
-      return savePermissions(api, { path: `${documentPath(doc.id)}/permissions`, page: documentPage(doc.id) }, formData, responseHeaders)
+      return savePermissions(api, { of: 'document', id: doc.id, page: documentPage(doc.id) }, formData, responseHeaders)
     case 'start-review':
       return startReview(api, doc, formData, responseHeaders)
     default:

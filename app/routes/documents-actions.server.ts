@@ -6,13 +6,9 @@ import type { ApiClient } from '~/lib/api/types'
 import { folderHref } from '~/lib/documents/query'
 import { normaliseNumber, revisionCodeProblems } from '~/lib/documents/rules'
 import { fileOf, fileRefusal, storeRevision } from '~/lib/documents/revision-upload.server'
-import type { DocumentDetail, Folder, ValidationResult } from '~/lib/documents/types'
+import type { DocumentDetail } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { DocumentNumberCheckSchema, DocumentUploadSchema, FolderCreateSchema } from '~/lib/schemas/documents'
-
-/** The actions of /documents (docs/documents.md "Screens"), one function per intent. */
-
-const projectPath = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}`
 export const documentPath = (documentId: string) => `/api/documents/${encodeURIComponent(documentId)}`
 export const documentPage = (documentId: string) => `/documents/${encodeURIComponent(documentId)}`
 
@@ -23,7 +19,7 @@ export async function createFolder(api: ApiClient, projectId: string, formData: 
   const submission = parseWithZod(formData, { schema: FolderCreateSchema })
   if (submission.status !== 'success') return invalidForm('create-folder', submission)
   const { name, parentId } = submission.value
-  const result = await api.post<Folder>(`${projectPath(projectId)}/folders`, { name, parentId: parentId ?? null }, { idempotencyKey: true })
+  const result = await api.POST('/api/projects/{id}/folders', { path: { id: projectId }, body: { name, parentId: parentId ?? null }, idempotencyKey: true })
   if (!result.ok) return formFailure('create-folder', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `Folder “${result.data.name}” created.` })
   throw redirect(folderHref(projectId, result.data.id), { headers })
@@ -60,7 +56,7 @@ export async function uploadDocument(api: ApiClient, projectId: string, formData
   if (resumable ? !formData.get('fileName') : !file) problems.file = ['Choose the file to upload.']
   if (Object.keys(problems).length > 0) return data<DocumentsActionData>({ intent: 'upload', result: submission.reply({ fieldErrors: { ...chooseAgain, ...problems } }) }, { status: 400 })
 
-  const created = await api.post<DocumentDetail>(`${projectPath(projectId)}/documents`, { number, title, folderId: folderId ?? null, metadata: metadataOf(formData) }, { idempotencyKey: true })
+  const created = await api.POST('/api/projects/{id}/documents', { path: { id: projectId }, body: { number, title, folderId: folderId ?? null, metadata: metadataOf(formData) }, idempotencyKey: true })
   if (!created.ok) {
     const failure = formFailure('upload', submission, created.error, headers)
     const result = failure.data.result
@@ -80,7 +76,7 @@ export async function uploadDocument(api: ApiClient, projectId: string, formData
 export async function checkName(api: ApiClient, projectId: string, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: DocumentNumberCheckSchema })
   if (submission.status !== 'success') return invalidForm('upload', submission)
-  const result = await api.post<ValidationResult>(`${projectPath(projectId)}/documents/validate`, { number: submission.value.number })
+  const result = await api.POST('/api/projects/{id}/documents/validate', { path: { id: projectId }, body: { number: submission.value.number } })
   if (!result.ok) return formFailure('upload', submission, result.error, headers)
   const problems = result.data.errors.number ?? []
   return data<DocumentsActionData>(
@@ -94,7 +90,7 @@ export async function uploadFinished(api: ApiClient, formData: FormData, headers
   const documentId = String(formData.get('documentId') ?? '')
   const code = String(formData.get('code') ?? '')
   if (!documentId) throw data('The document is missing.', { status: 400 })
-  const doc = await api.get<DocumentDetail>(documentPath(documentId))
+  const doc = await api.GET('/api/documents/{id}', { path: { id: documentId } })
   if (doc.ok) await setFlash(headers, { tone: 'success', message: message(doc.data, code) })
   throw redirect(documentPage(documentId), { headers })
 }
@@ -105,7 +101,7 @@ export async function uploadRefused(api: ApiClient, formData: FormData, headers:
   // The island's own words about the refusal; bounded, as it comes from the page.
   const reason = String(formData.get('reason') ?? '').slice(0, 500)
   if (!documentId) throw data('The document is missing.', { status: 400 })
-  const doc = await api.get<DocumentDetail>(documentPath(documentId))
+  const doc = await api.GET('/api/documents/{id}', { path: { id: documentId } })
   if (!doc.ok) throw redirect(documentPage(documentId), { headers })
   return fileNotStored(headers, doc.data, reason)
 }

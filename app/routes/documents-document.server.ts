@@ -8,28 +8,27 @@ import { formFailure, invalidForm, noticeFailure, noticeOf } from '~/components/
 import type { ApiClient } from '~/lib/api/types'
 import { atLeast, revisionCodeProblems } from '~/lib/documents/rules'
 import { fileOf, revisionUploadErrors, storeRevision } from '~/lib/documents/revision-upload.server'
-import { type DocumentDetail, type FolderNode, type MetadataField, PERMISSION_LEVELS, type PermissionLevel, type Permissions } from '~/lib/documents/types'
+import { type DocumentDetail, type FolderNode, type MetadataField, PERMISSION_LEVELS, type PermissionLevel } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
-import { type Member, type Project, projectTitle } from '~/lib/reporting/types'
+import { projectTitle } from '~/lib/reporting/types'
 import { DocumentEditSchema, DocumentMetadataSchema, RevisionSchema } from '~/lib/schemas/documents'
 import { RenumberSchema } from '~/lib/schemas/rule-book'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
-import { CHOOSE_AGAIN, documentPage, documentPath } from './documents-actions.server'
+import { CHOOSE_AGAIN, documentPage } from './documents-actions.server'
 
 /** A document's page (/documents/{documentId}): what it loads, and its actions, one function per intent. */
 
 export async function loadDocumentPage(api: ApiClient, documentId: string, headers: Headers) {
-  const found = await api.get<DocumentDetail>(documentPath(documentId))
+  const found = await api.GET('/api/documents/{id}', { path: { id: documentId } })
   if (!found.ok) throw loadError(found.error, headers)
   const doc = found.data
-  const projectPath = `/api/projects/${encodeURIComponent(doc.projectId)}`
   const manage = atLeast(doc.access, 'manage')
   const [project, metadata, folders, permissions, members] = await Promise.all([
-    api.get<Project>(projectPath),
-    api.get<{ items: MetadataField[] }>(`${projectPath}/metadata-fields`),
-    atLeast(doc.access, 'edit') ? api.get<{ folders: FolderNode[] }>(`${projectPath}/documents/tree?depth=all`) : null,
-    manage ? api.get<Permissions>(`${documentPath(documentId)}/permissions`) : null,
-    manage ? api.get<{ items: Member[] }>('/api/members') : null,
+    api.GET('/api/projects/{id}', { path: { id: doc.projectId } }),
+    api.GET('/api/projects/{id}/metadata-fields', { path: { id: doc.projectId } }),
+    atLeast(doc.access, 'edit') ? api.GET('/api/projects/{id}/documents/tree', { path: { id: doc.projectId }, query: { depth: 'all' } }) : null,
+    manage ? api.GET('/api/documents/{id}/permissions', { path: { id: documentId } }) : null,
+    manage ? api.GET('/api/members') : null,
   ])
   const failed = [project, metadata, folders, permissions, members].find((result) => result !== null && !result.ok)
   return {
@@ -86,7 +85,7 @@ export async function saveMetadata(api: ApiClient, doc: DocumentDetail, fields: 
     const value = formData.get(`metadata.${field.key}`)
     values[field.key] = typeof value === 'string' && value.trim() !== '' ? value.trim() : null
   }
-  const result = await api.put<DocumentDetail>(`${documentPath(doc.id)}/metadata`, { values, expectedRevision: revisionFromForm(formData.get('expectedRevision')) })
+  const result = await api.PUT('/api/documents/{id}/metadata', { path: { id: doc.id }, body: { values, expectedRevision: revisionFromForm(formData.get('expectedRevision')) } })
   if (!result.ok) return formFailure('metadata', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: 'Metadata saved.' })
   throw redirect(documentPage(doc.id), { headers })
@@ -96,7 +95,7 @@ export async function editDetails(api: ApiClient, doc: DocumentDetail, formData:
   const submission = parseWithZod(formData, { schema: DocumentEditSchema })
   if (submission.status !== 'success') return invalidForm('edit', submission)
   const { number, title, folderId } = submission.value
-  const result = await api.patch<DocumentDetail>(documentPath(doc.id), { number, title, folderId: folderId ?? null, expectedRevision: revisionFromForm(formData.get('expectedRevision')) })
+  const result = await api.PATCH('/api/documents/{id}', { path: { id: doc.id }, body: { number, title, folderId: folderId ?? null, expectedRevision: revisionFromForm(formData.get('expectedRevision')) } })
   if (!result.ok) return formFailure('edit', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `${result.data.number} saved.` })
   throw redirect(documentPage(doc.id), { headers })
@@ -106,7 +105,7 @@ export async function editDetails(api: ApiClient, doc: DocumentDetail, formData:
 export async function renumber(api: ApiClient, doc: DocumentDetail, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: RenumberSchema })
   if (submission.status !== 'success') return invalidForm('renumber', submission)
-  const result = await api.post<{ document: DocumentDetail; told: number }>(`${documentPath(doc.id)}/renumber`, submission.value)
+  const result = await api.POST('/api/documents/{id}/renumber', { path: { id: doc.id }, body: submission.value })
   if (!result.ok) return formFailure('renumber', submission, result.error, headers)
   const { document, told } = result.data
   const who = told === 0 ? 'Nobody had received it by transmittal, so no mail was queued.' : `A mail to ${told === 1 ? 'the 1 person' : `each of the ${told} people`} who received it by transmittal is queued in the outbox.`
@@ -117,7 +116,7 @@ export async function renumber(api: ApiClient, doc: DocumentDetail, formData: Fo
 /** Archive (read-only, kept with its history) or bring back. Manage only; the archive asked first. */
 export async function setArchived(api: ApiClient, doc: DocumentDetail, archived: boolean, headers: Headers) {
   const intent = archived ? 'archive' : 'restore'
-  const result = await api.patch<DocumentDetail>(documentPath(doc.id), { archived })
+  const result = await api.PATCH('/api/documents/{id}', { path: { id: doc.id }, body: { archived } })
   if (!result.ok) return noticeFailure(intent, result.error, headers)
   const message = archived ? `${doc.number} archived. It stays readable with its whole history.` : `${doc.number} is back in use.`
   await setFlash(headers, { tone: 'success', message })
@@ -129,7 +128,7 @@ export async function setArchived(api: ApiClient, doc: DocumentDetail, archived:
  * pressed, plus the person or role chosen under "Add" (PUT replaces the entries at `target.path`:
  * a document's, a folder's or a project's), then back to `target.page`.
  */
-export async function savePermissions(api: ApiClient, target: { path: string; page: string }, formData: FormData, headers: Headers) {
+export async function savePermissions(api: ApiClient, target: { of: 'project' | 'folder' | 'document'; id: string; page: string }, formData: FormData, headers: Headers) {
   const removed = String(formData.get('remove') ?? '')
   const entries = new Map<string, { subjectKind: 'user' | 'role'; subject: string; level: PermissionLevel }>()
   const add = (key: string, level: unknown) => {
@@ -139,7 +138,13 @@ export async function savePermissions(api: ApiClient, target: { path: string; pa
   for (const key of formData.getAll('entry')) if (typeof key === 'string' && key !== removed) add(key, formData.get(`level:${key}`))
   const adding = String(formData.get('addSubject') ?? '')
   if (adding && !removed) add(adding, formData.get('addLevel'))
-  const result = await api.put<Permissions>(target.path, { entries: [...entries.values()] })
+  const save = { path: { id: target.id }, body: { entries: [...entries.values()] } }
+  const result =
+    target.of === 'project'
+      ? await api.PUT('/api/projects/{id}/permissions', save)
+      : target.of === 'folder'
+        ? await api.PUT('/api/folders/{id}/permissions', save)
+        : await api.PUT('/api/documents/{id}/permissions', save)
   if (!result.ok) {
     if (result.error.problem?.errors) {
       const messages = Object.values(result.error.problem.errors).flat()

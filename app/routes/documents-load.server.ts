@@ -3,8 +3,8 @@ import { noticeOf, type Notice } from '~/components/reporting/report-action'
 import type { ApiClient, ApiResult } from '~/lib/api/types'
 import { type DocumentsQuery, isSearching, searchParamsOf } from '~/lib/documents/query'
 import { atLeast, exampleNumber } from '~/lib/documents/rules'
-import type { Breadcrumb, DocumentTree, Folder, FolderNode, MetadataField, NamingStandard, PermissionLevel, Permissions, SearchPage } from '~/lib/documents/types'
-import { type Member, type Page, type Project, projectTitle } from '~/lib/reporting/types'
+import type { Breadcrumb, DocumentTree, Folder, FolderNode, MetadataField, PermissionLevel, Permissions, SearchPage } from '~/lib/documents/types'
+import { type Member, type Project, projectTitle } from '~/lib/reporting/types'
 
 /** GET …/documents/tree as it answers (the first page of documents may come with it). */
 type TreeAnswer = DocumentTree
@@ -35,8 +35,9 @@ export type ProjectDocuments = {
 
 export type DocumentsScreen = { projects: ProjectChoice[]; documents: ProjectDocuments | null; notice: Notice | null }
 
-const treePath = (projectId: string, folderId: string | null) =>
-  `/api/projects/${encodeURIComponent(projectId)}/documents/tree?${new URLSearchParams(folderId ? { folderId, depth: '1' } : { depth: '1' })}`
+/** One level of the project's folder tree: its top, or the folders under one. */
+const treeLevel = (api: ApiClient, projectId: string, folderId: string | null) =>
+  api.GET('/api/projects/{id}/documents/tree', { path: { id: projectId }, query: { folderId: folderId ?? undefined, depth: 1 } })
 
 /**
  * Everything /documents shows, in two rounds of calls at most: the projects to pick from; and for
@@ -47,22 +48,21 @@ const treePath = (projectId: string, folderId: string | null) =>
  * An unknown project or folder is the 404 screen.
  */
 export async function loadDocumentsScreen(api: ApiClient, query: DocumentsQuery, headers: Headers): Promise<DocumentsScreen> {
-  const projectsCall = api.get<Page<Project>>('/api/projects?status=active&limit=100')
+  const projectsCall = api.GET('/api/projects', { query: { status: 'active', limit: 100 } })
   if (!query.projectId) {
     const projects = await projectsCall
     return { projects: projects.ok ? projects.data.items.map(choiceOf) : [], documents: null, notice: projects.ok ? null : noticeOf(projects.error) }
   }
   const projectId = query.projectId
-  const projectPath = `/api/projects/${encodeURIComponent(projectId)}`
   const searching = isSearching(query)
   const [projects, project, top, here, list, naming, metadata] = await Promise.all([
     projectsCall,
-    api.get<Project>(projectPath),
-    api.get<TreeAnswer>(treePath(projectId, null)),
-    query.folderId ? api.get<TreeAnswer>(treePath(projectId, query.folderId)) : null,
-    api.get<SearchPage>(`/api/documents/search?${searchParamsOf({ ...query, projectId })}`),
-    api.get<NamingStandard>(`${projectPath}/naming-standard`),
-    api.get<{ items: MetadataField[] }>(`${projectPath}/metadata-fields`),
+    api.GET('/api/projects/{id}', { path: { id: projectId } }),
+    treeLevel(api, projectId, null),
+    query.folderId ? treeLevel(api, projectId, query.folderId) : null,
+    api.GET('/api/documents/search', { query: new URLSearchParams(searchParamsOf({ ...query, projectId })) }),
+    api.GET('/api/projects/{id}/naming-standard', { path: { id: projectId } }),
+    api.GET('/api/projects/{id}/metadata-fields', { path: { id: projectId } }),
   ])
   if (!project.ok) throw loadError(project.error, headers)
   if (here && !here.ok) throw loadError(here.error, headers)
@@ -70,14 +70,14 @@ export async function loadDocumentsScreen(api: ApiClient, query: DocumentsQuery,
 
   const folder = here?.ok ? here.data.folder : null
   const breadcrumbs = folder?.breadcrumbs ?? []
-  const levels = await Promise.all(breadcrumbs.map((crumb) => api.get<TreeAnswer>(treePath(projectId, crumb.id))))
+  const levels = await Promise.all(breadcrumbs.map((crumb) => treeLevel(api, projectId, crumb.id)))
   const tree = openPath(top.data.folders, [...breadcrumbs.map((crumb, index) => ({ id: crumb.id, level: levels[index] ?? null })), ...(folder && here ? [{ id: folder.id, level: here }] : [])])
   const subfolders = here?.ok ? here.data.folders : top.data.folders
 
   // A manager here also gets the permissions of this folder (or of the project, at its top).
   const access = (here?.ok ? here.data : top.data).access
   const [permissions, members] = atLeast(access, 'manage')
-    ? await Promise.all([api.get<Permissions>(folder ? `/api/folders/${encodeURIComponent(folder.id)}/permissions` : `${projectPath}/permissions`), api.get<{ items: Member[] }>('/api/members')])
+    ? await Promise.all([folder ? api.GET('/api/folders/{id}/permissions', { path: { id: folder.id } }) : api.GET('/api/projects/{id}/permissions', { path: { id: projectId } }), api.GET('/api/members')])
     : [null, null]
   const choices = projects.ok ? projects.data.items.map(choiceOf) : []
   // An archived project is not in the active list: keep it in the picker while it is open.

@@ -61,8 +61,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return uploadRefused(api, formData, responseHeaders)
     case 'permissions': {
       const project = requireProject(projectId)
-      const path = folderId ? `/api/folders/${encodeURIComponent(folderId)}/permissions` : `/api/projects/${encodeURIComponent(project)}/permissions`
-      return savePermissions(api, { path, page: folderHref(project, folderId) }, formData, responseHeaders)
+      const target = folderId ? ({ of: 'folder', id: folderId } as const) : ({ of: 'project', id: project } as const)
+      return savePermissions(api, { ...target, page: folderHref(project, folderId) }, formData, responseHeaders)
     }
     default:
       throw data('Unknown intent', { status: 400 })

@@ -8,9 +8,7 @@ import { CsrfInput } from '~/components/ui/csrf-input'
 import { Field } from '~/components/ui/field'
 import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
-import type { InviteClaimed, InviteLanding, ProjectInviteLanding } from '~/lib/admin/invites'
 import { createServerApi } from '~/lib/api.server'
-import type { Session } from '~/lib/auth/session'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor, replyWithApiError } from '~/lib/forms'
 import { PASSWORD_MIN } from '~/lib/schemas/auth'
@@ -41,7 +39,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // The backend's cookies of this call are not passed on: a first visit has no CSRF cookie yet, and
   // this call would mint a second one beside the root loader's, leaving the forms with the other's token.
   const { api } = createServerApi(request, context)
-  const result = await api.get<InviteLanding | ProjectInviteLanding>(landingPath(kind, token))
+  const result = kind === 'project' ? await api.GET('/invite/project/{token}', { path: { token } }) : await api.GET('/invite/{token}', { path: { token } })
   if (!result.ok && result.error.status !== 404) {
     throw data({ correlationId: result.error.correlationId ?? null }, { status: failureStatus(result.error), statusText: formMessageFor(result.error) })
   }
@@ -58,18 +56,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = String(formData.get('intent') ?? '')
 
   if (intent === 'claim') {
-    const result = await api.post<{ claimed: InviteClaimed & { projectTitle?: string | null } }>(
-      kind === 'project' ? '/api/project-invites/claim' : '/api/invites/claim',
-      { token },
-      { idempotencyKey: idempotencyKeyOf(formData, { token }) },
-    )
+    const claim = { body: { token }, idempotencyKey: idempotencyKeyOf(formData, { token }) }
+    const result = kind === 'project' ? await api.POST('/api/project-invites/claim', claim) : await api.POST('/api/invites/claim', claim)
     if (!result.ok) return data<ActionData>({ intent: 'claim', message: formMessageFor(result.error) }, { status: failureStatus(result.error), headers: responseHeaders })
     const { claimed } = result.data
     await setFlash(responseHeaders, {
       tone: 'success',
       message:
         kind === 'project'
-          ? `You now have the project ${claimed.projectTitle ?? 'Untitled Project'} in ${claimed.organisationName}.`
+          ? `You now have the project ${('projectTitle' in claimed ? claimed.projectTitle : null) ?? 'Untitled Project'} in ${claimed.organisationName}.`
           : `Welcome to ${claimed.organisationName}. You joined as ${claimed.roleKey === 'admin' ? 'an administrator' : 'a member'}.`,
     })
     throw redirect('/dashboard', { headers: responseHeaders })
@@ -78,9 +73,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === 'register' && kind === 'invite') {
     const submission = parseWithZod(formData, { schema: InviteRegisterSchema })
     if (submission.status !== 'success') return data<ActionData>({ intent: 'register', result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-    const result = await api.post<{ claimed: InviteClaimed; session: Session }>('/api/invites/register', submission.value, {
-      idempotencyKey: idempotencyKeyOf(formData, submission.value),
-    })
+    const result = await api.POST('/api/invites/register', { body: submission.value, idempotencyKey: idempotencyKeyOf(formData, submission.value) })
     if (!result.ok)
       return data<ActionData>(
         { intent: 'register', result: replyWithApiError(submission, result.error, ['password']) },

@@ -6,7 +6,6 @@ import { ItemBreadcrumbs } from '~/components/reporting/item-breadcrumbs'
 import { ButtonLink } from '~/components/ui/button-link'
 import { PageHeader } from '~/components/ui/page-header'
 import { createServerApi } from '~/lib/api.server'
-import type { ActivityEntry, Item, Member, PackageInfo } from '~/lib/reporting/types'
 import { useLocale } from '~/root'
 import type { Route } from './+types/item-activity'
 
@@ -15,10 +14,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.itemId)
   const [item, activity, members, packages] = await Promise.all([
-    api.get<Item>(`/api/items/${id}`),
-    api.get<{ items: ActivityEntry[] }>(`/api/items/${id}/activity`),
-    api.get<{ items: Member[] }>('/api/members'),
-    api.get<{ items: PackageInfo[] }>('/api/packages'),
+    api.GET('/api/items/{id}', { path: { id } }),
+    api.GET('/api/items/{id}/activity', { path: { id } }),
+    api.GET('/api/members'),
+    api.GET('/api/packages'),
   ])
   return data(
     {

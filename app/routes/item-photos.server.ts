@@ -14,8 +14,6 @@ export const PhotoCaptionSchema = z.object({
 
 /** The order a move form or a drag sends: every photo id of the item, in the new order. */
 export const PhotoOrderSchema = z.object({ order: z.array(z.string().min(1).max(64)).min(1).max(300) })
-
-const photosPath = (itemId: string) => `/api/items/${encodeURIComponent(itemId)}/photos`
 const photoPath = (photoId: string) => `/api/photos/${encodeURIComponent(photoId)}`
 
 /**
@@ -29,7 +27,7 @@ export async function photosOfForm(api: ApiClient, itemId: string, formData: For
   if (files.length === 0) return { ok: true, photoIds }
   const body = new FormData()
   for (const file of files) body.append('photos', file, file.name)
-  const result = await api.post<{ items: ItemPhoto[] }>(photosPath(itemId), body)
+  const result = await api.POST('/api/items/{itemId}/photos', { path: { itemId }, body })
   if (!result.ok) return { ok: false, error: result.error }
   return { ok: true, photoIds: [...photoIds, ...result.data.items.map((p) => p.id)] }
 }
@@ -47,7 +45,7 @@ export function photoFailure(intent: string, submission: { reply: (options?: { f
 }
 
 export async function loadPhotos(api: ApiClient, itemId: string): Promise<ItemPhoto[]> {
-  const result = await api.get<{ items: ItemPhoto[] }>(photosPath(itemId))
+  const result = await api.GET('/api/items/{itemId}/photos', { path: { itemId } })
   return result.ok ? result.data.items : []
 }
 
@@ -75,7 +73,7 @@ export async function movePhoto(api: ApiClient, itemId: string, formData: FormDa
   const photoId = String(formData.get('photoId') ?? '')
   const parsed = PhotoOrderSchema.safeParse({ order: formData.getAll('order') })
   if (!parsed.success) throw data('The new order is missing', { status: 400 })
-  const result = await api.put<{ items: ItemPhoto[] }>(`${photosPath(itemId)}/order`, { photoIds: parsed.data.order })
+  const result = await api.PUT('/api/items/{itemId}/photos/order', { path: { itemId }, body: { photoIds: parsed.data.order } })
   if (!result.ok) {
     if (result.error.status === 409) {
       return data<ReportingActionData>(

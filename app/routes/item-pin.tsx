@@ -21,10 +21,9 @@ import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient, ApiError } from '~/lib/api/types'
-import type { ItemPin, ProjectDrawings, SheetRotation } from '~/lib/documents/types'
+import type { SheetRotation } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
-import type { Item } from '~/lib/reporting/types'
 import type { Route } from './+types/item-pin'
 
 const CLICK_FIRST = 'Click the sheet where the item is. With a keyboard, give the position by numbers below.'
@@ -59,9 +58,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.itemId)
-  const [itemResult, pinResult] = await Promise.all([api.get<Item>(`/api/items/${id}`), api.get<ItemPin>(`/api/items/${id}/pin`)])
+  const [itemResult, pinResult] = await Promise.all([api.GET('/api/items/{id}', { path: { id } }), api.GET('/api/items/{id}/pin', { path: { id } })])
   const item = loaded(itemResult, responseHeaders)
-  const drawings = loaded(await api.get<ProjectDrawings>(`/api/projects/${encodeURIComponent(item.projectId)}/drawings`), responseHeaders)
+  const drawings = loaded(await api.GET('/api/projects/{id}/drawings', { path: { id: item.projectId } }), responseHeaders)
   const pin = pinResult.ok ? pinResult.data : null
   const offered = drawings.items.filter((drawing) => drawing.pinning)
   const wanted = url.searchParams.get('documentId') ?? pin?.documentId ?? (offered.length === 1 ? offered[0]?.documentId : undefined)
@@ -101,7 +100,7 @@ async function place(api: ApiClient, itemId: string, intent: 'place' | 'place-at
   } else {
     point = shownToSheet(value.rotation, value.across / 100, value.down / 100)
   }
-  const result = await api.put<ItemPin>(pinPath(itemId), { documentId: value.documentId, ...point })
+  const result = await api.PUT('/api/items/{id}/pin', { path: { id: itemId }, body: { documentId: value.documentId, ...point } })
   if (!result.ok) return placeFailure(intent, submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `Item #${result.data.itemNumber} pinned on ${result.data.documentNumber}.` })
   throw redirect(`/items/${itemId}`, { headers })
@@ -128,7 +127,7 @@ function placeFailure(intent: string, submission: Replyable, error: ApiError, he
 }
 
 async function confirm(api: ApiClient, itemId: string, headers: Headers) {
-  const result = await api.post<ItemPin>(`${pinPath(itemId)}/confirm`)
+  const result = await api.POST('/api/items/{id}/pin/confirm', { path: { id: itemId } })
   if (!result.ok) return data<ActionData>({ intent: 'confirm', notice: noticeOf(result.error) }, { status: failureStatus(result.error), headers })
   await setFlash(headers, { tone: 'success', message: `Pin confirmed on revision ${result.data.revisionCode}.` })
   throw redirect(`/items/${itemId}`, { headers })

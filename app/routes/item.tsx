@@ -24,10 +24,9 @@ import { LiveItemUpdates } from '~/islands/realtime/live-item-notice'
 import { PhotoUploadField } from '~/islands/upload/photo-upload-field'
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient } from '~/lib/api/types'
-import type { ItemPin } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { roomName } from '~/lib/realtime/events'
-import { type Item, type ItemResponse, type Member, type PackageInfo, reportTitle } from '~/lib/reporting/types'
+import { type Item, reportTitle } from '~/lib/reporting/types'
 import { ConfirmCloseSchema, ItemFieldsSchema, RejectCloseSchema, RespondSchema } from '~/lib/schemas/reporting-items'
 import { useLocale, useShellSession } from '~/root'
 import type { Route } from './+types/item'
@@ -40,14 +39,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.itemId)
   const [itemResult, responses, members, photos, pin] = await Promise.all([
-    api.get<Item>(`/api/items/${id}`),
-    api.get<{ items: ItemResponse[] }>(`/api/items/${id}/responses`),
-    api.get<{ items: Member[] }>('/api/members'),
+    api.GET('/api/items/{id}', { path: { id } }),
+    api.GET('/api/items/{id}/responses', { path: { id } }),
+    api.GET('/api/members'),
     loadPhotos(api, params.itemId),
-    api.get<ItemPin>(`/api/items/${id}/pin`),
+    api.GET('/api/items/{id}/pin', { path: { id } }),
   ])
   const item = loaded(itemResult, responseHeaders)
-  const packages = await api.get<{ items: PackageInfo[] }>(`/api/projects/${encodeURIComponent(item.projectId)}/packages`)
+  const packages = await api.GET('/api/projects/{id}/packages', { path: { id: item.projectId } })
   return data(
     {
       item,
@@ -97,7 +96,7 @@ async function respond(api: ApiClient, itemId: string, formData: FormData, heade
   const { body, requestClose } = submission.value
   const photos = await photosOfForm(api, itemId, formData)
   if (!photos.ok) return photoFailure('respond', submission, photos.error, headers)
-  const result = await api.post<ItemResponse>(`${itemPath(itemId)}/responses`, { body, requestClose: requestClose ?? false, photoIds: photos.photoIds }, { idempotencyKey: true })
+  const result = await api.POST('/api/items/{id}/responses', { path: { id: itemId }, body: { body, requestClose: requestClose ?? false, photoIds: photos.photoIds }, idempotencyKey: true })
   if (!result.ok) return photoFormErrors(result.error) ? photoFailure('respond', submission, result.error, headers) : itemFormFailure('respond', submission, result.error, headers)
   const message = result.data.requestClose ? 'Response sent, and the close requested. The verifier confirms it.' : 'Response sent.'
   await setFlash(headers, { tone: 'success', message })
@@ -110,7 +109,7 @@ async function decide(api: ApiClient, itemId: string, intent: 'confirm-close' | 
   if (submission.status !== 'success') return invalidForm(intent, submission)
   const photos = confirmed ? await photosOfForm(api, itemId, formData) : { ok: true as const, photoIds: [] }
   if (!photos.ok) return photoFailure(intent, submission, photos.error, headers)
-  const result = await api.post<Item>(`${itemPath(itemId)}/confirm-close`, { confirmed, body: submission.value.body, photoIds: photos.photoIds }, { idempotencyKey: true })
+  const result = await api.POST('/api/items/{id}/confirm-close', { path: { id: itemId }, body: { confirmed, body: submission.value.body, photoIds: photos.photoIds }, idempotencyKey: true })
   if (!result.ok) return photoFormErrors(result.error) ? photoFailure(intent, submission, result.error, headers) : itemFormFailure(intent, submission, result.error, headers)
   const message = confirmed ? `Item #${result.data.number} is closed.` : `Item #${result.data.number} is open again; the reason is in the thread.`
   await setFlash(headers, { tone: 'success', message })
@@ -133,7 +132,7 @@ async function edit(api: ApiClient, itemId: string, formData: FormData, headers:
     // The revision the form was opened at: someone else's later change is refused, not overwritten.
     expectedRevision: revisionOf(formData),
   }
-  const result = await api.patch<Item>(itemPath(itemId), patch)
+  const result = await api.PATCH('/api/items/{id}', { path: { id: itemId }, body: patch })
   if (!result.ok) return itemFormFailure('edit', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `Item #${result.data.number} saved.` })
   throw redirect(`/items/${itemId}`, { headers })
@@ -147,7 +146,7 @@ function revisionOf(formData: FormData): number | undefined {
 }
 
 async function remove(api: ApiClient, itemId: string, headers: Headers) {
-  const item = await api.get<Item>(itemPath(itemId))
+  const item = await api.GET('/api/items/{id}', { path: { id: itemId } })
   const result = await api.del(itemPath(itemId))
   if (!result.ok) return itemNoticeFailure('delete', result.error, headers)
   const name = item.ok ? `Item #${item.data.number} “${item.data.title}”` : 'The item'

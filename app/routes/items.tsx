@@ -17,7 +17,6 @@ import { liveMatch, useLiveRevalidation } from '~/islands/realtime/use-live-reva
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient, ApiResult } from '~/lib/api/types'
 import { deriveRole } from '~/lib/auth/role'
-import type { Session } from '~/lib/auth/session'
 import { setFlash } from '~/lib/flash.server'
 import {
   hasFilters,
@@ -31,7 +30,7 @@ import {
   viewQueryOf,
   waitsForConfirmationBy,
 } from '~/lib/reporting/items-query'
-import type { BulkResult, Item, Member, PackageInfo, Page, Project, Report, SavedView } from '~/lib/reporting/types'
+import type { Item, Page } from '~/lib/reporting/types'
 import { reportTitle } from '~/lib/reporting/types'
 import { DeleteViewSchema, ItemSelectionSchema, parseBulkOperation, SaveViewSchema } from '~/lib/schemas/reporting-items'
 import { useShellSession } from '~/root'
@@ -50,13 +49,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const me = query.assignee === 'me' || query.verifier === 'me' ? await signedInUser(api, responseHeaders) : null
   const [list, projects, packages, members, personal, shared, report, compared] = await Promise.all([
     loadOutstanding(api, query, me),
-    api.get<Page<Project>>('/api/projects?limit=100'),
-    api.get<{ items: PackageInfo[] }>('/api/packages'),
-    api.get<{ items: Member[] }>('/api/members'),
-    api.get<{ items: SavedView[] }>('/api/views?scope=personal'),
-    api.get<{ items: SavedView[] }>('/api/views?scope=shared'),
-    query.reportId ? api.get<Report>(`/api/reports/${query.reportId}`) : null,
-    Promise.all(query.compare.map((id) => api.get<Item>(`/api/items/${id}`))),
+    api.GET('/api/projects', { query: { limit: 100 } }),
+    api.GET('/api/packages'),
+    api.GET('/api/members'),
+    api.GET('/api/views', { query: { scope: 'personal' } }),
+    api.GET('/api/views', { query: { scope: 'shared' } }),
+    query.reportId ? api.GET('/api/reports/{id}', { path: { id: query.reportId } }) : null,
+    Promise.all(query.compare.map((id) => api.GET('/api/items/{id}', { path: { id } }))),
   ])
   const compareItems = compared.flatMap((result) => (result.ok ? [result.data] : []))
   return data(
@@ -79,7 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Who "me" is in the URL's filters. */
 async function signedInUser(api: ApiClient, headers: Headers): Promise<{ userId: string; isAdmin: boolean }> {
-  const session = await api.get<Session>('/auth/session')
+  const session = await api.GET('/auth/session')
   if (!session.ok) throw loadError(session.error, headers)
   return { userId: session.data.userId, isAdmin: deriveRole(session.data) === 'admin' }
 }
@@ -90,12 +89,12 @@ async function signedInUser(api: ApiClient, headers: Headers): Promise<{ userId:
  * ones I created kept; paging goes on from where the scan stopped.
  */
 async function loadOutstanding(api: ApiClient, query: ItemsQuery, me: { userId: string; isAdmin: boolean } | null): Promise<ApiResult<Page<Item>>> {
-  const path = (limit: number, before?: string | null) => `/api/items/outstanding?${outstandingSearch(query, { userId: me?.userId ?? null, limit, before })}`
-  if (query.verifier !== 'me' || !me) return api.get<Page<Item>>(path(ITEMS_PAGE_SIZE))
+  const page = (limit: number, before?: string | null) => api.GET('/api/items/outstanding', { query: outstandingSearch(query, { userId: me?.userId ?? null, limit, before }) })
+  if (query.verifier !== 'me' || !me) return page(ITEMS_PAGE_SIZE)
   const mine: Item[] = []
   let before = query.before
   for (let scanned = 0; scanned < VERIFIER_SCAN.pages; scanned++) {
-    const result = await api.get<Page<Item>>(path(VERIFIER_SCAN.pageSize, before))
+    const result = await page(VERIFIER_SCAN.pageSize, before)
     if (!result.ok) return result
     mine.push(...result.data.items.filter((item) => waitsForConfirmationBy(item, me)))
     before = result.data.nextCursor
@@ -132,12 +131,12 @@ async function selection(api: ApiClient, formData: FormData, query: ItemsQuery, 
   if (!operation) return invalidForm('selection', submission)
   if (operation.action === 'delete' && value.confirmed !== 'yes') return { intent: 'selection', confirmDelete: value.ids }
   const body = operation.action === 'request-close' ? { body: value.body } : {}
-  const result = await api.post<BulkResult>('/api/items/bulk', { ids: value.ids, ...operation, ...body }, { idempotencyKey: true })
+  const result = await api.POST('/api/items/bulk', { body: { ids: value.ids, ...operation, ...body }, idempotencyKey: true })
   if (!result.ok) return itemFormFailure('selection', submission, result.error, headers)
 
   const failedIds = result.data.results.filter((r) => !r.ok).map((r) => r.id)
   const [failedItems, done] = await Promise.all([
-    Promise.all(failedIds.slice(0, 10).map((id) => api.get<Item>(`/api/items/${id}`))),
+    Promise.all(failedIds.slice(0, 10).map((id) => api.GET('/api/items/{id}', { path: { id } }))),
     describeOperation(api, operation),
   ])
   const numbers = new Map(failedItems.flatMap((r) => (r.ok ? [[r.data.id, r.data.number] as const] : [])))
@@ -149,12 +148,12 @@ async function selection(api: ApiClient, formData: FormData, query: ItemsQuery, 
 async function describeOperation(api: ApiClient, operation: NonNullable<ReturnType<typeof parseBulkOperation>>): Promise<string> {
   switch (operation.action) {
     case 'assign': {
-      const members = await api.get<{ items: Member[] }>('/api/members')
+      const members = await api.GET('/api/members')
       const member = members.ok ? members.data.items.find((m) => m.userId === operation.assigneeUserId) : undefined
       return `assigned to ${member?.displayName ?? 'the chosen member'}`
     }
     case 'package': {
-      const packages = await api.get<{ items: PackageInfo[] }>('/api/packages')
+      const packages = await api.GET('/api/packages')
       const found = packages.ok ? packages.data.items.find((p) => p.key === operation.packageKey) : undefined
       return `moved to the package ${found?.name ?? operation.packageKey}`
     }
@@ -168,7 +167,7 @@ async function describeOperation(api: ApiClient, operation: NonNullable<ReturnTy
 async function saveView(api: ApiClient, formData: FormData, query: ItemsQuery, headers: Headers) {
   const submission = parseWithZod(formData, { schema: SaveViewSchema })
   if (submission.status !== 'success') return invalidForm('save-view', submission)
-  const result = await api.post<SavedView>('/api/views', { ...submission.value, query: viewQueryOf(query) }, { idempotencyKey: true })
+  const result = await api.POST('/api/views', { body: { ...submission.value, query: viewQueryOf(query) }, idempotencyKey: true })
   if (!result.ok) return itemFormFailure('save-view', submission, result.error, headers)
   const who = result.data.scope === 'shared' ? 'Everyone in your organisation can open it' : 'Only you can see it'
   await setFlash(headers, { tone: 'success', message: `View “${result.data.name}” saved. ${who} under Saved views.` })
@@ -178,7 +177,7 @@ async function saveView(api: ApiClient, formData: FormData, query: ItemsQuery, h
 async function deleteView(api: ApiClient, formData: FormData, query: ItemsQuery, headers: Headers) {
   const submission = parseWithZod(formData, { schema: DeleteViewSchema })
   if (submission.status !== 'success') throw data('The view is missing.', { status: 400 })
-  const result = await api.del(`/api/views/${encodeURIComponent(submission.value.id)}`)
+  const result = await api.DELETE('/api/views/{id}', { path: { id: submission.value.id } })
   if (!result.ok) return noticeFailure('delete-view', result.error, headers)
   await setFlash(headers, { tone: 'success', message: 'View deleted.' })
   throw redirect(itemsHref(query), { headers })

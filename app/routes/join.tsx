@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
-import { JoinRequestsMine, type MyJoinRequest } from '~/components/admin/invites-join-requests'
+import { JoinRequestsMine } from '~/components/admin/invites-join-requests'
 import { resultFor, type ReportingActionData } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -11,7 +11,6 @@ import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { TextareaField } from '~/components/ui/textarea-field'
-import type { ProjectInviteClaimed } from '~/lib/admin/invites'
 import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor, replyWithApiError } from '~/lib/forms'
@@ -28,7 +27,7 @@ import { idempotencyKeyOf } from './admin/invites.server'
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const mine = await api.get<{ items: MyJoinRequest[] }>('/api/join-requests/mine')
+  const mine = await api.GET('/api/join-requests/mine')
   return data(
     {
       requests: mine.ok ? mine.data.items : [],
@@ -47,9 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'code') {
     const submission = parseWithZod(formData, { schema: InviteCodeSchema })
     if (submission.status !== 'success') return data<ReportingActionData>({ intent, result: submission.reply() }, { status: 400 })
-    const result = await api.post<{ claimed: ProjectInviteClaimed }>('/api/project-invites/codes/claim', submission.value, {
-      idempotencyKey: idempotencyKeyOf(formData, submission.value),
-    })
+    const result = await api.POST('/api/project-invites/codes/claim', { body: submission.value, idempotencyKey: idempotencyKeyOf(formData, submission.value) })
     if (!result.ok)
       return data<ReportingActionData>({ intent, result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers: responseHeaders })
     const { claimed } = result.data
@@ -63,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'ask') {
     const submission = parseWithZod(formData, { schema: JoinRequestFormSchema })
     if (submission.status !== 'success') return data<ReportingActionData>({ intent, result: submission.reply() }, { status: 400 })
-    const result = await api.post<{ organisationName: string }>('/api/join-requests', submission.value, { idempotencyKey: idempotencyKeyOf(formData, submission.value) })
+    const result = await api.POST('/api/join-requests', { body: submission.value, idempotencyKey: idempotencyKeyOf(formData, submission.value) })
     if (!result.ok) {
       const error = result.error
       // No such organisation: say so next to the short name (whether or not the API named the field).

@@ -14,7 +14,7 @@ import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
 import { formatDateTime } from '~/lib/format'
 import { isPortalPath, KIND_LABELS } from '~/lib/notifications'
-import type { Notification, NotificationPage } from '~/lib/schemas/notifications'
+import type { Notification } from '~/lib/schemas/notifications'
 import { useLocale } from '~/root'
 import type { Route } from './+types/notifications'
 
@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const after = url.searchParams.get('after')
   const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(after ? { after } : {}) })
-  const page = loaded(await api.get<NotificationPage>(`/api/notifications?${query.toString()}`), responseHeaders)
+  const page = loaded(await api.GET('/api/notifications', { query }), responseHeaders)
   return data({ page, paged: Boolean(after) }, { headers: responseHeaders })
 }
 
@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   switch (parsed.data.intent) {
     case 'open':
     case 'read': {
-      const result = await api.post<{ notification: Notification; unread: number }>(`/api/notifications/${parsed.data.id}/read`)
+      const result = await api.POST('/api/notifications/{id}/read', { path: { id: parsed.data.id } })
       if (!result.ok) {
         await setFlash(responseHeaders, { tone: 'critical', message: result.error.status === 404 ? 'That notification is no longer there.' : 'The notification could not be marked as read. Try again.' })
         throw redirect(back, { headers: responseHeaders })
@@ -60,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       throw redirect(back, { headers: responseHeaders })
     }
     case 'read-all': {
-      const result = await api.post<{ marked: number; unread: number }>('/api/notifications/read-all')
+      const result = await api.POST('/api/notifications/read-all')
       if (!result.ok) {
         await setFlash(responseHeaders, { tone: 'critical', message: 'The notifications could not be marked as read. Try again.' })
         throw redirect(back, { headers: responseHeaders })

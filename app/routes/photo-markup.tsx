@@ -6,10 +6,8 @@ import { ButtonLink } from '~/components/ui/button-link'
 import { PageHeader } from '~/components/ui/page-header'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { MarkupEditor } from '~/islands/markup/editor'
-import type { MarkupPhoto } from '~/islands/markup/photo'
 import { createServerApi } from '~/lib/api.server'
 import { MESSAGES } from '~/lib/api/messages'
-import type { Item } from '~/lib/reporting/types'
 import type { Route } from './+types/photo-markup'
 
 /**
@@ -20,7 +18,7 @@ import type { Route } from './+types/photo-markup'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.itemId)
-  const [itemResult, photosResult] = await Promise.all([api.get<Item>(`/api/items/${id}`), api.get<{ items: Array<MarkupPhoto & { displayName: string }> }>(`/api/items/${id}/photos`)])
+  const [itemResult, photosResult] = await Promise.all([api.GET('/api/items/{id}', { path: { id } }), api.GET('/api/items/{itemId}/photos', { path: { itemId: id } })])
   const item = loaded(itemResult, responseHeaders)
   const photo = loaded(photosResult, responseHeaders).items.find((p) => p.id === params.photoId)
   // Another item's photo, another tenant's, or a deleted one: not found here.

@@ -19,7 +19,7 @@ import { liveMatch, useLiveRevalidation } from '~/islands/realtime/use-live-reva
 import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
 import { formatDate } from '~/lib/format'
-import { type Page, type Project, projectTitle } from '~/lib/reporting/types'
+import { type Project, projectTitle } from '~/lib/reporting/types'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { ProjectCreateSchema, ProjectRenameSchema, ProjectStatusSchema } from '~/lib/schemas/reporting-projects'
 import { useLocale } from '~/root'
@@ -38,8 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const query = new URLSearchParams({ status, ...cursorQuery(position) })
   const [list, editing] = await Promise.all([
-    api.get<Page<Project>>(`/api/projects?${query}`),
-    editId ? api.get<Project>(`/api/projects/${encodeURIComponent(editId)}`) : null,
+    api.GET('/api/projects', { query: new URLSearchParams(query) }),
+    editId ? api.GET('/api/projects/{id}', { path: { id: editId } }) : null,
   ])
   if (editing && !editing.ok && editing.error.status === 404) throw data(null, { status: 404, headers: responseHeaders })
   return data(
@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'create': {
       const submission = parseWithZod(formData, { schema: ProjectCreateSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
-      const result = await api.post<Project>('/api/projects', submission.value, { idempotencyKey: true })
+      const result = await api.POST('/api/projects', { body: submission.value, idempotencyKey: true })
       if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders)
       await setFlash(responseHeaders, { tone: 'success', message: `Project “${projectTitle(result.data.title)}” created.` })
       throw redirect('/projects', { headers: responseHeaders })
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (submission.status !== 'success') return invalidForm(intent, submission, targetId)
       const { projectId, title, code } = submission.value
       // An emptied field clears it: the API stores an empty title or code as none.
-      const result = await api.patch<Project>(`/api/projects/${encodeURIComponent(projectId)}`, { title: title ?? '', code: code ?? '', expectedRevision: revisionFromForm(formData.get('expectedRevision')) })
+      const result = await api.PATCH('/api/projects/{id}', { path: { id: projectId }, body: { title: title ?? '', code: code ?? '', expectedRevision: revisionFromForm(formData.get('expectedRevision')) } })
       if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders, targetId)
       await setFlash(responseHeaders, { tone: 'success', message: `Project saved as “${projectTitle(result.data.title)}”.` })
       throw redirect(back, { headers: responseHeaders })
@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: ProjectStatusSchema })
       if (submission.status !== 'success') throw data('The project is missing.', { status: 400 })
       const { projectId } = submission.value
-      const result = await api.post<Project>(`/api/projects/${encodeURIComponent(projectId)}/${intent}`)
+      const result = intent === 'archive' ? await api.POST('/api/projects/{id}/archive', { path: { id: projectId } }) : await api.POST('/api/projects/{id}/unarchive', { path: { id: projectId } })
       if (!result.ok) return noticeFailure(intent, result.error, responseHeaders, projectId)
       const name = projectTitle(result.data.title)
       const message = intent === 'archive' ? `“${name}” archived. It is listed under Archived.` : `“${name}” is active again.`

@@ -18,7 +18,7 @@ import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus } from '~/lib/forms'
 import { formatDate } from '~/lib/format'
-import { type Item, type Member, type PackageInfo, type Page, type Project, type Report, projectTitle, reportTitle } from '~/lib/reporting/types'
+import { type Report, projectTitle, reportTitle } from '~/lib/reporting/types'
 import { ItemCreateSchema, ReportRenameSchema } from '~/lib/schemas/reporting-projects'
 import { useLocale } from '~/root'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
@@ -33,19 +33,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const position = cursorPosition(url.searchParams)
   const { api, responseHeaders } = createServerApi(request, context)
-  const reportPath = `/api/reports/${encodeURIComponent(params.reportId)}`
-  const found = await api.get<Report>(reportPath)
+  const found = await api.GET('/api/reports/{id}', { path: { id: params.reportId } })
   if (!found.ok) {
     if (found.error.status === 404) throw data(null, { status: 404, headers: responseHeaders })
     throw data(found.error.problem ?? null, { status: failureStatus(found.error), headers: responseHeaders })
   }
   const report = found.data
-  const projectPath = `/api/projects/${encodeURIComponent(report.projectId)}`
   const [items, project, members, packages] = await Promise.all([
-    api.get<Page<Item>>(`${reportPath}/items?${new URLSearchParams(cursorQuery(position))}`),
-    api.get<Project>(projectPath),
-    api.get<{ items: Member[] }>('/api/members'),
-    api.get<{ items: PackageInfo[] }>(`${projectPath}/packages`),
+    api.GET('/api/reports/{reportId}/items', { path: { reportId: params.reportId }, query: new URLSearchParams(cursorQuery(position)) }),
+    api.GET('/api/projects/{id}', { path: { id: report.projectId } }),
+    api.GET('/api/members'),
+    api.GET('/api/projects/{id}/packages', { path: { id: report.projectId } }),
   ])
   const failed = [items, project, members, packages].find((result) => !result.ok)
   return data(
@@ -66,7 +64,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await request.formData()
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const reportPath = `/api/reports/${encodeURIComponent(params.reportId)}`
   const url = new URL(request.url)
   url.searchParams.delete('rename')
   const back = `${url.pathname}${url.search}`
@@ -76,14 +73,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: ReportRenameSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
       // An emptied title clears it: the API stores an empty title as none.
-      const result = await api.patch<Report>(reportPath, { title: submission.value.title ?? '', expectedRevision: revisionFromForm(formData.get('expectedRevision')) })
+      const result = await api.PATCH('/api/reports/{id}', { path: { id: params.reportId }, body: { title: submission.value.title ?? '', expectedRevision: revisionFromForm(formData.get('expectedRevision')) } })
       if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders)
       await setFlash(responseHeaders, { tone: 'success', message: `Report saved as “${reportTitle(result.data.title)}”.` })
       throw redirect(back, { headers: responseHeaders })
     }
     case 'archive':
     case 'unarchive': {
-      const result = await api.post<Report>(`${reportPath}/${intent}`)
+      const path = { id: params.reportId }
+      const result = intent === 'archive' ? await api.POST('/api/reports/{id}/archive', { path }) : await api.POST('/api/reports/{id}/unarchive', { path })
       if (!result.ok) return noticeFailure(intent, result.error, responseHeaders)
       const name = reportTitle(result.data.title)
       await setFlash(responseHeaders, {
@@ -95,7 +93,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case 'add-item': {
       const submission = parseWithZod(formData, { schema: ItemCreateSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
-      const result = await api.post<Item>(`${reportPath}/items`, submission.value, { idempotencyKey: true })
+      const result = await api.POST('/api/reports/{reportId}/items', { path: { reportId: params.reportId }, body: submission.value, idempotencyKey: true })
       if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders)
       await setFlash(responseHeaders, { tone: 'success', message: `Item ${result.data.number} “${result.data.title}” added.` })
       throw redirect(back, { headers: responseHeaders })

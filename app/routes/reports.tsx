@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const position = cursorPosition(url.searchParams)
   const { api, responseHeaders } = createServerApi(request, context)
   const query = new URLSearchParams({ status: filter.status, ...(filter.projectId && { projectId: filter.projectId }), ...cursorQuery(position) })
-  const [list, projects] = await Promise.all([api.get<Page<Report>>(`/api/reports?${query}`), allProjects(api)])
+  const [list, projects] = await Promise.all([api.GET('/api/reports', { query: new URLSearchParams(query) }), allProjects(api)])
   return data(
     {
       filter,
@@ -59,7 +59,7 @@ async function allProjects(api: ApiClient): Promise<Project[]> {
   let after: string | null = null
   for (let pageIndex = 0; pageIndex < PROJECT_PAGES_MAX; pageIndex++) {
     const query: URLSearchParams = new URLSearchParams({ status: 'all', limit: '100', ...(after && { after }) })
-    const result: ApiResult<Page<Project>> = await api.get<Page<Project>>(`/api/projects?${query}`)
+    const result: ApiResult<Page<Project>> = await api.GET('/api/projects', { query: new URLSearchParams(query) })
     if (!result.ok) break
     projects.push(...result.data.items)
     after = result.data.nextCursor
@@ -76,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'create': {
       const submission = parseWithZod(formData, { schema: ReportCreateSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
-      const result = await api.post<Report>('/api/reports', submission.value, { idempotencyKey: true })
+      const result = await api.POST('/api/reports', { body: submission.value, idempotencyKey: true })
       if (!result.ok) return formFailure(intent, submission, result.error, responseHeaders)
       await setFlash(responseHeaders, { tone: 'success', message: `Report “${reportTitle(result.data.title)}” created. Add its items below.` })
       throw redirect(`/reports/${encodeURIComponent(result.data.id)}`, { headers: responseHeaders })

@@ -29,12 +29,11 @@ import type { Route } from './+types/shared-transmittal'
  * load is a recorded view; a link that does not work (expired, revoked, mistyped) says so.
  */
 
-const apiPath = (token: string) => `/api/shared/transmittals/${encodeURIComponent(token)}`
 const pagePath = (token: string) => `/shared/transmittals/${encodeURIComponent(token)}`
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const result = await api.get<SharedTransmittal>(apiPath(params.token))
+  const result = await api.GET('/api/shared/transmittals/{token}', { path: { token: params.token } })
   if (!result.ok) {
     if (result.error.status === 404) return data({ shared: null }, { status: 404, headers: responseHeaders })
     throw data({ correlationId: result.error.correlationId ?? null }, { status: failureStatus(result.error), statusText: formMessageFor(result.error) })
@@ -48,7 +47,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const back = pagePath(params.token)
   switch (String(formData.get('intent') ?? '')) {
     case 'acknowledge': {
-      const result = await api.post<SharedTransmittal>(`${apiPath(params.token)}/acknowledge`, undefined, { idempotencyKey: true })
+      const result = await api.POST('/api/shared/transmittals/{token}/acknowledge', { path: { token: params.token }, idempotencyKey: true })
       if (!result.ok) return noticeFailure('acknowledge', result.error, responseHeaders)
       await setFlash(responseHeaders, { tone: 'success', message: `You acknowledged receipt of ${result.data.number}; ${result.data.senderName ?? 'the sender'} sees it.` })
       throw redirect(back, { headers: responseHeaders })
@@ -56,13 +55,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case 'respond': {
       const submission = parseWithZod(formData, { schema: TransmittalRespondSchema })
       if (submission.status !== 'success') return invalidForm('respond', submission)
-      const result = await api.post<SharedTransmittal>(`${apiPath(params.token)}/respond`, { response: submission.value.response }, { idempotencyKey: true })
+      const result = await api.POST('/api/shared/transmittals/{token}/respond', { path: { token: params.token }, body: { response: submission.value.response }, idempotencyKey: true })
       if (!result.ok) return formFailure('respond', submission, result.error, responseHeaders)
       await setFlash(responseHeaders, { tone: 'success', message: `Your reply to ${result.data.number} was sent to ${result.data.senderName ?? 'the sender'}.` })
       throw redirect(back, { headers: responseHeaders })
     }
     case 'package': {
-      const result = await api.post<SharedTransmittal>(`${apiPath(params.token)}/package`, undefined, { idempotencyKey: true })
+      const result = await api.POST('/api/shared/transmittals/{token}/package', { path: { token: params.token }, idempotencyKey: true })
       if (!result.ok) return noticeFailure('package', result.error, responseHeaders)
       await setFlash(responseHeaders, { tone: 'success', message: result.data.package?.status === 'ready' ? 'The ZIP is ready.' : 'The ZIP is being prepared.' })
       throw redirect(back, { headers: responseHeaders })

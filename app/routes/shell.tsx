@@ -13,7 +13,7 @@ import type { Route } from './+types/shell'
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const result = await api.get<{ unread: number }>('/api/notifications/unread-count')
+  const result = await api.GET('/api/notifications/unread-count')
   const bell: BellData = { unread: result.ok ? result.data.unread : null }
   return data(bell, { headers: responseHeaders })
 }

@@ -307,7 +307,7 @@ async function flushAs(stored: StoredOwner): Promise<void> {
     onBlocked: () => undefined,
   })
   // Only the user who wrote them may send them: the session must still be theirs.
-  const session = await api.get<{ userId: string; tenantId: string }>('/auth/session')
+  const session = await api.GET('/auth/session')
   if (!session.ok || session.data.userId !== stored.owner.userId || session.data.tenantId !== stored.owner.tenantId) return
   const result = await withOutbox(stored.owner, (outbox) => flushOutbox(outbox, api, createUploadApi(api)))
   const itemIds = [...new Set([...result.sent, ...result.refused].map((entry) => entry.itemId))]

@@ -13,11 +13,13 @@ import {
 } from '#server/domain/observability/events'
 import { ingestFrontendErrors, ingestTelemetry, recordDropped, type IngestKind, type IngestResult, type Sender } from '#server/domain/observability/ingest'
 import { hitAddressLimit, hitVisitorLimit, ingestThrottled } from '#server/domain/observability/limits'
+import { storeWebIncidents } from '#server/domain/observability/schema-incidents'
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { Problem } from '#server/http/problem'
 import { requireSession } from '#server/http/session'
-import { VISITOR_COOKIE } from '~/lib/constants'
+import { HEADERS, VISITOR_COOKIE } from '~/lib/constants'
+import { WebSchemaIncidentBatchSchema, WebSchemaIncidentReceiptSchema } from '~/lib/schemas/web-schema-incidents'
 
 /**
  * Spec §7 "Telemetry": the browser's batchers (app/islands/telemetry) send here. Bodies are JSON
@@ -165,5 +167,27 @@ export const telemetryRoutes = new Hono<BackendEnv>()
       const sender = session ? { tenantId: session.tenantId, userId: session.userId } : null
       // An error is worth keeping whoever sent it: an ended membership stores it without the organisation.
       return c.json(await accept(c, 'errors', sender, c.req.valid('json').events, ingestFrontendErrors, 'untenanted'), 202)
+    },
+  )
+  .post(
+    '/telemetry/schema-incidents',
+    operation({
+      summary: 'Answers the browser found not matching the contract',
+      description:
+        'The browser’s API client checks the answers of its calls against their schemas in /api/openapi.json and reports each field that does not match (its type, never its value). Stored as schema incidents with source web, under the same hourly cap per call and field as the server’s own.',
+      tag: TAG,
+      access: 'session',
+      body: WebSchemaIncidentBatchSchema,
+      responses: {
+        202: { description: 'Stored, up to the hourly cap.', schema: WebSchemaIncidentReceiptSchema },
+        401: 'Not signed in.',
+        403: 'The account or membership is not active, or the request came from another site.',
+      },
+    }),
+    async (c) => {
+      const session = requireSession(c)
+      const release = c.req.header(HEADERS.clientVersion)?.slice(0, 60) ?? null
+      const accepted = await storeWebIncidents(c.get('deps'), session.tenantId, release, c.req.valid('json').incidents)
+      return c.json({ accepted }, 202)
     },
   )

@@ -176,3 +176,40 @@ test('bad parameters are 400 with field errors', async () => {
   }
   await expectProblem(await admin.c.get('/api/admin/schema-incidents/groups/x?page=abc'), 400)
 })
+
+const webReport = (overrides: Record<string, unknown> = {}) => ({
+  incidents: [{ method: 'GET', path: '/api/projects/{id}', status: 200, field: 'title', expected: 'string or null', got: 'number', correlationId: 'corr-web-1', ...overrides }],
+})
+
+test('the browser’s API client reports a mismatch: stored with source web for the sender’s organisation, and listed', async () => {
+  const { tenant, admin, writer } = await organisation(t)
+  const answer = await body<{ accepted: number }>(await writer.c.post('/telemetry/schema-incidents', webReport()), 202)
+  expect(answer).toEqual({ accepted: 1 })
+  const rows = (await t.db.select().from(schemaIncidents)).filter((r) => r.tenantId === tenant.id)
+  expect(rows).toHaveLength(1)
+  expect(rows[0]).toMatchObject({ source: 'web', method: 'GET', path: '/api/projects/{id}', status: 200, field: 'title', expected: 'string or null', got: 'number', correlationId: 'corr-web-1' })
+  const web = await body<SchemaIncidentGroupPage>(await admin.c.get('/api/admin/schema-incidents?source=web'))
+  expect(web.items.map((g) => `${g.source} ${g.method} ${g.path} ${g.field}`)).toEqual(['web GET /api/projects/{id} title'])
+  // Another organisation never sees it.
+  const other = await organisation(t)
+  expect((await body<SchemaIncidentGroupPage>(await other.admin.c.get('/api/admin/schema-incidents?source=web'))).items).toEqual([])
+})
+
+test(`a browser’s reports stop at ${SCHEMA_INCIDENT_CAP_PER_HOUR} rows per call and field an hour, like the server’s`, async () => {
+  const { tenant, writer } = await organisation(t)
+  let accepted = 0
+  for (let i = 0; i < SCHEMA_INCIDENT_CAP_PER_HOUR + 3; i++) accepted += (await body<{ accepted: number }>(await writer.c.post('/telemetry/schema-incidents', webReport({ field: 'code' })), 202)).accepted
+  expect(accepted).toBe(SCHEMA_INCIDENT_CAP_PER_HOUR)
+  const rows = (await t.db.select().from(schemaIncidents)).filter((r) => r.tenantId === tenant.id && r.field === 'code')
+  expect(rows).toHaveLength(SCHEMA_INCIDENT_CAP_PER_HOUR)
+})
+
+test('a report needs a session, and a report that is not one is 400', async () => {
+  const { writer } = await organisation(t)
+  const anonymous = await t.fetch('/telemetry/schema-incidents', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(webReport()) })
+  // Without a session the CSRF check or the session check refuses it, never a row.
+  expect([401, 403]).toContain(anonymous.status)
+  for (const bad of [{ incidents: [] }, webReport({ path: 'https://elsewhere.example/x' }), webReport({ status: 500 }), webReport({ method: 'TRACE' }), webReport({ got: 'x'.repeat(300) })]) {
+    await expectProblem(await writer.c.post('/telemetry/schema-incidents', bad), 400)
+  }
+})

@@ -1,7 +1,7 @@
 import { loadError } from '~/components/reporting/item-action'
 import type { ApiClient } from '~/lib/api/types'
 import { goToRememberedProject, rememberProject } from '~/lib/documents/project-memory.server'
-import type { Page, Project } from '~/lib/reporting/types'
+import type { Project } from '~/lib/reporting/types'
 import type { ProjectOption } from '~/components/documents/project-picker'
 import { isUuid } from '~/lib/schemas/uuid'
 
@@ -16,11 +16,11 @@ export type ProjectChoiceData = { projects: ProjectOption[]; projectId: string |
  */
 export async function loadProjectChoice(api: ApiClient, request: Request, headers?: Headers): Promise<ProjectChoiceData> {
   const projectId = new URL(request.url).searchParams.get('projectId') || null
-  const projectsCall = api.get<Page<Project>>('/api/projects?status=active&limit=100')
+  const projectsCall = api.GET('/api/projects', { query: { status: 'active', limit: 100 } })
   if (projectId && !isUuid(projectId)) {
     throw loadError({ kind: 404, status: 404, data: null, problem: undefined, correlationId: undefined, message: 'Not found' }, headers)
   }
-  const [projects, project] = await Promise.all([projectsCall, projectId ? api.get<Project>(`/api/projects/${encodeURIComponent(projectId)}`) : null])
+  const [projects, project] = await Promise.all([projectsCall, projectId ? api.GET('/api/projects/{id}', { path: { id: projectId } }) : null])
   if (project && !project.ok) throw loadError(project.error, headers)
   const options = projects.ok ? projects.data.items.map(optionOf) : []
   if (!projectId && headers) goToRememberedProject(request, headers, options)

@@ -172,7 +172,7 @@ export function MarkupEditor({ photoId, itemId, imageUrl, imageAlt, overlay, can
       form.set('photoId', photoId)
       form.set('file', blob, 'markup.jpg')
       form.set('overlayJson', serializeOverlay(shapes, size.width, size.height))
-      const result = await createBrowserApi().post('/api/photos/edits', form)
+      const result = await createBrowserApi().POST('/api/photos/edits', { body: form })
       if (!result.ok) {
         setFailure({ message: result.error.message, correlationId: result.error.correlationId ?? result.error.problem?.correlationId ?? null })
         setSaving(false)

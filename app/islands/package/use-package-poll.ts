@@ -24,7 +24,7 @@ export function usePackagePoll(transmittalId: string, initial: TransmittalPackag
     if (!isInProgress(pkg)) return
     let stopped = false
     const timer = window.setTimeout(async () => {
-      const result = await createBrowserApi().get<TransmittalPackage | null>(`/api/transmittals/${encodeURIComponent(transmittalId)}/package`)
+      const result = await createBrowserApi().GET('/api/transmittals/{transmittalId}/package', { path: { transmittalId } })
       if (stopped) return
       if (result.ok && result.data) setPkg(result.data)
       else setAttempt((n) => n + 1)

@@ -58,11 +58,7 @@ async function sendEntry(outbox: Outbox, api: ApiClient, uploads: UploadApi, ent
     }
   }
   const photoIds = [...entry.storedPhotoIds, ...entry.photos.flatMap((p) => (p.photoId ? [p.photoId] : []))]
-  const answer = await api.post(
-    `/api/items/${encodeURIComponent(entry.itemId)}/responses`,
-    { body: entry.body, requestClose: entry.requestClose, photoIds },
-    { idempotencyKey: entry.id },
-  )
+  const answer = await api.POST('/api/items/{id}/responses', { path: { id: entry.itemId }, body: { body: entry.body, requestClose: entry.requestClose, photoIds }, idempotencyKey: entry.id })
   if (answer.ok) {
     entry.state = 'sent'
     entry.sentAtUtc = new Date().toISOString()

@@ -2,19 +2,7 @@ import type { ApiClient, ApiError } from '~/lib/api/types'
 import { ERROR_CODES, HEADERS } from '~/lib/constants'
 import { track } from '~/lib/telemetry'
 import type { LocalCopy, Owner } from './local-copy'
-import {
-  applyChanges,
-  applySnapshot,
-  initialSyncState,
-  isStaleCursor,
-  shouldStartInitialSync,
-  syncReducer,
-  syncRetryDelayMs,
-  type ChangesPage,
-  type SnapshotPage,
-  type SyncAction,
-  type SyncState,
-} from './state'
+import { applyChanges, applySnapshot, initialSyncState, isStaleCursor, shouldStartInitialSync, syncReducer, syncRetryDelayMs, type SyncAction, type SyncState } from './state'
 
 /** The phone's scope of the feed (docs/site-reporting.md "Mobile scope"). */
 export const SYNC_PATH = '/api/sync/changes-mobile'
@@ -114,7 +102,7 @@ export class SyncClient {
     const headers = { [HEADERS.deviceId]: this.deps.deviceId }
     try {
       if (!this.registered) {
-        const registered = await this.deps.api.post('/auth/devices/register', { deviceId: this.deps.deviceId, platform: 'web', name: 'Web browser' })
+        const registered = await this.deps.api.POST('/auth/devices/register', { body: { deviceId: this.deps.deviceId, platform: 'web', name: 'Web browser' } })
         if (!registered.ok) throw registered.error
         this.registered = true
       }
@@ -124,7 +112,7 @@ export class SyncClient {
       let continuation: string | undefined
       for (;;) {
         const at = continuation ?? cursor?.value
-        const result = await this.deps.api.get<SnapshotPage | ChangesPage>(at ? `${SYNC_PATH}?cursor=${encodeURIComponent(at)}` : SYNC_PATH, { headers })
+        const result = await this.deps.api.GET('/api/sync/changes-mobile', { query: { cursor: at ?? undefined }, headers })
         if (generation !== this.generation) return
         if (!result.ok) throw result.error
         const page = result.data

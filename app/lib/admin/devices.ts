@@ -46,9 +46,10 @@ export function devicesHref(query: Partial<DevicesQuery>): string {
   return `/admin/devices${search ? `?${search}` : ''}`
 }
 
-export function devicesApiPath(query: DevicesQuery, limit = 50): string {
+/** The query of GET /api/admin/devices for the screen's filters. */
+export function devicesApiQuery(query: DevicesQuery, limit = 50): URLSearchParams {
   const params = searchOf(query)
   params.set('limit', String(limit))
-  return `/api/admin/devices?${params.toString()}`
+  return params
 }
 

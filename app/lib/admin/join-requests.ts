@@ -68,8 +68,9 @@ export function joinRequestsHref(query: Partial<JoinRequestsQuery>): string {
   return `/admin/join-requests${search ? `?${search}` : ''}`
 }
 
-export function joinRequestsApiPath(query: JoinRequestsQuery, limit = 50): string {
+/** The query of GET /api/admin/join-requests for the screen's filters. */
+export function joinRequestsApiQuery(query: JoinRequestsQuery, limit = 50): URLSearchParams {
   const params = new URLSearchParams({ status: query.status, limit: String(limit) })
   if (query.after) params.set('after', query.after)
-  return `/api/admin/join-requests?${params.toString()}`
+  return params
 }

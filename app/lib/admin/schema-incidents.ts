@@ -6,6 +6,9 @@
 /** server: checked before sending (a sample in production, every response in tests); web: by the browser's API client. */
 export const SCHEMA_INCIDENT_SOURCES = ['server', 'web'] as const
 export type SchemaIncidentSource = (typeof SCHEMA_INCIDENT_SOURCES)[number]
+/** Mismatches one report of the browser's API client may carry (POST /telemetry/schema-incidents). */
+export const WEB_SCHEMA_INCIDENTS_MAX = 10
+
 /** organisation: the organisation's calls; instance: calls made without one (signed out), for the whole server. */
 export const SCHEMA_INCIDENT_SCOPES = ['organisation', 'instance'] as const
 export type SchemaIncidentScope = (typeof SCHEMA_INCIDENT_SCOPES)[number]

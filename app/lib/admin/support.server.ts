@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
-import { fileRefusal, postFiles } from '~/lib/documents/revision-upload.server'
+import { fileRefusal, multipartBody } from '~/lib/documents/revision-upload.server'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
@@ -30,27 +30,29 @@ export function filesOf(formData: FormData, name = 'file'): File[] {
 
 /** POST /api/support/tickets/{id}/attachments: the files, all or nothing; a refusal as one sentence naming the file(s). */
 export async function attachFiles(api: ApiClient, ticketId: string, files: File[]): Promise<{ ok: true; items: SupportAttachment[] } | { ok: false; message: string }> {
-  const result = await postFiles<{ items: SupportAttachment[] }>(
-    api,
-    `/api/support/tickets/${encodeURIComponent(ticketId)}/attachments`,
-    files.map((file) => ['file', file] as const),
-  )
+  const body = multipartBody(files.map((file) => ['file', file] as const))
+  const result = await api.POST('/api/support/tickets/{id}/attachments', { path: { id: ticketId }, body })
   if (result.ok) return { ok: true, items: result.data.items }
   return { ok: false, message: fileRefusal(result.error, files.map((f) => f.name || 'The file').join(', ')) }
 }
 
+/** Whose screen: the organisation's administrators (Administration › Support) or the person who wrote in (Settings › Support). */
+export type TicketSide = 'admin' | 'user'
+
 /** The ticket of a page: the user side's or the admin side's call; 404 and failures as the error screen. */
-export async function loadTicket(api: ApiClient, path: string, headers: Headers): Promise<SupportTicketDetail> {
-  const result = await api.get<SupportTicketDetail>(path)
+export async function loadTicket(api: ApiClient, side: TicketSide, ticketId: string, headers: Headers): Promise<SupportTicketDetail> {
+  const path = { id: ticketId }
+  const result = side === 'admin' ? await api.GET('/api/admin/support/tickets/{id}', { path }) : await api.GET('/api/support/tickets/{id}', { path })
   if (!result.ok) throw loadError(result.error, headers)
   return result.data
 }
 
 /** A reply (intent `reply`) on `messagesPath`; typed text kept on an error. */
-export async function replyAction(api: ApiClient, formData: FormData, messagesPath: string, back: string, headers: Headers) {
+export async function replyAction(api: ApiClient, formData: FormData, side: TicketSide, ticketId: string, back: string, headers: Headers) {
   const submission = parseWithZod(formData, { schema: SupportReplySchema })
   if (submission.status !== 'success') return data<SupportActionData>({ intent: 'reply', result: submission.reply() }, { status: 400 })
-  const result = await api.post<SupportTicketDetail>(messagesPath, submission.value, { idempotencyKey: true })
+  const reply = { path: { id: ticketId }, body: submission.value, idempotencyKey: true as const }
+  const result = side === 'admin' ? await api.POST('/api/admin/support/tickets/{id}/messages', reply) : await api.POST('/api/support/tickets/{id}/messages', reply)
   if (!result.ok) {
     if (result.error.status === 404) throw loadError(result.error, headers)
     return data<SupportActionData>({ intent: 'reply', result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers })

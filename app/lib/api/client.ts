@@ -5,7 +5,8 @@ import { isUnsafeMethod, needsIdempotencyKey, resolveApiPath, SESSION_REFRESH_PA
 import { randomUuid } from './random'
 import { isRetryable, parseRetryAfter, retryDelayMs } from './retry'
 import { createSessionRefresher } from './session-refresh'
-import type { ApiClient, ApiClientOptions, ApiResult, HttpMethod, RequestOptions, SignedOutReason } from './types'
+import { callPath, type ContractMethod } from './typed'
+import type { ApiClient, ApiClientOptions, ApiResult, ContractCall, HttpMethod, MethodOptions, RequestOptions, SignedOutReason } from './types'
 
 type Attempt<T> = { result: ApiResult<T>; retryAfterMs?: number | undefined }
 
@@ -131,7 +132,34 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return headers
   }
 
+  /** The typed surface: the same request, with the path filled from the contract's template. */
+  function contractCall<M extends ContractMethod>(method: M): ContractCall<M> {
+    return ((template: string, init: MethodOptions & { path?: Record<string, unknown>; query?: Record<string, unknown> | URLSearchParams; body?: unknown } = {}) => {
+      const { path, query, body, ...rest } = init
+      const upper = method.toUpperCase() as HttpMethod
+      const answered = request(callPath(template, path, query), { ...rest, method: upper, body })
+      if (!options.onAnswer) return answered
+      return answered.then((result) => {
+        if (result.ok) {
+          const correlationId = result.headers.get(HEADERS.correlationId) ?? undefined
+          // A listener's failure is its own: the caller has its answer either way.
+          try {
+            options.onAnswer?.({ method: upper, template, status: result.status, data: result.data, correlationId })
+          } catch {
+            // ignored on purpose
+          }
+        }
+        return result
+      })
+    }) as ContractCall<M>
+  }
+
   return {
+    GET: contractCall('get'),
+    POST: contractCall('post'),
+    PUT: contractCall('put'),
+    PATCH: contractCall('patch'),
+    DELETE: contractCall('delete'),
     request,
     get: (path, init) => request(path, { ...init, method: 'GET' }),
     post: (path, body, init) => request(path, { ...init, method: 'POST', body }),

@@ -1,4 +1,5 @@
 /** The shapes of the API client (spec §7 "Common to all calls", spec §8). */
+import type { Answer, CallArgs, ContractMethod, PathsWith } from './typed'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -64,6 +65,11 @@ export type ApiClientOptions = {
    * visitor's 401 is final and costs one backend call, not two.
    */
   canRefreshSession?: (() => boolean) | undefined
+  /**
+   * Hears every successful answer of a contract call (the typed surface) with its path template:
+   * the browser checks it against the contract and reports a mismatch (app/lib/api/answer-check.ts).
+   */
+  onAnswer?: ((answer: { method: string; template: string; status: number; data: unknown; correlationId: string | undefined }) => void) | undefined
   /** Injected for tests; default setTimeout-based. */
   sleep?: ((ms: number) => Promise<void>) | undefined
   /** Injected for tests; default Date.now. */
@@ -83,7 +89,15 @@ export type RequestOptions = {
 
 export type MethodOptions = Omit<RequestOptions, 'method' | 'body'>
 
+/** A call of the contract: its path as the contract writes it, checked with its init and answer by the compiler. */
+export type ContractCall<M extends ContractMethod> = <P extends PathsWith<M>>(path: P, ...init: CallArgs<P, M, MethodOptions>) => Promise<ApiResult<Answer<P, M>>>
+
 export type ApiClient = {
+  GET: ContractCall<'get'>
+  POST: ContractCall<'post'>
+  PUT: ContractCall<'put'>
+  PATCH: ContractCall<'patch'>
+  DELETE: ContractCall<'delete'>
   request: <T = unknown>(path: string, options?: RequestOptions) => Promise<ApiResult<T>>
   get: <T = unknown>(path: string, options?: MethodOptions) => Promise<ApiResult<T>>
   post: <T = unknown>(path: string, body?: unknown, options?: MethodOptions) => Promise<ApiResult<T>>

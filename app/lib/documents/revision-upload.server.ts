@@ -23,23 +23,14 @@ export function multipartBody(files: ReadonlyArray<readonly [string, File]>, fie
   return body
 }
 
-/**
- * An API call that takes a multipart body: the files and fields in one request. No idempotency
- * key, as for photos: the body is streamed through, not kept to compare a replay with.
- */
-export function postFiles<T>(api: ApiClient, path: string, files: ReadonlyArray<readonly [string, File]>, fields?: Readonly<Record<string, string | null | undefined>>): Promise<ApiResult<T>> {
-  return api.post<T>(path, multipartBody(files, fields))
-}
 
 export type RevisionInput = { code: string; status: string; comment?: string | undefined }
 
 /** POST /api/documents/{id}/revisions: a revision's file, code, status and comment in one request. */
 export function storeRevision(api: ApiClient, documentId: string, file: File, input: RevisionInput): Promise<ApiResult<Revision>> {
-  return postFiles<Revision>(api, `/api/documents/${encodeURIComponent(documentId)}/revisions`, [['file', file]], {
-    code: input.code,
-    status: input.status,
-    comment: input.comment,
-  })
+  // No idempotency key, as for photos: the body is streamed through, not kept to compare a replay with.
+  const body = multipartBody([['file', file]], { code: input.code, status: input.status, comment: input.comment })
+  return api.POST('/api/documents/{id}/revisions', { path: { id: documentId }, body })
 }
 
 /** Problems of the revision's own fields; the form shows them next to code, status and comment. */

@@ -1,16 +1,7 @@
 import { data } from 'react-router'
 import { cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
 import { noticeOf } from '~/components/reporting/report-action'
-import {
-  type AuditActionCount,
-  AUDIT_FILTER_NAMES,
-  AUDIT_PAGE_SIZE,
-  type AuditPage,
-  auditFiltersOf,
-  auditQuery,
-  type ChainVerification,
-  type VerifyActionData,
-} from '~/lib/admin/audit'
+import { AUDIT_FILTER_NAMES, AUDIT_PAGE_SIZE, auditFiltersOf, auditQuery, type VerifyActionData } from '~/lib/admin/audit'
 import type { ApiClient } from '~/lib/api/types'
 import { failureStatus } from '~/lib/forms'
 
@@ -24,8 +15,8 @@ export async function loadAuditPage(api: ApiClient, request: Request) {
   const filters = auditFiltersOf(params)
   const position = cursorPosition(params)
   const [list, actions] = await Promise.all([
-    api.get<AuditPage>(`/api/admin/audit?${auditQuery(filters, { limit: String(AUDIT_PAGE_SIZE), ...cursorQuery(position) })}`),
-    api.get<{ items: AuditActionCount[] }>('/api/admin/audit/actions'),
+    api.GET('/api/admin/audit', { query: new URLSearchParams(auditQuery(filters, { limit: String(AUDIT_PAGE_SIZE), ...cursorQuery(position) })) }),
+    api.GET('/api/admin/audit/actions'),
   ])
   const refused = !list.ok && list.error.status === 400 ? (list.error.problem?.errors ?? {}) : {}
   const fieldErrors = Object.fromEntries(Object.entries(refused).filter(([name]) => (AUDIT_FILTER_NAMES as readonly string[]).includes(name)))
@@ -48,7 +39,7 @@ export async function loadAuditPage(api: ApiClient, request: Request) {
 
 /** "Verify chain": the check runs in the backend (and is recorded there); the answer is shown on the page. */
 export async function verifyChain(api: ApiClient, headers: Headers) {
-  const result = await api.get<ChainVerification>('/api/admin/audit/verify')
+  const result = await api.GET('/api/admin/audit/verify')
   if (!result.ok) return data<VerifyActionData>({ intent: 'verify', notice: noticeOf(result.error) }, { status: failureStatus(result.error), headers })
   return data<VerifyActionData>({ intent: 'verify', verification: result.data }, { headers })
 }

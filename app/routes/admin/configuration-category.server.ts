@@ -3,18 +3,7 @@ import { FORM_VERSION_FIELD } from '~/components/admin/config-form'
 import { TO_EMAIL_FIELD } from '~/components/admin/config-tests'
 import { loadError } from '~/components/reporting/item-action'
 import { noticeOf, type Notice } from '~/components/reporting/report-action'
-import {
-  CONFIG_CATEGORIES,
-  type ConfigCategory,
-  type ConfigCategorySchema,
-  type ConfigCategoryValues,
-  type ConfigConflict,
-  type ConfigJsonSchema,
-  type ConfigSchemaResponse,
-  type ConfigTestKind,
-  type ConfigTestResult,
-  type ConfigVersionsResponse,
-} from '~/lib/admin/config'
+import { CONFIG_CATEGORIES, type ConfigCategory, type ConfigCategorySchema, type ConfigCategoryValues, type ConfigConflict, type ConfigJsonSchema, type ConfigTestKind, type ConfigTestResult } from '~/lib/admin/config'
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
@@ -39,8 +28,8 @@ import {
 export async function loadCategoryPage(api: ApiClient, category: string, headers: Headers) {
   const described = await categorySchema(api, category, headers)
   const [values, versions] = await Promise.all([
-    api.get<ConfigCategoryValues>(`/api/admin/config/${described.key}`),
-    api.get<ConfigVersionsResponse>(`/api/admin/config/${described.key}/versions`),
+    api.GET('/api/admin/config/{category}', { path: { category: described.key } }),
+    api.GET('/api/admin/config/{category}/versions', { path: { category: described.key } }),
   ])
   if (!values.ok) throw loadError(values.error, headers)
   return {
@@ -54,7 +43,7 @@ export async function loadCategoryPage(api: ApiClient, category: string, headers
 /** The category's description from `GET /api/admin/config/schema`; an unknown category is the 404 screen. */
 async function categorySchema(api: ApiClient, category: string, headers: Headers): Promise<ConfigCategorySchema> {
   if (!isCategory(category)) throw data(null, { status: 404, statusText: 'Not found', headers })
-  const schema = await api.get<ConfigSchemaResponse>('/api/admin/config/schema')
+  const schema = await api.GET('/api/admin/config/schema')
   if (!schema.ok) throw loadError(schema.error, headers)
   const found = schema.data.categories.find((c) => c.key === category)
   if (!found) throw data(null, { status: 404, statusText: 'Not found', headers })
@@ -184,11 +173,7 @@ export async function saveCategory(api: ApiClient, category: string, formData: F
   const invalid = validate(described.key, form.values)
   if (invalid) return answer({ ...kept, ...invalid }, 400, headers)
   if (form.formVersion === undefined) return answer({ ...kept, formErrors: ['The form lost its version: reload the page and try again.'] }, 400, headers)
-  const saved = await api.put<ConfigCategoryValues>(
-    `/api/admin/config/${described.key}`,
-    { values: form.values, version: form.formVersion },
-    { headers: { 'If-Match': `"${form.formVersion}"` } },
-  )
+  const saved = await api.PUT('/api/admin/config/{category}', { path: { category: described.key }, body: { values: form.values, version: form.formVersion }, headers: { 'If-Match': `"${form.formVersion}"` } })
   if (!saved.ok) {
     const conflict = conflictOf(saved.error)
     if (conflict) return answer({ ...kept, formVersion: conflict.currentVersion, conflict }, 409, headers)
@@ -219,7 +204,7 @@ export async function testCategory(api: ApiClient, category: string, kind: strin
   const form = readCategoryForm(described.schema, formData)
   const toEmail = String(formData.get(TO_EMAIL_FIELD) ?? '').trim()
   const body = kind === 'smtp' ? { values: form.values, toEmail } : { values: form.values }
-  const tested = await api.post<ConfigTestResult>(`/api/admin/config/tests/${kind}`, body)
+  const tested = await api.POST('/api/admin/config/tests/{kind}', { path: { kind: kind as ConfigTestKind }, body })
   if (!tested.ok) return callFailure('test', { ...form, toEmail }, tested.error, headers)
   return answer({ intent: 'test', formVersion: form.formVersion, typed: form.typed, secretsTyped: form.secretsTyped, toEmail, test: tested.data }, 200, headers)
 }
@@ -229,7 +214,7 @@ export async function restoreVersion(api: ApiClient, category: string, formData:
   const described = await categorySchema(api, category, headers)
   const version = Number(formData.get('version'))
   if (!Number.isInteger(version) || version < 1) throw data('Choose a version.', { status: 400 })
-  const restored = await api.post<ConfigCategoryValues>(`/api/admin/config/${described.key}/rollback`, { version })
+  const restored = await api.POST('/api/admin/config/{category}/rollback', { path: { category: described.key }, body: { version } })
   if (!restored.ok) return answer({ intent: 'restore', notice: noticeOf(restored.error) }, failureStatus(restored.error), headers)
   const restart = restored.data.pendingRestart.map((name) => described.schema.properties[name]?.title ?? name)
   await setFlash(headers, {

@@ -7,8 +7,7 @@ import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { seatStandingWords } from '~/lib/licensing/seats'
 import { createServerApi } from '~/lib/api.server'
 import { formatDateTime, formatNumber } from '~/lib/format'
-import type { AuditEntry, AuditPage } from '~/lib/admin/audit'
-import type { AdminOverview } from '~/lib/schemas/admin-retention'
+import type { AuditEntry } from '~/lib/admin/audit'
 import { useLocale, useShellSession } from '~/root'
 import type { Route } from './+types/control-panel'
 
@@ -23,7 +22,7 @@ type AuditSample = { action: string; at: string; actor: string | null }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const [overview, audit] = await Promise.all([api.get<AdminOverview>('/api/admin/overview'), api.get<AuditPage>('/api/admin/audit?limit=1')])
+  const [overview, audit] = await Promise.all([api.GET('/api/admin/overview'), api.GET('/api/admin/audit', { query: { limit: 1 } })])
   if (!overview.ok) throw loadError(overview.error, responseHeaders)
   return data({ overview: overview.data, latestAudit: audit.ok ? auditSampleOf(audit.data.items[0]) : null }, { headers: responseHeaders })
 }

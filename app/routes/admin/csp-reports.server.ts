@@ -1,5 +1,5 @@
 import { noticeOf } from '~/components/reporting/report-action'
-import { CSP_PAGE_SIZE, cspReportsApiQuery, type CspReportGroupPage, type CspReportOccurrencePage, type CspReportsQuery } from '~/lib/admin/csp-reports'
+import { CSP_PAGE_SIZE, cspReportsApiQuery, type CspReportsQuery } from '~/lib/admin/csp-reports'
 import type { ApiClient } from '~/lib/api/types'
 
 /**
@@ -11,9 +11,9 @@ export async function loadCspReports(api: ApiClient, query: CspReportsQuery) {
   const params = cspReportsApiQuery(query, query.page)
   params.set('limit', String(CSP_PAGE_SIZE))
   const [sample, list, reports] = await Promise.all([
-    api.get<CspReportGroupPage>('/api/admin/security/csp-reports?limit=1'),
-    api.get<CspReportGroupPage>(`/api/admin/security/csp-reports?${params.toString()}`),
-    query.group ? api.get<CspReportOccurrencePage>(`/api/admin/security/csp-reports/groups/${encodeURIComponent(query.group)}`) : Promise.resolve(null),
+    api.GET('/api/admin/security/csp-reports', { query: { limit: 1 } }),
+    api.GET('/api/admin/security/csp-reports', { query: params }),
+    query.group ? api.GET('/api/admin/security/csp-reports/groups/{group}', { path: { group: query.group } }) : Promise.resolve(null),
   ])
   const fieldErrors = !list.ok && list.error.status === 400 ? (list.error.problem?.errors ?? {}) : {}
   return {

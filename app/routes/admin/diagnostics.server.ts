@@ -2,19 +2,7 @@ import { redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { noticeFailure, noticeOf } from '~/components/reporting/report-action'
 import { cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
-import {
-  bucketFor,
-  DIAGNOSTIC_CHECK_LABELS,
-  DIAGNOSTICS_PAGE_SIZE,
-  diagnosticsHref,
-  type AnalysisQuery,
-  type AnalysisSeries,
-  type AnalysisSummary,
-  type DiagnosticRun,
-  type DiagnosticRunDetail,
-  type DiagnosticRunsPage,
-  type DiagnosticsQuery,
-} from '~/lib/admin/diagnostics'
+import { bucketFor, DIAGNOSTIC_CHECK_LABELS, DIAGNOSTICS_PAGE_SIZE, diagnosticsHref, type AnalysisQuery, type DiagnosticRunDetail, type DiagnosticsQuery } from '~/lib/admin/diagnostics'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 
@@ -25,7 +13,7 @@ export async function loadDiagnostics(api: ApiClient, request: Request, query: D
   const params = new URLSearchParams({ limit: String(DIAGNOSTICS_PAGE_SIZE), ...cursorQuery(position) })
   if (query.scope) params.set('scope', query.scope)
   if (query.outcome) params.set('outcome', query.outcome)
-  const list = await api.get<DiagnosticRunsPage>(`/api/diagnostics?${params.toString()}`)
+  const list = await api.GET('/api/diagnostics', { query: params })
   // A stale cursor (400) starts again from the first page rather than failing the screen.
   if (!list.ok && list.error.status === 400 && query.after) throw redirect(diagnosticsHref({ ...query, after: null, back: null }), { headers })
   if (!list.ok) throw loadError(list.error, headers)
@@ -34,7 +22,7 @@ export async function loadDiagnostics(api: ApiClient, request: Request, query: D
 
 /** "Run checks now": the run happens in the backend; the list shows it at the top (Post/Redirect/Get). */
 export async function runChecksNow(api: ApiClient, headers: Headers) {
-  const result = await api.post<DiagnosticRun>('/api/diagnostics', {})
+  const result = await api.POST('/api/diagnostics')
   if (!result.ok) return noticeFailure('run', result.error, headers)
   const run = result.data
   const failing = run.checks.filter((c) => c.outcome === 'failed').map((c) => DIAGNOSTIC_CHECK_LABELS[c.check])
@@ -46,16 +34,15 @@ export async function runChecksNow(api: ApiClient, headers: Headers) {
 }
 
 export async function loadRun(api: ApiClient, id: string, headers: Headers): Promise<DiagnosticRunDetail> {
-  const result = await api.get<DiagnosticRunDetail>(`/api/diagnostics/${encodeURIComponent(id)}`)
+  const result = await api.GET('/api/diagnostics/{id}', { path: { id } })
   if (!result.ok) throw loadError(result.error, headers)
   return result.data
 }
 
 export async function loadAnalysis(api: ApiClient, query: AnalysisQuery) {
-  const params = new URLSearchParams({ hours: String(query.hours), scope: query.scope })
   const [summary, series] = await Promise.all([
-    api.get<AnalysisSummary>(`/api/admin/diagnostics/analysis?${params.toString()}`),
-    api.get<AnalysisSeries>(`/api/admin/diagnostics/analysis/series?${params.toString()}&bucket=${bucketFor(query.hours)}`),
+    api.GET('/api/admin/diagnostics/analysis', { query: { hours: query.hours, scope: query.scope } }),
+    api.GET('/api/admin/diagnostics/analysis/series', { query: { hours: query.hours, scope: query.scope, bucket: bucketFor(query.hours) } }),
   ])
   return {
     summary: summary.ok ? summary.data : null,

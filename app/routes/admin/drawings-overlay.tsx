@@ -16,10 +16,10 @@ import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { createServerApi } from '~/lib/api.server'
-import type { DrawingOverlay, PinColours } from '~/lib/documents/types'
+import type { PinColours } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
-import { type Page, type Project, projectTitle } from '~/lib/reporting/types'
+import { type Project, projectTitle } from '~/lib/reporting/types'
 import type { Route } from './+types/drawings-overlay'
 
 /**
@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const position = cursorPosition(url.searchParams)
   const { api, responseHeaders } = createServerApi(request, context)
   const query = new URLSearchParams({ status: 'all', ...cursorQuery(position) })
-  const [overlay, projects] = await Promise.all([api.get<DrawingOverlay>('/api/admin/drawings-overlay'), api.get<Page<Project>>(`/api/projects?${query}`)])
+  const [overlay, projects] = await Promise.all([api.GET('/api/admin/drawings-overlay'), api.GET('/api/projects', { query: new URLSearchParams(query) })])
   return data(
     { overlay: loaded(overlay, responseHeaders), projects: projects.ok ? projects.data : null, projectsNotice: projects.ok ? null : noticeOf(projects.error), position },
     { headers: responseHeaders },
@@ -46,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== 'colours') throw data('Unknown intent', { status: 400 })
   const submission = parseWithZod(formData, { schema: OrganisationColoursSchema })
   if (submission.status !== 'success') return data<ReportingActionData>({ intent, result: submission.reply() }, { status: 400 })
-  const result = await api.put<DrawingOverlay>('/api/admin/drawings-overlay', { colours: chosenColours(submission.value) })
+  const result = await api.PUT('/api/admin/drawings-overlay', { body: { colours: chosenColours(submission.value) } })
   if (!result.ok) {
     const fieldErrors = formFieldErrors(result.error.problem?.errors ?? {})
     const formErrors = Object.keys(fieldErrors).length > 0 ? [] : [formMessageFor(result.error)]

@@ -16,12 +16,8 @@ export type EmailTemplateActionData = ReportingActionData & {
   sent?: EmailTemplateTestResult | undefined
 }
 
-function pathOf(key: string): string {
-  return `/api/admin/email-templates/${encodeURIComponent(key)}`
-}
-
 export async function loadTemplate(api: ApiClient, key: string, headers: Headers): Promise<EmailTemplateDetail> {
-  const result = await api.get<EmailTemplateDetail>(pathOf(key))
+  const result = await api.GET('/api/admin/email-templates/{key}', { path: { key } })
   if (!result.ok) throw loadError(result.error, headers)
   return result.data
 }
@@ -34,7 +30,7 @@ export async function saveTemplate(api: ApiClient, key: string, formData: FormDa
   const submission = parse(formData)
   if (submission.status !== 'success') return invalidForm(EDIT_FORM, submission)
   const { subject, html, text, version } = submission.value
-  const result = await api.put<EmailTemplateDetail>(pathOf(key), { subject, html, text, version })
+  const result = await api.PUT('/api/admin/email-templates/{key}', { path: { key }, body: { subject, html, text, version } })
   if (!result.ok) {
     // Saved by someone else meanwhile: what was typed stays in the form, the banner says what happened.
     if (result.error.status === 409)
@@ -49,7 +45,7 @@ export async function previewTemplate(api: ApiClient, key: string, formData: For
   const submission = parse(formData)
   if (submission.status !== 'success') return invalidForm(EDIT_FORM, submission)
   const { subject, html, text } = submission.value
-  const result = await api.post<EmailTemplatePreview>(`${pathOf(key)}/preview`, { subject, html, text })
+  const result = await api.POST('/api/admin/email-templates/{key}/preview', { path: { key }, body: { subject, html, text } })
   if (!result.ok) return formFailure(EDIT_FORM, submission, result.error, headers)
   return data<EmailTemplateActionData>({ intent: EDIT_FORM, result: submission.reply(), preview: result.data }, { headers })
 }
@@ -63,7 +59,7 @@ export async function sendTest(api: ApiClient, key: string, formData: FormData, 
       { intent: EDIT_FORM, result: submission.reply({ fieldErrors: { to: ['Enter the e-mail address to send the test to.'] } }) },
       { status: 400, headers },
     )
-  const result = await api.post<EmailTemplateTestResult>(`${pathOf(key)}/test`, { to, subject, html, text })
+  const result = await api.POST('/api/admin/email-templates/{key}/test', { path: { key }, body: { to, subject, html, text } })
   if (!result.ok) {
     if (result.error.status === 429)
       return data<EmailTemplateActionData>({ intent: EDIT_FORM, result: submission.reply(), notice: noticeOf(result.error) }, { status: 429, headers })
@@ -73,7 +69,7 @@ export async function sendTest(api: ApiClient, key: string, formData: FormData, 
 }
 
 export async function resetTemplate(api: ApiClient, key: string, headers: Headers) {
-  const result = await api.del<EmailTemplateDetail>(pathOf(key))
+  const result = await api.DELETE('/api/admin/email-templates/{key}', { path: { key } })
   if (!result.ok) return noticeFailure('reset', result.error, headers)
   await setFlash(headers, { tone: 'success', message: `“${result.data.title}” is back to the default.` })
   throw redirect(`/admin/email-templates/${encodeURIComponent(key)}`, { headers })

@@ -4,7 +4,7 @@ import { Badge } from '~/components/ui/badge'
 import { DataTable } from '~/components/ui/data-table'
 import { PageHeader } from '~/components/ui/page-header'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
-import type { EmailTemplateList, EmailTemplateSummary } from '~/lib/admin/email-templates'
+import type { EmailTemplateSummary } from '~/lib/admin/email-templates'
 import { createServerApi } from '~/lib/api.server'
 import { formatDateTime } from '~/lib/format'
 import { useLocale } from '~/root'
@@ -16,7 +16,7 @@ import type { Route } from './+types/email-templates'
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const list = await api.get<EmailTemplateList>('/api/admin/email-templates')
+  const list = await api.GET('/api/admin/email-templates')
   if (!list.ok) throw loadError(list.error, responseHeaders)
   return data({ templates: list.data.items }, { headers: responseHeaders })
 }

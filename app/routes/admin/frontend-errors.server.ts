@@ -1,5 +1,5 @@
 import { noticeOf } from '~/components/reporting/report-action'
-import { FRONTEND_ERROR_FILTER_NAMES, frontendErrorFiltersOf, frontendErrorQuery, type FrontendErrorList, pageOf } from '~/lib/admin/frontend-errors'
+import { FRONTEND_ERROR_FILTER_NAMES, frontendErrorFiltersOf, frontendErrorQuery, pageOf } from '~/lib/admin/frontend-errors'
 import type { ApiClient } from '~/lib/api/types'
 
 /**
@@ -11,7 +11,7 @@ export async function loadFrontendErrors(api: ApiClient, request: Request) {
   const params = new URL(request.url).searchParams
   const filters = frontendErrorFiltersOf(params)
   const page = pageOf(params)
-  const result = await api.get<FrontendErrorList>(`/api/admin/frontend-errors?${frontendErrorQuery(filters, page > 1 ? { page: String(page) } : {})}`)
+  const result = await api.GET('/api/admin/frontend-errors', { query: new URLSearchParams(frontendErrorQuery(filters, page > 1 ? { page: String(page) } : {})) })
   const refused = !result.ok && result.error.status === 400 ? (result.error.problem?.errors ?? {}) : {}
   const fieldErrors = Object.fromEntries(Object.entries(refused).filter(([name]) => (FRONTEND_ERROR_FILTER_NAMES as readonly string[]).includes(name)))
   return {

@@ -3,11 +3,9 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
-import { type CreatedProjectInvite, INVITE_STATUSES, type Invite, invitesHref, type InviteStatus, type ProjectInvite } from '~/lib/admin/invites'
+import { type CreatedProjectInvite, INVITE_STATUSES, invitesHref, type InviteStatus } from '~/lib/admin/invites'
 import type { ApiClient } from '~/lib/api/types'
-import type { Entitlements } from '~/lib/licensing/seats'
 import { setFlash } from '~/lib/flash.server'
-import type { Page, Project } from '~/lib/reporting/types'
 import { InviteCreateSchema, ProjectInviteCreateSchema } from '~/lib/schemas/admin-invites'
 import { isUuid } from '~/lib/schemas/uuid'
 import { MAIL_QUEUED, mailSetUp } from '~/lib/mail-status.server'
@@ -36,13 +34,13 @@ export async function loadInvitesPage(api: ApiClient, query: InvitesQuery, heade
   const projectParams = new URLSearchParams({ limit: '50' })
   if (query.projectAfter) projectParams.set('after', query.projectAfter)
   const [invites, projects, projectInvites, entitlements] = await Promise.all([
-    api.get<{ items: Invite[]; nextCursor: string | null }>(`/api/admin/invites?${params.toString()}`),
-    api.get<Page<Project>>(`/api/projects?limit=${PROJECTS_MAX}`),
+    api.GET('/api/admin/invites', { query: params }),
+    api.GET('/api/projects', { query: { limit: PROJECTS_MAX } }),
     query.projectId
-      ? api.get<{ items: ProjectInvite[]; nextCursor: string | null }>(`/api/projects/${encodeURIComponent(query.projectId)}/invites?${projectParams.toString()}`)
+      ? api.GET('/api/projects/{projectId}/invites', { path: { projectId: query.projectId }, query: projectParams })
       : null,
     // The seat warning (Settings › Admin › warn near the seat limit, docs/licensing.md): best effort.
-    api.get<Entitlements>('/api/entitlements/me'),
+    api.GET('/api/entitlements/me'),
   ])
   if (!invites.ok) throw loadError(invites.error, headers)
   return {
@@ -61,7 +59,7 @@ export type InvitesActionData = ReportingActionData & { created?: CreatedProject
 export async function createInvite(api: ApiClient, formData: FormData, query: InvitesQuery, headers: Headers) {
   const submission = parseWithZod(formData, { schema: InviteCreateSchema })
   if (submission.status !== 'success') return invalidForm('invite', submission)
-  const result = await api.post<Invite>('/api/admin/invites', submission.value, { idempotencyKey: idempotencyKeyOf(formData, submission.value) })
+  const result = await api.POST('/api/admin/invites', { body: submission.value, idempotencyKey: idempotencyKeyOf(formData, submission.value) })
   if (!result.ok) return formFailure('invite', submission, result.error, headers)
   const message = (await mailSetUp(api))
     ? `Invitation sent to ${result.data.email}. The link works for 7 days.`
@@ -91,7 +89,7 @@ export function idempotencyKeyOf(formData: FormData, body?: unknown): string | t
 
 export async function resendInvite(api: ApiClient, formData: FormData, query: InvitesQuery, headers: Headers) {
   const inviteId = inviteIdOf(formData)
-  const result = await api.post<Invite>('/api/invites/resend', { inviteId }, { idempotencyKey: true })
+  const result = await api.POST('/api/invites/resend', { body: { inviteId }, idempotencyKey: true })
   if (!result.ok) return noticeFailure('resend', result.error, headers, inviteId)
   const message = (await mailSetUp(api))
     ? `Invitation sent to ${result.data.email} again, with a new link. The old link no longer works.`
@@ -102,7 +100,7 @@ export async function resendInvite(api: ApiClient, formData: FormData, query: In
 
 export async function cancelInvite(api: ApiClient, formData: FormData, query: InvitesQuery, headers: Headers) {
   const inviteId = inviteIdOf(formData)
-  const result = await api.post<Invite>('/api/invites/cancel', { inviteId }, { idempotencyKey: true })
+  const result = await api.POST('/api/invites/cancel', { body: { inviteId }, idempotencyKey: true })
   if (!result.ok) return noticeFailure('cancel', result.error, headers, inviteId)
   await setFlash(headers, { tone: 'success', message: `Invitation to ${result.data.email} cancelled. Its link no longer works.` })
   throw redirect(invitesHref(query), { headers })
@@ -113,9 +111,7 @@ export async function createProjectInvite(api: ApiClient, formData: FormData, qu
   const submission = parseWithZod(formData, { schema: ProjectInviteCreateSchema })
   if (!query.projectId) return data<InvitesActionData>({ intent: 'project-create', notice: { message: 'Choose a project first.', correlationId: null } }, { status: 400 })
   if (submission.status !== 'success') return invalidForm('project-create', submission)
-  const result = await api.post<CreatedProjectInvite>(`/api/projects/${encodeURIComponent(query.projectId)}/invites/create`, submission.value, {
-    idempotencyKey: idempotencyKeyOf(formData, submission.value),
-  })
+  const result = await api.POST('/api/projects/{projectId}/invites/create', { path: { projectId: query.projectId }, body: submission.value, idempotencyKey: idempotencyKeyOf(formData, submission.value) })
   if (!result.ok) {
     if (result.error.status === 404) throw loadError(result.error, headers)
     return formFailure('project-create', submission, result.error, headers)
@@ -126,7 +122,7 @@ export async function createProjectInvite(api: ApiClient, formData: FormData, qu
 
 export async function cancelProjectInvite(api: ApiClient, formData: FormData, query: InvitesQuery, headers: Headers) {
   const inviteId = inviteIdOf(formData)
-  const result = await api.post<ProjectInvite>(`/api/project-invites/${encodeURIComponent(inviteId)}/cancel`, undefined, { idempotencyKey: true })
+  const result = await api.POST('/api/project-invites/{inviteId}/cancel', { path: { inviteId }, idempotencyKey: true })
   if (!result.ok) return noticeFailure('project-cancel', result.error, headers, inviteId)
   await setFlash(headers, { tone: 'success', message: 'Project invitation cancelled. Its link and code no longer work.' })
   throw redirect(invitesHref(query), { headers })

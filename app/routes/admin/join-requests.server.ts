@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
-import { joinRequestsApiPath, joinRequestsHref, type AdminJoinRequest, type JoinRequestPage, type JoinRequestsQuery, roleLabel } from '~/lib/admin/join-requests'
+import { joinRequestsApiQuery, joinRequestsHref, type JoinRequestsQuery, roleLabel } from '~/lib/admin/join-requests'
 import { ApproveFormSchema, DeclineFormSchema } from '~/lib/schemas/admin-join-requests'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
@@ -10,12 +10,10 @@ import { setFlash } from '~/lib/flash.server'
 /** /admin/join-requests: what it loads, and its two actions (approve with a role, decline with a reason). */
 
 export async function loadJoinRequestsPage(api: ApiClient, query: JoinRequestsQuery, headers: Headers) {
-  const page = await api.get<JoinRequestPage>(joinRequestsApiPath(query))
+  const page = await api.GET('/api/admin/join-requests', { query: joinRequestsApiQuery(query) })
   if (!page.ok) throw loadError(page.error, headers)
   return page.data
 }
-
-const requestPath = (id: string, verb: 'approve' | 'decline') => `/api/admin/join-requests/${encodeURIComponent(id)}/${verb}`
 
 /**
  * A decision that comes too late (someone else decided, or the person withdrew: 409; the request
@@ -30,7 +28,7 @@ export async function approveJoinRequest(api: ApiClient, formData: FormData, que
   const requestId = String(formData.get('requestId') ?? '')
   const submission = parseWithZod(formData, { schema: ApproveFormSchema })
   if (submission.status !== 'success') return invalidForm('approve', submission, requestId)
-  const result = await api.post<AdminJoinRequest>(requestPath(submission.value.requestId, 'approve'), { roleKey: submission.value.roleKey }, { idempotencyKey: true })
+  const result = await api.POST('/api/admin/join-requests/{id}/approve', { path: { id: submission.value.requestId }, body: { roleKey: submission.value.roleKey }, idempotencyKey: true })
   if (!result.ok) return lateOrFailed('approve', submission, result.error, headers, requestId)
   const approved = result.data
   await setFlash(headers, {
@@ -44,7 +42,7 @@ export async function declineJoinRequest(api: ApiClient, formData: FormData, que
   const requestId = String(formData.get('requestId') ?? '')
   const submission = parseWithZod(formData, { schema: DeclineFormSchema })
   if (submission.status !== 'success') return invalidForm('decline', submission, requestId)
-  const result = await api.post<AdminJoinRequest>(requestPath(submission.value.requestId, 'decline'), { reason: submission.value.reason }, { idempotencyKey: true })
+  const result = await api.POST('/api/admin/join-requests/{id}/decline', { path: { id: submission.value.requestId }, body: { reason: submission.value.reason }, idempotencyKey: true })
   if (!result.ok) return lateOrFailed('decline', submission, result.error, headers, requestId)
   await setFlash(headers, { tone: 'success', message: `Request from ${result.data.requester.displayName} declined. They have been told why by e-mail.` })
   throw redirect(joinRequestsHref(query), { headers })

@@ -1,7 +1,7 @@
 import { noticeOf } from '~/components/reporting/report-action'
-import { LOG_PAGE_DEFAULT_LINES, LOGS_PAGE_FIELDS, logsPageQuery, sinceForApi, type LogTailResponse } from '~/lib/admin/logs'
+import { LOG_PAGE_DEFAULT_LINES, LOGS_PAGE_FIELDS, logsPageQuery, sinceForApi } from '~/lib/admin/logs'
 import type { ApiClient } from '~/lib/api/types'
-import type { FrontendErrorGroup, FrontendErrorList } from '~/lib/admin/frontend-errors'
+import type { FrontendErrorGroup } from '~/lib/admin/frontend-errors'
 
 /** A visitor id (kr-vis) or a correlation id as a search term: letters, digits and dashes. */
 const ID_LIKE = /^[A-Za-z0-9-]{8,200}$/
@@ -26,7 +26,7 @@ export async function loadLogsPage(api: ApiClient, request: Request) {
   if (query.query) params.set('query', query.query)
   params.set('lines', query.lines || String(LOG_PAGE_DEFAULT_LINES))
   if (query.before) params.set('before', query.before)
-  const tail = await api.get<LogTailResponse>(`/api/admin/logs/tail?${params.toString()}`)
+  const tail = await api.GET('/api/admin/logs/tail', { query: params })
   const refused = !tail.ok && tail.error.status === 400 ? (tail.error.problem?.errors ?? {}) : {}
   // A refused `before` (a hand-edited address) is no field's: the page says so in its alert.
   const fieldErrors = Object.fromEntries(Object.entries(refused).filter(([name]) => (LOGS_PAGE_FIELDS as readonly string[]).includes(name)))
@@ -52,7 +52,7 @@ async function visitorErrorsOf(api: ApiClient, search: string, lines: readonly {
   if (ID_LIKE.test(search)) ids.add(search)
   const found = await Promise.all(
     [...ids].slice(0, VISITORS_JOINED).map(async (visitorId) => {
-      const list = await api.get<FrontendErrorList>(`/api/admin/frontend-errors?${new URLSearchParams({ visitor: visitorId, limit: '5' }).toString()}`)
+      const list = await api.GET('/api/admin/frontend-errors', { query: new URLSearchParams({ visitor: visitorId, limit: '5' }) })
       return list.ok && list.data.items.length > 0 ? { visitorId, groups: list.data.items, hasMore: list.data.hasMore } : null
     }),
   )

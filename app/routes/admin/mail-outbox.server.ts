@@ -1,7 +1,6 @@
 import { redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
-import { mailOutboxHref, type MailOutboxPage, type MailOutboxQuery, type MailTransportsResponse } from '~/lib/admin/mail-outbox'
-import type { EmailTemplateList } from '~/lib/admin/email-templates'
+import { mailOutboxHref, type MailOutboxQuery } from '~/lib/admin/mail-outbox'
 import type { ApiClient } from '~/lib/api/types'
 
 /** /admin/mail-outbox: a page of the organisation's mail and the health of its transports. */
@@ -13,9 +12,9 @@ export async function loadMailOutbox(api: ApiClient, query: MailOutboxQuery, hea
   if (query.to) params.set('to', query.to)
   if (query.after) params.set('after', query.after)
   const [list, transports, templateList] = await Promise.all([
-    api.get<MailOutboxPage & { templates: string[] }>(`/api/admin/mail-outbox?${params.toString()}`),
-    api.get<MailTransportsResponse>('/api/admin/mail-outbox/transports'),
-    api.get<EmailTemplateList>('/api/admin/email-templates'),
+    api.GET('/api/admin/mail-outbox', { query: params }),
+    api.GET('/api/admin/mail-outbox/transports'),
+    api.GET('/api/admin/email-templates'),
   ])
   // A stale cursor (400) starts again from the first page rather than failing the screen.
   if (!list.ok && list.error.status === 400 && query.after) throw redirect(mailOutboxHref({ ...query, after: null }), { headers })

@@ -2,12 +2,9 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
-import { type AdminPackage, type ProjectPackageSetting } from '~/lib/admin/packages'
 import { AddPackageFormSchema, RenamePackageFormSchema, TogglePackageFormSchema } from '~/lib/schemas/admin-packages'
 import type { ApiClient } from '~/lib/api/types'
-import type { Session } from '~/lib/auth/session'
 import { setFlash } from '~/lib/flash.server'
-import type { Page, Project } from '~/lib/reporting/types'
 import { packagesHref, type PackagesQuery } from '~/lib/admin/packages-query'
 import { isUuid } from '~/lib/schemas/uuid'
 
@@ -16,11 +13,9 @@ import { isUuid } from '~/lib/schemas/uuid'
 /** The project picker offers the newest this many projects. */
 const PICKER_PROJECTS = 100
 
-const organisationPath = (organisationId: string) => `/api/admin/organisations/${encodeURIComponent(organisationId)}/packages`
-
 /** The session's organisation: its id names the packages' path. */
 async function organisationOf(api: ApiClient, headers: Headers): Promise<{ id: string; name: string }> {
-  const session = await api.get<Session>('/auth/session')
+  const session = await api.GET('/auth/session')
   if (!session.ok) throw loadError(session.error, headers)
   return { id: session.data.tenantId, name: session.data.tenantName }
 }
@@ -28,9 +23,9 @@ async function organisationOf(api: ApiClient, headers: Headers): Promise<{ id: s
 export async function loadPackagesPage(api: ApiClient, query: PackagesQuery, headers: Headers) {
   const organisation = await organisationOf(api, headers)
   const [list, projects, settings] = await Promise.all([
-    api.get<{ items: AdminPackage[] }>(organisationPath(organisation.id)),
-    api.get<Page<Project>>(`/api/projects?status=all&limit=${PICKER_PROJECTS}`),
-    query.projectId ? api.get<{ items: ProjectPackageSetting[] }>(`/api/admin/projects/${encodeURIComponent(query.projectId)}/packages`) : null,
+    api.GET('/api/admin/organisations/{id}/packages', { path: { id: organisation.id } }),
+    api.GET('/api/projects', { query: { status: 'all', limit: PICKER_PROJECTS } }),
+    query.projectId ? api.GET('/api/admin/projects/{id}/packages', { path: { id: query.projectId } }) : null,
   ])
   if (!list.ok) throw loadError(list.error, headers)
   const packages = list.data.items
@@ -50,7 +45,7 @@ export async function addPackage(api: ApiClient, formData: FormData, query: Pack
   const submission = parseWithZod(formData, { schema: AddPackageFormSchema })
   if (submission.status !== 'success') return invalidForm('add', submission)
   const organisation = await organisationOf(api, headers)
-  const current = await api.get<{ items: AdminPackage[] }>(organisationPath(organisation.id))
+  const current = await api.GET('/api/admin/organisations/{id}/packages', { path: { id: organisation.id } })
   if (!current.ok) return formFailure('add', submission, current.error, headers)
   const { key, name, sortOrder } = submission.value
   if (current.data.items.some((p) => p.key === key)) {
@@ -61,7 +56,7 @@ export async function addPackage(api: ApiClient, formData: FormData, query: Pack
   }
   const order = sortOrder ?? Math.max(0, ...current.data.items.map((p) => p.sortOrder + 1))
   const items = [...current.data.items.map((p) => ({ key: p.key, name: p.name, active: p.active, sortOrder: p.sortOrder })), { key, name, active: true, sortOrder: order }]
-  const saved = await api.put<{ items: AdminPackage[] }>(organisationPath(organisation.id), { items })
+  const saved = await api.PUT('/api/admin/organisations/{id}/packages', { path: { id: organisation.id }, body: { items } })
   if (!saved.ok) {
     // Row errors of the new package (the last row) belong next to the add form's fields.
     const last = `items.${items.length - 1}.`
@@ -80,7 +75,7 @@ export async function renamePackage(api: ApiClient, formData: FormData, query: P
   if (submission.status !== 'success') return invalidForm('rename', submission)
   const organisation = await organisationOf(api, headers)
   const { key, name } = submission.value
-  const saved = await api.patch<AdminPackage>(`${organisationPath(organisation.id)}/${encodeURIComponent(key)}`, { name })
+  const saved = await api.PATCH('/api/admin/organisations/{id}/packages/{key}', { path: { id: organisation.id, key }, body: { name } })
   if (!saved.ok) {
     if (saved.error.status === 404) return noticeFailure('rename', saved.error, headers, key)
     return formFailure('rename', submission, saved.error, headers, key)
@@ -94,7 +89,7 @@ export async function togglePackage(api: ApiClient, formData: FormData, query: P
   if (submission.status !== 'success') throw data('Choose a package.', { status: 400 })
   const organisation = await organisationOf(api, headers)
   const { key, active } = submission.value
-  const saved = await api.patch<AdminPackage>(`${organisationPath(organisation.id)}/${encodeURIComponent(key)}`, { active: active === 'true' })
+  const saved = await api.PATCH('/api/admin/organisations/{id}/packages/{key}', { path: { id: organisation.id, key }, body: { active: active === 'true' } })
   if (!saved.ok) return noticeFailure('toggle', saved.error, headers, key)
   await setFlash(headers, {
     tone: 'success',
@@ -116,7 +111,7 @@ export async function saveProjectPackages(api: ApiClient, formData: FormData, he
     if (choice !== 'inherit' && choice !== 'on' && choice !== 'off') throw data('Choose inherit, on or off.', { status: 400 })
     items.push({ packageKey: name.slice(4), active: choice === 'inherit' ? null : choice === 'on' })
   }
-  const saved = await api.put<{ items: ProjectPackageSetting[] }>(`/api/projects/${encodeURIComponent(projectId)}/packages`, { items })
+  const saved = await api.PUT('/api/projects/{id}/packages', { path: { id: projectId }, body: { items } })
   if (!saved.ok) {
     if (saved.error.status === 404) throw loadError(saved.error, headers)
     return noticeFailure('project', saved.error, headers, projectId)

@@ -20,7 +20,7 @@ import { createServerApi } from '~/lib/api.server'
 import type { DrawingOverlay, DrawingSheet } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
-import { type Project, projectTitle } from '~/lib/reporting/types'
+import { projectTitle } from '~/lib/reporting/types'
 import type { Route } from './+types/project-drawings-overlay'
 
 /**
@@ -31,7 +31,7 @@ import type { Route } from './+types/project-drawings-overlay'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.projectId)
-  const [overlay, project] = await Promise.all([api.get<DrawingOverlay>(`/api/admin/projects/${id}/drawings-overlay`), api.get<Project>(`/api/projects/${id}`)])
+  const [overlay, project] = await Promise.all([api.GET('/api/admin/projects/{id}/drawings-overlay', { path: { id } }), api.GET('/api/projects/{id}', { path: { id } })])
   return data({ overlay: loaded(overlay, responseHeaders), project: loaded(project, responseHeaders) }, { headers: responseHeaders })
 }
 
@@ -45,9 +45,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const value = submission.value
   const body = {
     colours: value.colourSource === 'project' ? chosenColours(value) : null,
-    sheets: (value.sheets ?? []).map((sheet) => ({ documentId: sheet.documentId, pinning: sheet.pinning ?? false, scale: sheet.scale ?? null, rotation: sheet.rotation })),
+    sheets: (value.sheets ?? []).map((sheet) => ({ documentId: sheet.documentId, pinning: sheet.pinning ?? false, scale: sheet.scale ?? null, rotation: sheet.rotation as (typeof ROTATIONS)[number] })),
   }
-  const result = await api.put<DrawingOverlay>(`/api/admin/projects/${encodeURIComponent(params.projectId)}/drawings-overlay`, body)
+  const result = await api.PUT('/api/admin/projects/{id}/drawings-overlay', { path: { id: params.projectId }, body })
   if (!result.ok) {
     if (result.error.status === 403) return data<ReportingActionData>({ intent, result: submission.reply(), notice: noticeOf(result.error) }, { status: 403, headers: responseHeaders })
     const fieldErrors = formFieldErrors(result.error.problem?.errors ?? {})

@@ -14,7 +14,7 @@ import { SubmitButton } from '~/components/ui/submit-button'
 import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
 import { formatDateTime, formatNumber } from '~/lib/format'
-import { ARCHIVE_AFTER_DAYS_MAX, PURGE_AFTER_DAYS_MAX, RetentionFormSchema, type RetentionHealth, type RetentionPolicy } from '~/lib/schemas/admin-retention'
+import { ARCHIVE_AFTER_DAYS_MAX, PURGE_AFTER_DAYS_MAX, RetentionFormSchema } from '~/lib/schemas/admin-retention'
 import { useLocale } from '~/root'
 import type { Route } from './+types/retention'
 
@@ -25,7 +25,7 @@ import type { Route } from './+types/retention'
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const [policy, health] = await Promise.all([api.get<RetentionPolicy>('/api/admin/retention'), api.get<RetentionHealth>('/api/admin/retention/health')])
+  const [policy, health] = await Promise.all([api.GET('/api/admin/retention'), api.GET('/api/admin/retention/health')])
   if (!policy.ok) throw loadError(policy.error, responseHeaders)
   if (!health.ok) throw loadError(health.error, responseHeaders)
   return data({ policy: policy.data, health: health.data }, { headers: responseHeaders })
@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: RetentionFormSchema })
   if (submission.status !== 'success') return invalidForm('save', submission)
   const { enabled, archiveAfterDays, purgeAfterDays } = submission.value
-  const result = await api.put<RetentionPolicy>('/api/admin/retention', { enabled: enabled ?? false, archiveAfterDays, purgeAfterDays })
+  const result = await api.PUT('/api/admin/retention', { body: { enabled: enabled ?? false, archiveAfterDays, purgeAfterDays } })
   if (!result.ok) return formFailure('save', submission, result.error, responseHeaders)
   await setFlash(responseHeaders, {
     tone: 'success',

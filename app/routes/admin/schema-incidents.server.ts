@@ -1,11 +1,5 @@
 import { noticeOf } from '~/components/reporting/report-action'
-import {
-  SCHEMA_INCIDENT_PAGE_SIZE,
-  schemaIncidentsApiQuery,
-  type SchemaIncidentGroupPage,
-  type SchemaIncidentOccurrencePage,
-  type SchemaIncidentsQuery,
-} from '~/lib/admin/schema-incidents'
+import { SCHEMA_INCIDENT_PAGE_SIZE, schemaIncidentsApiQuery, type SchemaIncidentsQuery } from '~/lib/admin/schema-incidents'
 import type { ApiClient } from '~/lib/api/types'
 
 /**
@@ -16,10 +10,9 @@ import type { ApiClient } from '~/lib/api/types'
 export async function loadSchemaIncidents(api: ApiClient, query: SchemaIncidentsQuery) {
   const params = schemaIncidentsApiQuery(query, query.page)
   params.set('limit', String(SCHEMA_INCIDENT_PAGE_SIZE))
-  const scope = query.scope === 'instance' ? '?scope=instance' : ''
   const [list, occurrences] = await Promise.all([
-    api.get<SchemaIncidentGroupPage>(`/api/admin/schema-incidents?${params.toString()}`),
-    query.group ? api.get<SchemaIncidentOccurrencePage>(`/api/admin/schema-incidents/groups/${encodeURIComponent(query.group)}${scope}`) : Promise.resolve(null),
+    api.GET('/api/admin/schema-incidents', { query: params }),
+    query.group ? api.GET('/api/admin/schema-incidents/groups/{group}', { path: { group: query.group }, query: { scope: query.scope === 'instance' ? 'instance' : undefined } }) : Promise.resolve(null),
   ])
   const fieldErrors = !list.ok && list.error.status === 400 ? (list.error.problem?.errors ?? {}) : {}
   return {

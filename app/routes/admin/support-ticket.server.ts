@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
-import { SUPPORT_ADMIN_STATUS_LABELS, type SupportAssignee, type SupportTicketDetail } from '~/lib/admin/support'
+import { SUPPORT_ADMIN_STATUS_LABELS, type SupportAssignee } from '~/lib/admin/support'
 import { TicketChangeFormSchema } from '~/lib/schemas/admin-support'
 import type { SupportActionData } from '~/lib/admin/support.server'
 import type { ApiClient } from '~/lib/api/types'
@@ -11,14 +11,14 @@ import { failureStatus, replyWithApiError } from '~/lib/forms'
 /** /admin/support/{id}: whom it may be assigned to, and the status and assignee form. */
 
 export async function loadAssignees(api: ApiClient): Promise<SupportAssignee[]> {
-  const result = await api.get<{ items: SupportAssignee[] }>('/api/admin/support/assignees')
+  const result = await api.GET('/api/admin/support/assignees')
   return result.ok ? result.data.items : []
 }
 
 export async function changeAction(api: ApiClient, formData: FormData, ticketId: string, headers: Headers) {
   const submission = parseWithZod(formData, { schema: TicketChangeFormSchema })
   if (submission.status !== 'success') return data<SupportActionData>({ intent: 'change', result: submission.reply() }, { status: 400 })
-  const result = await api.patch<SupportTicketDetail>(`/api/admin/support/tickets/${encodeURIComponent(ticketId)}`, submission.value)
+  const result = await api.PATCH('/api/admin/support/tickets/{id}', { path: { id: ticketId }, body: submission.value })
   if (!result.ok) {
     if (result.error.status === 404) throw loadError(result.error, headers)
     return data<SupportActionData>({ intent: 'change', result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers })

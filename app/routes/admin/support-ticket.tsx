@@ -24,7 +24,7 @@ function ticketId(params: { ticketId?: string }): string {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = ticketId(params)
   const { api, responseHeaders } = createServerApi(request, context)
-  const [ticket, assignees] = await Promise.all([loadTicket(api, `/api/admin/support/tickets/${id}`, responseHeaders), loadAssignees(api)])
+  const [ticket, assignees] = await Promise.all([loadTicket(api, 'admin', id, responseHeaders), loadAssignees(api)])
   return data({ ticket, assignees }, { headers: responseHeaders })
 }
 
@@ -35,7 +35,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const back = `/admin/support/${id}`
   switch (String(formData.get('intent') ?? '')) {
     case 'reply':
-      return replyAction(api, formData, `/api/admin/support/tickets/${id}/messages`, back, responseHeaders)
+      return replyAction(api, formData, 'admin', id, back, responseHeaders)
     case 'attach':
       return attachAction(api, formData, id, back, responseHeaders)
     case 'change':

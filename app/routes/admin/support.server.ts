@@ -1,5 +1,5 @@
 import { loadError } from '~/components/reporting/item-action'
-import { SUPPORT_STATUSES, type SupportAssignee, type SupportStatus, type SupportTicket } from '~/lib/admin/support'
+import { SUPPORT_STATUSES, type SupportStatus } from '~/lib/admin/support'
 import type { ApiClient } from '~/lib/api/types'
 import { isUuid } from '~/lib/schemas/uuid'
 
@@ -29,8 +29,8 @@ export async function loadAdminTickets(api: ApiClient, query: AdminTicketsQuery,
   if (query.q) params.set('q', query.q)
   if (query.after) params.set('after', query.after)
   const [list, assignees] = await Promise.all([
-    api.get<{ items: SupportTicket[]; nextCursor: string | null }>(`/api/admin/support/tickets?${params.toString()}`),
-    api.get<{ items: SupportAssignee[] }>('/api/admin/support/assignees'),
+    api.GET('/api/admin/support/tickets', { query: params }),
+    api.GET('/api/admin/support/assignees'),
   ])
   if (!list.ok) throw loadError(list.error, headers)
   return { tickets: list.data.items, nextCursor: list.data.nextCursor, assignees: assignees.ok ? assignees.data.items : [] }

@@ -1,6 +1,6 @@
 import { cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
 import { noticeOf } from '~/components/reporting/report-action'
-import { type IngestStats, TELEMETRY_FILTER_NAMES, type TelemetryEventList, telemetryFiltersOf, telemetryQuery } from '~/lib/admin/telemetry'
+import { TELEMETRY_FILTER_NAMES, telemetryFiltersOf, telemetryQuery } from '~/lib/admin/telemetry'
 import type { ApiClient } from '~/lib/api/types'
 
 /**
@@ -13,9 +13,9 @@ export async function loadTelemetryPage(api: ApiClient, request: Request) {
   const filters = telemetryFiltersOf(params)
   const position = cursorPosition(params)
   const [stats, sample, list] = await Promise.all([
-    api.get<IngestStats>('/api/admin/telemetry/stats'),
-    api.get<TelemetryEventList>('/api/admin/telemetry/events?limit=1'),
-    api.get<TelemetryEventList>(`/api/admin/telemetry/events?${telemetryQuery(filters, cursorQuery(position))}`),
+    api.GET('/api/admin/telemetry/stats'),
+    api.GET('/api/admin/telemetry/events', { query: { limit: 1 } }),
+    api.GET('/api/admin/telemetry/events', { query: new URLSearchParams(telemetryQuery(filters, cursorQuery(position))) }),
   ])
   const refused = !list.ok && list.error.status === 400 ? (list.error.problem?.errors ?? {}) : {}
   const fieldErrors = Object.fromEntries(Object.entries(refused).filter(([name]) => (TELEMETRY_FILTER_NAMES as readonly string[]).includes(name)))

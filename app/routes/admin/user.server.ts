@@ -2,18 +2,13 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { invalidForm, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
-import type { AdminUser, HardDeleteResult } from '~/lib/admin/users'
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { RoleFormSchema, SetPasswordSchema, UserEditFormSchema, userEditBody } from '~/lib/schemas/admin-users'
 
-/** /admin/users/:userId: what the member's page loads and its actions (each form has its `intent`). */
-
-const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`
-
 export async function loadUserPage(api: ApiClient, userId: string, headers: Headers) {
-  const result = await api.get<AdminUser>(userPath(userId))
+  const result = await api.GET('/api/admin/users/{id}', { path: { id: userId } })
   if (!result.ok) throw loadError(result.error, headers)
   return { user: result.data }
 }
@@ -40,41 +35,41 @@ export async function userAction(api: ApiClient, userId: string, formData: FormD
     case 'edit': {
       const submission = parseWithZod(formData, { schema: UserEditFormSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
-      const result = await api.patch<AdminUser>(userPath(userId), userEditBody(submission.value))
+      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: userEditBody(submission.value) })
       if (!result.ok) return failure(intent, result.error, headers, submission)
       return done(headers, userId, `${result.data.displayName}’s details saved.`)
     }
     case 'role': {
       const submission = parseWithZod(formData, { schema: RoleFormSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
-      const result = await api.patch<AdminUser>(userPath(userId), { roleKey: submission.value.roleKey })
+      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: { roleKey: submission.value.roleKey } })
       if (!result.ok) return failure(intent, result.error, headers, submission)
       return done(headers, userId, `${result.data.displayName}’s role changed.`)
     }
     case 'suspend': {
-      const result = await api.del<AdminUser>(userPath(userId))
+      const result = await api.DELETE('/api/admin/users/{id}', { path: { id: userId } })
       if (!result.ok) return failure(intent, result.error, headers)
       return done(headers, userId, `${result.data.displayName} is suspended and signed out of this organisation.`)
     }
     case 'reactivate': {
-      const result = await api.patch<AdminUser>(userPath(userId), { status: 'Active' })
+      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: { status: 'Active' } })
       if (!result.ok) return failure(intent, result.error, headers)
       return done(headers, userId, `${result.data.displayName} is active again.`)
     }
     case 'reset-password': {
-      const result = await api.post<AdminUser>(`${userPath(userId)}/password`, undefined, { idempotencyKey: true })
+      const result = await api.POST('/api/admin/users/{id}/password', { path: { id: userId }, idempotencyKey: true })
       if (!result.ok) return failure(intent, result.error, headers)
       return done(headers, userId, `A link to choose a new password was mailed to ${result.data.email}.`)
     }
     case 'set-password': {
       const submission = parseWithZod(formData, { schema: SetPasswordSchema })
       if (submission.status !== 'success') return data<ReportingActionData>({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-      const result = await api.post<AdminUser>(`${userPath(userId)}/password/set`, submission.value)
+      const result = await api.POST('/api/admin/users/{id}/password/set', { path: { id: userId }, body: submission.value })
       if (!result.ok) return failure(intent, result.error, headers, submission, ['password'])
       return done(headers, userId, `${result.data.displayName}’s password is set. Their other sessions were signed out.`)
     }
     case 'hard-delete': {
-      const result = await api.del<HardDeleteResult>(`${userPath(userId)}/hard`)
+      const result = await api.DELETE('/api/admin/users/{id}/hard', { path: { id: userId } })
       if (!result.ok) return failure(intent, result.error, headers)
       await setFlash(headers, {
         tone: 'success',

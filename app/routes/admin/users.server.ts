@@ -3,11 +3,9 @@ import { data, redirect } from 'react-router'
 import { invalidForm, formFailure, noticeOf } from '~/components/reporting/report-action'
 import { cursorPosition, cursorQuery, type CursorPosition } from '~/components/reporting/report-paging'
 import type { UsersFilter } from '~/components/admin/users-filter'
-import type { AdminOrganisation, AdminUser } from '~/lib/admin/users'
 import { ADMIN_ROLE_KEYS, MEMBERSHIP_STATUSES } from '~/lib/admin/users'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
-import type { Page } from '~/lib/reporting/types'
 import { AddMemberSchema } from '~/lib/schemas/admin-users'
 
 /** /admin/users: what the list loads (filters and paging from the URL) and its "Add member" action. */
@@ -29,7 +27,7 @@ export async function loadUsersPage(api: ApiClient, url: URL) {
   if (filter.q) query.set('q', filter.q)
   if (filter.role) query.set('roleKey', filter.role)
   if (filter.status) query.set('status', filter.status)
-  const [list, organisations] = await Promise.all([api.get<Page<AdminUser>>(`/api/admin/users?${query}`), api.get<{ items: AdminOrganisation[] }>('/api/admin/organisations')])
+  const [list, organisations] = await Promise.all([api.GET('/api/admin/users', { query: new URLSearchParams(query) }), api.GET('/api/admin/organisations')])
   if (!list.ok && list.error.status === 400 && position.after) {
     // A stale or edited cursor: start again from the first page with the same filters.
     const fresh = new URLSearchParams(url.searchParams)
@@ -52,7 +50,7 @@ export async function addMember(api: ApiClient, formData: FormData, headers: Hea
   if (submission.status !== 'success') return invalidForm('add-member', submission)
   const organisationId = String(formData.get('organisationId') ?? '')
   if (!organisationId) throw data('The organisation is missing.', { status: 400 })
-  const result = await api.post<AdminUser>(`/api/admin/organisations/${encodeURIComponent(organisationId)}/members`, submission.value, { idempotencyKey: true })
+  const result = await api.POST('/api/admin/organisations/{id}/members', { path: { id: organisationId }, body: submission.value, idempotencyKey: true })
   if (!result.ok) return formFailure('add-member', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `${result.data.displayName} is now a member of the organisation.` })
   throw redirect(`/admin/users/${encodeURIComponent(result.data.id)}`, { headers })

@@ -4,18 +4,15 @@ import type { PartyChoices } from '~/components/doc-control/template-form'
 import { type TemplatesQuery, templatesHref } from '~/components/doc-control/template-query'
 import { loadError } from '~/components/reporting/item-action'
 import { noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import type { RequestBody } from '~/lib/api/typed'
 import type { ApiClient, ApiError } from '~/lib/api/types'
-import type { Party, WorkflowTemplate } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
-import { type Member, type Page, type Project, projectTitle } from '~/lib/reporting/types'
+import { projectTitle } from '~/lib/reporting/types'
 import { templateBodyOf, templateFieldOf, TemplateFormSchema } from '~/lib/schemas/workflow-forms'
 import { isUuid } from '~/lib/schemas/uuid'
 
 /** /admin/workflow-templates: what it loads, and its two actions (save a template, archive one). */
-
-const templatesPath = '/api/workflow-templates'
-const templatePath = (id: string) => `${templatesPath}/${encodeURIComponent(id)}`
 /** Parties come per project: those of this many active projects are offered as reviewers. */
 const PARTY_PROJECTS_MAX = 25
 
@@ -26,9 +23,9 @@ const PARTY_PROJECTS_MAX = 25
 export async function loadTemplatesPage(api: ApiClient, query: TemplatesQuery, headers: Headers) {
   const formOpen = query.creating || query.editing !== null
   const [list, editing, members, partyChoices] = await Promise.all([
-    api.get<{ items: WorkflowTemplate[] }>(`${templatesPath}${query.archived ? '?includeArchived=true' : ''}`),
-    query.editing ? api.get<WorkflowTemplate>(templatePath(query.editing)) : null,
-    formOpen ? api.get<{ items: Member[] }>('/api/members') : null,
+    api.GET('/api/workflow-templates', { query: { includeArchived: query.archived ? 'true' : undefined } }),
+    query.editing ? api.GET('/api/workflow-templates/{templateId}', { path: { templateId: query.editing } }) : null,
+    formOpen ? api.GET('/api/members') : null,
     formOpen ? loadPartyChoices(api) : null,
   ])
   if (!list.ok) throw loadError(list.error, headers)
@@ -43,9 +40,9 @@ export async function loadTemplatesPage(api: ApiClient, query: TemplatesQuery, h
 }
 
 async function loadPartyChoices(api: ApiClient): Promise<PartyChoices> {
-  const projects = await api.get<Page<Project>>(`/api/projects?status=active&limit=${PARTY_PROJECTS_MAX}`)
+  const projects = await api.GET('/api/projects', { query: { status: 'active', limit: PARTY_PROJECTS_MAX } })
   if (!projects.ok) return []
-  const lists = await Promise.all(projects.data.items.map((project) => api.get<{ items: Party[] }>(`/api/projects/${encodeURIComponent(project.id)}/parties`)))
+  const lists = await Promise.all(projects.data.items.map((project) => api.GET('/api/projects/{id}/parties', { path: { id: project.id } })))
   return projects.data.items.flatMap((project, index) => {
     const list = lists[index]
     if (!list?.ok || list.data.items.length === 0) return []
@@ -64,9 +61,10 @@ export async function saveTemplate(api: ApiClient, formData: FormData, query: Te
   const submission = parseWithZod(formData, { schema: TemplateFormSchema })
   if (submission.status === undefined) return data<ReportingActionData>({ intent: 'save', result: submission.reply() })
   if (submission.status !== 'success') return data<ReportingActionData>({ intent: 'save', result: submission.reply() }, { status: 400 })
-  const body = templateBodyOf(submission.value)
+  // The form's roles come from its enum (REVIEWER_ROLES); the shared ReviewerRule type names any role key.
+  const body = templateBodyOf(submission.value) as RequestBody<'/api/workflow-templates', 'post'>
   const templateId = query.editing
-  const result = templateId ? await api.put<WorkflowTemplate>(templatePath(templateId), body) : await api.post<WorkflowTemplate>(templatesPath, body, { idempotencyKey: true })
+  const result = templateId ? await api.PUT('/api/workflow-templates/{templateId}', { path: { templateId }, body }) : await api.POST('/api/workflow-templates', { body, idempotencyKey: true })
   if (!result.ok) {
     if (result.error.status === 404) throw loadError(result.error, headers)
     const fieldErrors = templateFieldErrors(result.error, submission.value)
@@ -98,7 +96,7 @@ function templateFieldErrors(error: ApiError, form: Parameters<typeof templateFi
 export async function archiveTemplate(api: ApiClient, formData: FormData, query: TemplatesQuery, headers: Headers) {
   const templateId = String(formData.get('templateId') ?? '')
   if (!isUuid(templateId)) throw data('Choose a template.', { status: 400 })
-  const result = await api.post<WorkflowTemplate>(`${templatePath(templateId)}/archive`, undefined, { idempotencyKey: true })
+  const result = await api.POST('/api/workflow-templates/{templateId}/archive', { path: { templateId }, idempotencyKey: true })
   if (!result.ok) {
     if (result.error.status === 404) throw loadError(result.error, headers)
     return noticeFailure('archive', result.error, headers, templateId)

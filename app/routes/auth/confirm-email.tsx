@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success')
     return data({ result: submission.reply({ formErrors: ['This link is not valid. Check that you opened the whole link from the e-mail.'] }) }, { status: 400 })
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const result = await api.post<{ email: string }>('/api/settings/user/email/confirm', submission.value)
+  const result = await api.POST('/api/settings/user/email/confirm', { body: submission.value })
   if (!result.ok) {
     return data({ result: submission.reply({ formErrors: [formMessageFor(result.error)] }) }, { status: failureStatus(result.error), headers: responseHeaders })
   }

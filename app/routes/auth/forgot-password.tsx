@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'request': {
       const submission = parseWithZod(formData, { schema: ResetRequestSchema })
       if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-      const result = await api.post('/auth/password/reset/request', submission.value)
+      const result = await api.POST('/auth/password/reset/request', { body: submission.value })
       if (!result.ok) return data({ result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers: responseHeaders })
       await setFlash(responseHeaders, {
         tone: 'success',
@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'reset': {
       const submission = parseWithZod(formData, { schema: ResetConfirmSchema })
       if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-      const result = await api.post('/auth/password/reset/confirm', submission.value)
+      const result = await api.POST('/auth/password/reset/confirm', { body: submission.value })
       if (!result.ok) {
         return data({ result: replyWithApiError(submission, result.error, ['password']) }, { status: failureStatus(result.error), headers: responseHeaders })
       }

@@ -4,7 +4,7 @@ import { createServerApi } from '~/lib/api.server'
 import type { ApiError } from '~/lib/api/types'
 import { isOidcErrorCode } from '~/lib/auth/oidc-errors'
 import { failureStatus, formMessageFor } from '~/lib/forms'
-import { OidcStartSchema, type OidcAuthorizeResponse } from '~/lib/schemas/oidc'
+import { OidcStartSchema } from '~/lib/schemas/oidc'
 
 /**
  * The sign-in page's "company account" form (issue 16, docs/identity-provider.md): starts the
@@ -19,7 +19,7 @@ export async function startCompanySignIn(request: Request, context: AppLoadConte
   }
   const redirectTo = String(formData.get('redirectTo') ?? '')
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const result = await api.post<OidcAuthorizeResponse>('/auth/oidc/authorize', { organisation: submission.value.organisation, ...(redirectTo && { redirectTo }) })
+  const result = await api.POST('/auth/oidc/authorize', { body: { organisation: submission.value.organisation, ...(redirectTo && { redirectTo }) } })
   if (!result.ok) {
     const message = oidcMessageFor(result.error)
     const fieldErrors: Record<string, string[]> = result.error.problem?.errors?.organisation ? { organisation: [message] } : {}

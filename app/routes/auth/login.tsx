@@ -12,7 +12,6 @@ import { createServerApi } from '~/lib/api.server'
 import { blockedPath } from '~/lib/api/paths'
 import { safeRedirectPath } from '~/lib/auth/guard'
 import { lastOidcError } from '~/lib/auth/oidc-error.server'
-import type { Session } from '~/lib/auth/session'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { LoginSchema } from '~/lib/schemas/auth'
 import { OIDC_INTENT, OidcStartSchema } from '~/lib/schemas/oidc'
@@ -44,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const result = await api.post<Session>(mode === 'admin' ? '/auth/admin/login' : '/auth/login', submission.value)
+  const result = mode === 'admin' ? await api.POST('/auth/admin/login', { body: submission.value }) : await api.POST('/auth/login', { body: submission.value })
   if (!result.ok) {
     if (result.error.problem?.code === 'KR_USER_BLOCKED') throw redirect(blockedPath(result.error.correlationId), { headers: responseHeaders })
     return data(

@@ -11,6 +11,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
   // Whatever the backend answers, the browser leaves signed out: its cookie is cleared below too.
-  await api.del('/auth/session')
+  await api.DELETE('/auth/session')
   return redirect('/auth/login', { headers: responseHeaders })
 }

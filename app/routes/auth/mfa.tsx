@@ -10,7 +10,6 @@ import { QrCode } from '~/components/ui/qr-code'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { createServerApi } from '~/lib/api.server'
 import { safeRedirectPath } from '~/lib/auth/guard'
-import type { Session } from '~/lib/auth/session'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { withQrCode } from '~/lib/qr.server'
 import { MfaSchema } from '~/lib/schemas/auth'
@@ -23,12 +22,12 @@ type Enrollment = { secret: string; otpauthUri: string; qrSvg: string }
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
-  const session = await api.get<Session>('/auth/session')
+  const session = await api.GET('/auth/session')
   if (!session.ok) throw redirect('/auth/login', { headers: responseHeaders })
   if (!session.data.requiresMfa) throw redirect(redirectTo, { headers: responseHeaders })
   let enrollment: Enrollment | null = null
   if (session.data.mfaEnrollment) {
-    const result = await api.get<Omit<Enrollment, 'qrSvg'>>('/auth/mfa/enrollment')
+    const result = await api.GET('/auth/mfa/enrollment')
     if (result.ok) enrollment = withQrCode(result.data)
   }
   return data({ email: session.data.email, kind: session.data.kind, enrollment }, { headers: responseHeaders })
@@ -40,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: MfaSchema })
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['code'] }) }, { status: 400 })
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const result = await api.post<Session>('/auth/mfa/verify', submission.value)
+  const result = await api.POST('/auth/mfa/verify', { body: submission.value })
   if (!result.ok) {
     if (result.error.status === 401) throw redirect('/auth/login', { headers: responseHeaders })
     return data({ result: replyWithApiError(submission, result.error, ['code']) }, { status: failureStatus(result.error), headers: responseHeaders })

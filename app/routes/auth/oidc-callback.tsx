@@ -3,7 +3,6 @@ import { AuthCard } from '~/components/auth/auth-card'
 import { createServerApi } from '~/lib/api.server'
 import { leaveOidcError, oidcErrorPath } from '~/lib/auth/oidc-error.server'
 import { OIDC_ERROR } from '~/lib/auth/oidc-errors'
-import type { OidcCallbackResponse } from '~/lib/schemas/oidc'
 import type { Route } from './+types/oidc-callback'
 import { oidcMessageFor } from './login-oidc.server'
 
@@ -24,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (value !== null) answer[name] = value
   }
   const { api, responseHeaders } = createServerApi(request, context)
-  const result = await api.post<OidcCallbackResponse>('/auth/oidc/callback', answer)
+  const result = await api.POST('/auth/oidc/callback', { body: answer })
   if (result.ok) {
     const next = result.data.requiresMfa ? `/auth/mfa?redirectTo=${encodeURIComponent(result.data.redirectTo)}` : result.data.redirectTo
     throw redirect(next, { headers: responseHeaders })

@@ -23,9 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
   const key = formData.get('idempotencyKey')
-  const result = await api.post('/auth/register-self', submission.value, {
-    idempotencyKey: typeof key === 'string' && key !== '' ? key : true,
-  })
+  const result = await api.POST('/auth/register-self', { body: submission.value, idempotencyKey: typeof key === 'string' && key !== '' ? key : true })
   if (!result.ok) {
     return data({ result: replyWithApiError(submission, result.error, ['password']) }, { status: failureStatus(result.error), headers: responseHeaders })
   }

@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: TokenSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const result = await api.post('/auth/email/verify', submission.value)
+  const result = await api.POST('/auth/email/verify', { body: submission.value })
   if (!result.ok) {
     return data({ result: submission.reply({ formErrors: [formMessageFor(result.error)] }) }, { status: failureStatus(result.error), headers: responseHeaders })
   }

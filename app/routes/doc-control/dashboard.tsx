@@ -9,7 +9,6 @@ import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { createServerApi } from '~/lib/api.server'
-import type { DocControlSummary } from '~/lib/doc-control/types'
 import { statusLabel } from '~/lib/documents/rules'
 import { formatNumber } from '~/lib/format'
 import { projectTitle } from '~/lib/reporting/types'
@@ -26,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const choice = await loadProjectChoice(api, request, responseHeaders)
   if (!choice.project) return data({ ...choice, summary: null, loadNotice: null }, { headers: responseHeaders })
-  const summary = await api.get<DocControlSummary>(`/api/projects/${encodeURIComponent(choice.project.id)}/doc-control/summary`)
+  const summary = await api.GET('/api/projects/{id}/doc-control/summary', { path: { id: choice.project.id } })
   return data({ ...choice, summary: summary.ok ? summary.data : null, loadNotice: summary.ok ? null : noticeOf(summary.error) }, { headers: responseHeaders })
 }
 

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { formFailure, invalidForm, noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
 import type { ApiClient, ApiError } from '~/lib/api/types'
-import type { Deliverable, DeliverableImport, Milestone } from '~/lib/doc-control/types'
+import type { DeliverableImport, Milestone } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
 import { DeliverableEditSchema, DeliverableRefSchema, DeliverableSchema } from '~/lib/schemas/doc-control'
@@ -45,11 +45,7 @@ export async function createDeliverable(api: ApiClient, projectId: string, formD
   if (submission.status !== 'success') return invalidForm('create-deliverable', submission)
   const { number, title, partyId } = submission.value
   const { milestones, at } = milestonesOf(submission.value.milestones)
-  const result = await api.post<Deliverable>(
-    `/api/projects/${encodeURIComponent(projectId)}/deliverables`,
-    { number, title, partyId: partyId || null, milestones },
-    { idempotencyKey: true },
-  )
+  const result = await api.POST('/api/projects/{id}/deliverables', { path: { id: projectId }, body: { number, title, partyId: partyId || null, milestones }, idempotencyKey: true })
   if (!result.ok) return formFailure('create-deliverable', submission, rowErrors(result.error, at), headers)
   await setFlash(headers, { tone: 'success', message: `Deliverable ${result.data.number} added.` })
   throw redirect(back, { headers })
@@ -60,7 +56,7 @@ export async function updateDeliverable(api: ApiClient, formData: FormData, head
   if (submission.status !== 'success') return invalidForm('update-deliverable', submission)
   const { deliverableId, number, title, partyId } = submission.value
   const { milestones, at } = milestonesOf(submission.value.milestones)
-  const result = await api.patch<Deliverable>(deliverablePath(deliverableId), { number, title, partyId: partyId || null, milestones })
+  const result = await api.PATCH('/api/deliverables/{id}', { path: { id: deliverableId }, body: { number, title, partyId: partyId || null, milestones } })
   if (!result.ok) return formFailure('update-deliverable', submission, rowErrors(result.error, at), headers)
   await setFlash(headers, { tone: 'success', message: `Deliverable ${result.data.number} saved.` })
   throw redirect(back, { headers })
@@ -84,7 +80,7 @@ export async function importDeliverables(api: ApiClient, projectId: string, form
   const refuse = (message: string, status = 400) => data<DeliverablesActionData>({ intent: 'import-csv', importError: message }, { status, headers })
   if (!(file instanceof File) || file.size === 0) return refuse('Choose the CSV file to import.')
   if (file.size > IMPORT_MAX_BYTES) return refuse('The file is larger than 4 MB: split it, or import fewer columns.')
-  const result = await api.post<DeliverableImport>(`/api/projects/${encodeURIComponent(projectId)}/deliverables/import`, { csv: await file.text() }, { idempotencyKey: true })
+  const result = await api.POST('/api/projects/{id}/deliverables/import', { path: { id: projectId }, body: new Blob([await file.text()], { type: 'text/csv' }), idempotencyKey: true })
   if (!result.ok) {
     const message = result.error.problem?.errors?.csv?.[0] ?? formMessageFor(result.error)
     return refuse(message, failureStatus(result.error))

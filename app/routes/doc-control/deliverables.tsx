@@ -16,8 +16,7 @@ import { Field } from '~/components/ui/field'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
 import { createServerApi } from '~/lib/api.server'
-import { DELIVERABLE_FLAGS, type Deliverable, type DeliverableFlag, type DeliverablePage, type Party } from '~/lib/doc-control/types'
-import type { NamingStandard } from '~/lib/documents/types'
+import { DELIVERABLE_FLAGS, type Deliverable, type DeliverableFlag, type Party } from '~/lib/doc-control/types'
 import { formatDate, formatNumber } from '~/lib/format'
 import { DeliverableFilterSchema } from '~/lib/schemas/doc-control'
 import { useLocale } from '~/root'
@@ -44,15 +43,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const editId = url.searchParams.get('edit')
   if (!choice.project)
     return data({ ...choice, filter, register: null, parties: [] as Party[], access: null, example: '', editId: null, loadNotice: null }, { headers: responseHeaders })
-  const projectPath = `/api/projects/${encodeURIComponent(choice.project.id)}`
   const query = new URLSearchParams({ page: String(filter.page ?? 1), pageSize: String(PAGE_SIZE) })
   if (filter.flag) query.set('flag', filter.flag)
   if (filter.q) query.set('q', filter.q)
   const [register, parties, access, naming] = await Promise.all([
-    api.get<DeliverablePage>(`${projectPath}/deliverables?${query}`),
-    api.get<{ items: Party[] }>(`${projectPath}/parties`),
+    api.GET('/api/projects/{id}/deliverables', { path: { id: choice.project.id }, query: new URLSearchParams(query) }),
+    api.GET('/api/projects/{id}/parties', { path: { id: choice.project.id } }),
     projectAccess(api, choice.project.id),
-    api.get<NamingStandard>(`${projectPath}/naming-standard`),
+    api.GET('/api/projects/{id}/naming-standard', { path: { id: choice.project.id } }),
   ])
   return data(
     {

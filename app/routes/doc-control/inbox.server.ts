@@ -2,7 +2,7 @@ import { data } from 'react-router'
 import { pageOf } from '~/components/doc-control/workflow-paging'
 import { noticeOf } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
-import type { InboxEntry, NumberedPage, Workflow } from '~/lib/doc-control/types'
+import type { Workflow } from '~/lib/doc-control/types'
 import { runWorkflowAction, workflowIntent } from './workflow.server'
 import { isUuid } from '~/lib/schemas/uuid'
 
@@ -26,10 +26,10 @@ export function inboxQuery(url: URL): InboxQuery {
 export async function loadInboxPage(api: ApiClient, url: URL) {
   const query = inboxQuery(url)
   const params = new URLSearchParams({ kind: query.kind, page: String(query.page), pageSize: String(INBOX_PAGE_SIZE) })
-  const inbox = await api.get<NumberedPage<InboxEntry>>(`/api/inbox?${params}`)
+  const inbox = await api.GET('/api/inbox', { query: new URLSearchParams(params) })
   if (!inbox.ok) return { query, inbox: null, reviews: {}, notice: noticeOf(inbox.error) }
   const workflowIds = [...new Set(inbox.data.items.flatMap((entry) => (entry.kind === 'task' ? [entry.workflowId] : [])))]
-  const loaded = await Promise.all(workflowIds.map((id) => api.get<Workflow>(`/api/workflows/${encodeURIComponent(id)}`)))
+  const loaded = await Promise.all(workflowIds.map((id) => api.GET('/api/workflows/{workflowId}', { path: { workflowId: id } })))
   const reviews: Record<string, Workflow> = {}
   for (const result of loaded) if (result.ok) reviews[result.data.id] = result.data
   return { query, inbox: inbox.data, reviews, notice: null }

@@ -10,7 +10,7 @@ import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
 import { SelectField } from '~/components/ui/select-field'
 import { createServerApi } from '~/lib/api.server'
-import { type MatrixEntry, type Party, RESPONSIBILITIES, type Responsibility, type ResponsibilityMatrix } from '~/lib/doc-control/types'
+import { type MatrixEntry, type Party, RESPONSIBILITIES, type Responsibility } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
 import type { Route } from './+types/matrix'
 import { projectAccess, requireProjectId } from './registers.server'
@@ -26,10 +26,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const choice = await loadProjectChoice(api, request, responseHeaders)
   const docType = new URL(request.url).searchParams.get('docType') || null
   if (!choice.project) return data({ ...choice, docType, matrix: null, parties: [] as Party[], access: null, loadNotice: null }, { headers: responseHeaders })
-  const projectPath = `/api/projects/${encodeURIComponent(choice.project.id)}`
   const [matrix, parties, access] = await Promise.all([
-    api.get<ResponsibilityMatrix>(`${projectPath}/matrix`),
-    api.get<{ items: Party[] }>(`${projectPath}/parties`),
+    api.GET('/api/projects/{id}/matrix', { path: { id: choice.project.id } }),
+    api.GET('/api/projects/{id}/parties', { path: { id: choice.project.id } }),
     projectAccess(api, choice.project.id),
   ])
   const failed = !matrix.ok ? matrix.error : !parties.ok ? parties.error : null
@@ -45,7 +44,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const projectId = requireProjectId(request)
   const intent = String(formData.get('intent') ?? '')
   if (intent !== 'save-matrix') throw data('Unknown intent', { status: 400 })
-  const path = `/api/projects/${encodeURIComponent(projectId)}/matrix`
   const docType = String(formData.get('docType') ?? '') || null
   const ticked: MatrixEntry[] = formData.getAll('cell').flatMap((value) => {
     const [discipline, partyId, responsibility] = String(value).split('|')
@@ -53,10 +51,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return [{ discipline, docType, partyId, responsibility: responsibility as Responsibility }]
   })
   // The form holds one type's cells: the other types' cells stay as they are.
-  const current = await api.get<ResponsibilityMatrix>(path)
+  const current = await api.GET('/api/projects/{id}/matrix', { path: { id: projectId } })
   if (!current.ok) return noticeFailure('save-matrix', current.error, responseHeaders)
   const entries = [...current.data.entries.filter((e) => e.docType !== docType), ...ticked]
-  const result = await api.put<ResponsibilityMatrix>(path, { entries })
+  const result = await api.PUT('/api/projects/{id}/matrix', { path: { id: projectId }, body: { entries } })
   if (!result.ok) return noticeFailure('save-matrix', result.error, responseHeaders)
   await setFlash(responseHeaders, { tone: 'success', message: 'Responsibility matrix saved.' })
   const back = new URLSearchParams({ projectId })

@@ -14,11 +14,7 @@ export async function createParty(api: ApiClient, projectId: string, formData: F
   const submission = parseWithZod(formData, { schema: PartySchema })
   if (submission.status !== 'success') return invalidForm('create-party', submission)
   const { name, code, role, parentId } = submission.value
-  const result = await api.post<Party>(
-    `/api/projects/${encodeURIComponent(projectId)}/parties`,
-    { name, code: code ?? null, role, parentId: parentId || null },
-    { idempotencyKey: true },
-  )
+  const result = await api.POST('/api/projects/{id}/parties', { path: { id: projectId }, body: { name, code: code ?? null, role, parentId: parentId || null }, idempotencyKey: true })
   if (!result.ok) return formFailure('create-party', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `Party “${result.data.name}” added.` })
   throw redirect(back, { headers })
@@ -29,7 +25,7 @@ export async function updateParty(api: ApiClient, formData: FormData, headers: H
   if (submission.status !== 'success') return invalidForm('update-party', submission)
   const { partyId, name, code, role, parentId } = submission.value
   // An emptied code or lead clears it.
-  const result = await api.patch<Party>(partyPath(partyId), { name, code: code ?? null, role, parentId: parentId || null })
+  const result = await api.PATCH('/api/parties/{id}', { path: { id: partyId }, body: { name, code: code ?? null, role, parentId: parentId || null } })
   if (!result.ok) return formFailure('update-party', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `Party “${result.data.name}” saved.` })
   throw redirect(back, { headers })
@@ -46,7 +42,7 @@ export async function deleteParty(api: ApiClient, formData: FormData, headers: H
 
 /** The party's people as the API has them now, for a change of one person (the API replaces the whole list). */
 async function currentParty(api: ApiClient, projectId: string, partyId: string): Promise<Party | null> {
-  const parties = await api.get<{ items: Party[] }>(`/api/projects/${encodeURIComponent(projectId)}/parties`)
+  const parties = await api.GET('/api/projects/{id}/parties', { path: { id: projectId } })
   return parties.ok ? (parties.data.items.find((p) => p.id === partyId) ?? null) : null
 }
 
@@ -59,7 +55,7 @@ export async function addPerson(api: ApiClient, projectId: string, formData: For
   const party = await currentParty(api, projectId, partyId)
   if (!party) throw data(null, { status: 404, headers })
   const members = [...party.members.filter((m) => m.userId !== userId).map((m) => ({ userId: m.userId, lead: m.lead })), { userId, lead }]
-  const result = await api.put<Party>(`${partyPath(partyId)}/members`, { members })
+  const result = await api.PUT('/api/parties/{id}/members', { path: { id: partyId }, body: { members } })
   if (!result.ok) return formFailure('add-person', submission, result.error, headers, partyId)
   const person = result.data.members.find((m) => m.userId === userId)
   await setFlash(headers, { tone: 'success', message: `${person?.displayName ?? 'The person'} is in ${result.data.name}${lead ? ' and leads it' : ''}.` })
@@ -73,7 +69,7 @@ export async function removePerson(api: ApiClient, projectId: string, formData: 
   if (!party) throw data(null, { status: 404, headers })
   const person = party.members.find((m) => m.userId === userId)
   const members = party.members.filter((m) => m.userId !== userId).map((m) => ({ userId: m.userId, lead: m.lead }))
-  const result = await api.put<Party>(`${partyPath(partyId)}/members`, { members })
+  const result = await api.PUT('/api/parties/{id}/members', { path: { id: partyId }, body: { members } })
   if (!result.ok) return noticeFailure('remove-person', result.error, headers, partyId)
   await setFlash(headers, { tone: 'success', message: `${person?.displayName ?? 'The person'} removed from ${party.name}.` })
   throw redirect(back, { headers })
@@ -85,7 +81,7 @@ export async function addContact(api: ApiClient, formData: FormData, headers: He
   const partyId = String(formData.get('partyId') ?? '')
   if (submission.status !== 'success') return invalidForm('add-contact', submission, partyId)
   const { name, company, email } = submission.value
-  const result = await api.post<Party>(`${partyPath(partyId)}/contacts`, { name, company, email }, { idempotencyKey: true })
+  const result = await api.POST('/api/parties/{id}/contacts', { path: { id: partyId }, body: { name, company, email }, idempotencyKey: true })
   if (!result.ok) return formFailure('add-contact', submission, result.error, headers, partyId)
   await setFlash(headers, { tone: 'success', message: `${name} is an outside contact of ${result.data.name}; transmittals to the party reach them by a link in a mail.` })
   throw redirect(back, { headers })
@@ -95,7 +91,7 @@ export async function removeContact(api: ApiClient, formData: FormData, headers:
   const submission = parseWithZod(formData, { schema: PartyContactRefSchema })
   if (submission.status !== 'success') throw data('The contact is missing.', { status: 400 })
   const { partyId, contactId } = submission.value
-  const result = await api.del<Party>(`${partyPath(partyId)}/contacts/${encodeURIComponent(contactId)}`)
+  const result = await api.DELETE('/api/parties/{id}/contacts/{contactId}', { path: { id: partyId, contactId } })
   if (!result.ok) return noticeFailure('remove-contact', result.error, headers, partyId)
   await setFlash(headers, { tone: 'success', message: `Contact removed from ${result.data.name}.` })
   throw redirect(back, { headers })

@@ -33,11 +33,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const choice = await loadProjectChoice(api, request, responseHeaders)
   const editId = new URL(request.url).searchParams.get('edit')
   if (!choice.project) return data({ ...choice, parties: null, access: null, members: [] as Member[], editId: null, loadNotice: null }, { headers: responseHeaders })
-  const projectPath = `/api/projects/${encodeURIComponent(choice.project.id)}`
   const [parties, access, members] = await Promise.all([
-    api.get<{ items: Party[] }>(`${projectPath}/parties`),
+    api.GET('/api/projects/{id}/parties', { path: { id: choice.project.id } }),
     projectAccess(api, choice.project.id),
-    api.get<{ items: Member[] }>('/api/members'),
+    api.GET('/api/members'),
   ])
   return data(
     {

@@ -10,7 +10,7 @@ import type { PermissionLevel } from '~/lib/documents/types'
  */
 
 export async function projectAccess(api: ApiClient, projectId: string): Promise<PermissionLevel> {
-  const tree = await api.get<{ access: PermissionLevel }>(`/api/projects/${encodeURIComponent(projectId)}/documents/tree?depth=1`)
+  const tree = await api.GET('/api/projects/{id}/documents/tree', { path: { id: projectId }, query: { depth: 1 } })
   return tree.ok ? tree.data.access : 'none'
 }
 

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
-import { api as paths, setPage } from '~/components/doc-control/transmittal-paths'
+import { setPage } from '~/components/doc-control/transmittal-paths'
 import { isUuid } from '~/lib/schemas/uuid'
 import { picksOf, withPicks, withoutRevision } from '~/components/doc-control/wizard-picks'
 import { loadError } from '~/components/reporting/item-action'
@@ -8,7 +8,6 @@ import { formFailure, invalidForm, noticeFailure, noticeOf, type Notice, type Re
 import type { ApiClient } from '~/lib/api/types'
 import type { DocumentSet } from '~/lib/doc-control/types'
 import { parseDocumentsQuery, searchParamsOf } from '~/lib/documents/query'
-import type { NamingStandard, SearchPage } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus } from '~/lib/forms'
 import { SetCreateSchema, SetDeriveSchema, SetPublishSchema } from '~/lib/schemas/sets'
@@ -17,7 +16,7 @@ import { SetCreateSchema, SetDeriveSchema, SetPublishSchema } from '~/lib/schema
 
 export async function findSet(api: ApiClient, setId: string, headers: Headers): Promise<DocumentSet> {
   if (!isUuid(setId)) throw loadError({ kind: 404, status: 404, data: null, problem: undefined, correlationId: undefined, message: 'Not found' }, headers)
-  const found = await api.get<DocumentSet>(paths.set(setId))
+  const found = await api.GET('/api/sets/{setId}', { path: { setId } })
   if (!found.ok) throw loadError(found.error, headers)
   return found.data
 }
@@ -25,12 +24,12 @@ export async function findSet(api: ApiClient, setId: string, headers: Headers): 
 /** The set; a draft also gets the project's documents to choose from (the search in the address). */
 export async function loadSetPage(api: ApiClient, request: Request, setId: string, headers: Headers) {
   const set = await findSet(api, setId, headers)
-  const derivedFrom = set.derivedFromId ? await api.get<DocumentSet>(paths.set(set.derivedFromId)) : null
+  const derivedFrom = set.derivedFromId ? await api.GET('/api/sets/{setId}', { path: { setId: set.derivedFromId } }) : null
   if (set.status !== 'draft') return { set, derivedFrom: derivedFrom?.ok ? derivedFrom.data : null, picker: null, notice: null as Notice | null }
   const query = parseDocumentsQuery(new URL(request.url).searchParams)
   const [list, naming] = await Promise.all([
-    api.get<SearchPage>(`/api/documents/search?${searchParamsOf({ ...query, projectId: set.projectId, folderId: null })}`),
-    api.get<NamingStandard>(`/api/projects/${encodeURIComponent(set.projectId)}/naming-standard`),
+    api.GET('/api/documents/search', { query: new URLSearchParams(searchParamsOf({ ...query, projectId: set.projectId, folderId: null })) }),
+    api.GET('/api/projects/{id}/naming-standard', { path: { id: set.projectId } }),
   ])
   return {
     set,
@@ -47,7 +46,7 @@ const sameAddress = (request: Request) => {
 
 /** A change refused because the set was published meanwhile (409) shows as the page's banner, as any refusal. */
 function putRevisions(api: ApiClient, set: DocumentSet, revisionIds: string[]) {
-  return api.put<DocumentSet>(`${paths.set(set.id)}/revisions`, { revisionIds })
+  return api.PUT('/api/sets/{setId}/revisions', { path: { setId: set.id }, body: { revisionIds } })
 }
 
 export async function addRevisions(api: ApiClient, set: DocumentSet, formData: FormData, request: Request, headers: Headers) {
@@ -81,7 +80,7 @@ function revisionsFailure(intent: string, error: Parameters<typeof noticeOf>[0],
 export async function editSet(api: ApiClient, set: DocumentSet, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: SetCreateSchema })
   if (submission.status !== 'success') return invalidForm('edit', submission)
-  const saved = await api.patch<DocumentSet>(paths.set(set.id), submission.value)
+  const saved = await api.PATCH('/api/sets/{setId}', { path: { setId: set.id }, body: submission.value })
   if (!saved.ok) return formFailure('edit', submission, saved.error, headers)
   await setFlash(headers, { tone: 'success', message: `“${saved.data.name}” saved.` })
   throw redirect(setPage(set.id, set.projectId), { headers })
@@ -90,7 +89,7 @@ export async function editSet(api: ApiClient, set: DocumentSet, formData: FormDa
 export async function publishSet(api: ApiClient, set: DocumentSet, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: SetPublishSchema })
   if (submission.status !== 'success') return invalidForm('publish', submission)
-  const published = await api.post<DocumentSet>(`${paths.set(set.id)}/publish`, submission.value, { idempotencyKey: true })
+  const published = await api.POST('/api/sets/{setId}/publish', { path: { setId: set.id }, body: submission.value, idempotencyKey: true })
   if (!published.ok) return formFailure('publish', submission, published.error, headers)
   const count = published.data.revisions.length
   await setFlash(headers, { tone: 'success', message: `“${published.data.name}” published: ${count === 1 ? '1 revision' : `${count} revisions`} stamped Published.` })
@@ -100,7 +99,7 @@ export async function publishSet(api: ApiClient, set: DocumentSet, formData: For
 export async function deriveSet(api: ApiClient, set: DocumentSet, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: SetDeriveSchema })
   if (submission.status !== 'success') return invalidForm('derive', submission)
-  const derived = await api.post<DocumentSet>(`${paths.set(set.id)}/derive`, submission.value, { idempotencyKey: true })
+  const derived = await api.POST('/api/sets/{setId}/derive', { path: { setId: set.id }, body: submission.value, idempotencyKey: true })
   if (!derived.ok) return formFailure('derive', submission, derived.error, headers)
   await setFlash(headers, { tone: 'success', message: `“${derived.data.name}” derived from “${set.name}”, as a draft.` })
   throw redirect(setPage(derived.data.id, set.projectId), { headers })

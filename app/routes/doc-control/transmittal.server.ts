@@ -1,11 +1,11 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
-import { api as paths, transmittalPage, wizardPage } from '~/components/doc-control/transmittal-paths'
+import { transmittalPage, wizardPage } from '~/components/doc-control/transmittal-paths'
 import { isUuid } from '~/lib/schemas/uuid'
 import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
-import type { Transmittal, TransmittalPackage } from '~/lib/doc-control/types'
+import type { Transmittal } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
 import { TransmittalRespondSchema } from '~/lib/schemas/transmittals'
 
@@ -14,7 +14,7 @@ import { TransmittalRespondSchema } from '~/lib/schemas/transmittals'
 /** The transmittal; a draft continues in the wizard. A recipient's first load records "opened" (the API does). */
 export async function loadTransmittal(api: ApiClient, transmittalId: string, headers: Headers): Promise<Transmittal> {
   if (!isUuid(transmittalId)) throw loadError({ kind: 404, status: 404, data: null, problem: undefined, correlationId: undefined, message: 'Not found' }, headers)
-  const found = await api.get<Transmittal>(paths.transmittal(transmittalId))
+  const found = await api.GET('/api/transmittals/{transmittalId}', { path: { transmittalId } })
   if (!found.ok) throw loadError(found.error, headers)
   if (found.data.status === 'draft') throw redirect(wizardPage(found.data.projectId, { transmittalId: found.data.id }), { headers })
   return found.data
@@ -23,7 +23,7 @@ export async function loadTransmittal(api: ApiClient, transmittalId: string, hea
 const pageOf = (t: Transmittal) => transmittalPage(t.id, t.projectId)
 
 export async function acknowledge(api: ApiClient, t: Transmittal, headers: Headers) {
-  const result = await api.post<Transmittal>(`${paths.transmittal(t.id)}/acknowledge`, undefined, { idempotencyKey: true })
+  const result = await api.POST('/api/transmittals/{transmittalId}/acknowledge', { path: { transmittalId: t.id }, idempotencyKey: true })
   if (!result.ok) return noticeFailure('acknowledge', result.error, headers)
   await setFlash(headers, { tone: 'success', message: `You acknowledged ${t.number}.` })
   throw redirect(pageOf(t), { headers })
@@ -32,14 +32,14 @@ export async function acknowledge(api: ApiClient, t: Transmittal, headers: Heade
 export async function respond(api: ApiClient, t: Transmittal, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: TransmittalRespondSchema })
   if (submission.status !== 'success') return invalidForm('respond', submission)
-  const result = await api.post<Transmittal>(`${paths.transmittal(t.id)}/respond`, { response: submission.value.response }, { idempotencyKey: true })
+  const result = await api.POST('/api/transmittals/{transmittalId}/respond', { path: { transmittalId: t.id }, body: { response: submission.value.response }, idempotencyKey: true })
   if (!result.ok) return formFailure('respond', submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `Your response to ${t.number} was sent.` })
   throw redirect(pageOf(t), { headers })
 }
 
 export async function close(api: ApiClient, t: Transmittal, headers: Headers) {
-  const result = await api.post<Transmittal>(`${paths.transmittal(t.id)}/close`, undefined, { idempotencyKey: true })
+  const result = await api.POST('/api/transmittals/{transmittalId}/close', { path: { transmittalId: t.id }, idempotencyKey: true })
   if (!result.ok) return noticeFailure('close', result.error, headers)
   await setFlash(headers, { tone: 'success', message: `${t.number} closed.` })
   throw redirect(pageOf(t), { headers })
@@ -47,7 +47,7 @@ export async function close(api: ApiClient, t: Transmittal, headers: Headers) {
 
 /** "Prepare ZIP": starts the job (202), or answers the one already ready or running; the page then shows its progress. */
 export async function preparePackage(api: ApiClient, t: Transmittal, headers: Headers) {
-  const result = await api.post<TransmittalPackage>(`${paths.transmittal(t.id)}/package`, undefined, { idempotencyKey: true })
+  const result = await api.POST('/api/transmittals/{transmittalId}/package', { path: { transmittalId: t.id }, idempotencyKey: true })
   if (!result.ok) return noticeFailure('package', result.error, headers)
   await setFlash(headers, { tone: 'success', message: result.data.status === 'ready' ? 'The ZIP is ready.' : 'The ZIP is being prepared.' })
   throw redirect(pageOf(t), { headers })
@@ -58,7 +58,7 @@ export async function revokeLink(api: ApiClient, t: Transmittal, formData: FormD
   const linkId = String(formData.get('linkId') ?? '')
   const contact = t.outsideRecipients.find((r) => r.id === linkId)
   if (!contact) throw data('Unknown link', { status: 400 })
-  const result = await api.post<Transmittal>(`${paths.transmittal(t.id)}/links/${encodeURIComponent(linkId)}/revoke`, undefined, { idempotencyKey: true })
+  const result = await api.POST('/api/transmittals/{transmittalId}/links/{linkId}/revoke', { path: { transmittalId: t.id, linkId }, idempotencyKey: true })
   if (!result.ok) return noticeFailure('revoke-link', result.error, headers)
   await setFlash(headers, { tone: 'success', message: `${contact.name}’s link no longer works.` })
   throw redirect(pageOf(t), { headers })

@@ -1,8 +1,8 @@
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
-import { api as paths, hasNextPage, type ListPage, pageOf } from '~/components/doc-control/transmittal-paths'
+import { hasNextPage, pageOf } from '~/components/doc-control/transmittal-paths'
 import { noticeOf, type Notice } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
-import { TRANSMITTAL_STATUSES, type Transmittal, type TransmittalStatus } from '~/lib/doc-control/types'
+import { TRANSMITTAL_STATUSES, type TransmittalStatus } from '~/lib/doc-control/types'
 import { TRANSMITTAL_PAGE_SIZE } from '~/lib/schemas/transmittals'
 
 /** /doc-control/transmittals: a project's transmittals, newest first, filtered by status, a page at a time (all of it in the address). */
@@ -15,7 +15,7 @@ export async function loadTransmittals(api: ApiClient, request: Request, headers
   if (!choice.projectId) return { ...choice, status, page, list: null, hasNext: false, notice: null as Notice | null }
   const query = new URLSearchParams({ page: String(page), pageSize: String(TRANSMITTAL_PAGE_SIZE) })
   if (status) query.set('status', status)
-  const list = await api.get<ListPage<Transmittal>>(`${paths.projectTransmittals(choice.projectId)}?${query}`)
+  const list = await api.GET('/api/projects/{projectId}/transmittals', { path: { projectId: choice.projectId }, query: new URLSearchParams(query) })
   return {
     ...choice,
     status,

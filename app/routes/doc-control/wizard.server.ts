@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
-import { api as paths, idsOf, type ListPage, transmittalPage, wizardPage } from '~/components/doc-control/transmittal-paths'
+import { api as paths, idsOf, transmittalPage, wizardPage } from '~/components/doc-control/transmittal-paths'
 import { isUuid } from '~/lib/schemas/uuid'
 import { picksOf, withPicks, withoutRevision } from '~/components/doc-control/wizard-picks'
 import { isStep, previousStep, type ScreenStep, stepOf } from '~/components/doc-control/wizard-steps'
@@ -10,7 +10,7 @@ import { formFailure, noticeFailure, noticeOf, type Notice, type ReportingAction
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import type { DocumentSet, Party, Transmittal } from '~/lib/doc-control/types'
 import { parseDocumentsQuery, searchParamsOf } from '~/lib/documents/query'
-import type { NamingStandard, SearchPage } from '~/lib/documents/types'
+import type { SearchPage } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus } from '~/lib/forms'
 import type { Member } from '~/lib/reporting/types'
@@ -66,8 +66,8 @@ export async function loadWizard(api: ApiClient, request: Request, headers: Head
   if (!choice.projectId) return { kind: 'choose', ...choice }
   const setId = url.searchParams.get('setId')
   const [sets, drafts] = await Promise.all([
-    api.get<ListPage<DocumentSet>>(`${paths.projectSets(choice.projectId)}?pageSize=100`),
-    api.get<ListPage<Transmittal>>(`${paths.projectTransmittals(choice.projectId)}?status=draft&pageSize=25`),
+    api.GET('/api/projects/{projectId}/sets', { path: { projectId: choice.projectId }, query: { pageSize: 100 } }),
+    api.GET('/api/projects/{projectId}/transmittals', { path: { projectId: choice.projectId }, query: { status: 'draft', pageSize: 25 } }),
   ])
   const failed = [sets, drafts].find((result) => !result.ok)
   return {
@@ -83,7 +83,7 @@ export async function loadWizard(api: ApiClient, request: Request, headers: Head
 /** The draft of the address. A sent one opens on its own page; an unknown, another tenant's or malformed id is the 404 screen. */
 async function draftOf(api: ApiClient, transmittalId: string, headers: Headers): Promise<Transmittal> {
   if (!isUuid(transmittalId)) throw loadError(notFoundError(), headers)
-  const found = await api.get<Transmittal>(paths.transmittal(transmittalId))
+  const found = await api.GET('/api/transmittals/{transmittalId}', { path: { transmittalId } })
   if (!found.ok) throw loadError(found.error, headers)
   if (found.data.status !== 'draft') throw redirect(transmittalPage(found.data.id, found.data.projectId), { headers })
   return found.data
@@ -98,9 +98,9 @@ async function loadDraft(api: ApiClient, request: Request, transmittal: Transmit
   if (step === 'revisions') {
     const query = parseDocumentsQuery(new URL(request.url).searchParams)
     const [list, naming, sets] = await Promise.all([
-      api.get<SearchPage>(`/api/documents/search?${searchParamsOf({ ...query, projectId, folderId: null })}`),
-      api.get<NamingStandard>(`/api/projects/${encodeURIComponent(projectId)}/naming-standard`),
-      api.get<ListPage<DocumentSet>>(`${paths.projectSets(projectId)}?pageSize=100`),
+      api.GET('/api/documents/search', { query: new URLSearchParams(searchParamsOf({ ...query, projectId, folderId: null })) }),
+      api.GET('/api/projects/{id}/naming-standard', { path: { id: projectId } }),
+      api.GET('/api/projects/{projectId}/sets', { path: { projectId }, query: { pageSize: 100 } }),
     ])
     const failed = [list, sets].find((result) => !result.ok)
     return {
@@ -111,7 +111,7 @@ async function loadDraft(api: ApiClient, request: Request, transmittal: Transmit
     }
   }
   if (step === 'recipients') {
-    const [members, parties] = await Promise.all([api.get<{ items: Member[] }>('/api/members'), api.get<{ items: Party[] }>(paths.parties(projectId))])
+    const [members, parties] = await Promise.all([api.GET('/api/members'), api.GET('/api/projects/{id}/parties', { path: { id: projectId } })])
     const failed = [members, parties].find((result) => !result.ok)
     return { ...base, members: members.ok ? members.data.items : [], parties: parties.ok ? parties.data.items : [], notice: failed && !failed.ok ? noticeOf(failed.error) : null }
   }
@@ -124,7 +124,7 @@ async function loadDraft(api: ApiClient, request: Request, transmittal: Transmit
 export async function startDraft(api: ApiClient, projectId: string, formData: FormData, headers: Headers) {
   const setId = String(formData.get('setId') ?? '')
   if (setId !== '' && !isUuid(setId)) return fieldProblem('start', { setId: ['Choose a set from the list.'] })
-  const created = await api.post<Transmittal>(paths.projectTransmittals(projectId), setId ? { setId } : {}, { idempotencyKey: true })
+  const created = await api.POST('/api/projects/{projectId}/transmittals', { path: { projectId }, body: setId ? { setId } : {}, idempotencyKey: true })
   if (!created.ok) return failure('start', created.error, headers)
   throw redirect(wizardPage(projectId, { transmittalId: created.data.id }), { headers })
 }
@@ -165,7 +165,7 @@ export async function draftAction(api: ApiClient, request: Request, formData: Fo
 
 async function draftForAction(api: ApiClient, transmittalId: string, headers: Headers): Promise<Transmittal> {
   if (!isUuid(transmittalId)) throw loadError(notFoundError(), headers)
-  const found = await api.get<Transmittal>(paths.transmittal(transmittalId))
+  const found = await api.GET('/api/transmittals/{transmittalId}', { path: { transmittalId } })
   if (!found.ok) throw loadError(found.error, headers)
   if (found.data.status !== 'draft') {
     await setFlash(headers, { tone: 'info', message: `${found.data.number} has been sent already.` })
@@ -203,7 +203,7 @@ async function removeRevision(api: ApiClient, draft: Transmittal, formData: Form
 async function addSet(api: ApiClient, draft: Transmittal, formData: FormData, request: Request, headers: Headers) {
   const setId = String(formData.get('setId') ?? '')
   if (!isUuid(setId)) return fieldProblem('add-set', { setId: ['Choose a set from the list.'] })
-  const set = await api.get<DocumentSet>(paths.set(setId))
+  const set = await api.GET('/api/sets/{setId}', { path: { setId } })
   if (!set.ok) return set.error.status === 404 ? fieldProblem('add-set', { setId: ['That set is no longer there.'] }) : failure('add-set', set.error, headers)
   const saved = await putRevisions(api, draft, withPicks(draft.revisions, set.data.revisions))
   if (!saved.ok) return failure('add-set', saved.error, headers)
@@ -212,7 +212,7 @@ async function addSet(api: ApiClient, draft: Transmittal, formData: FormData, re
 }
 
 function putRevisions(api: ApiClient, draft: Transmittal, revisionIds: string[]) {
-  return api.put<Transmittal>(`${paths.transmittal(draft.id)}/revisions`, { revisionIds })
+  return api.PUT('/api/transmittals/{transmittalId}/revisions', { path: { transmittalId: draft.id }, body: { revisionIds } })
 }
 
 function recipientsOf(formData: FormData) {
@@ -238,7 +238,7 @@ async function next(api: ApiClient, draft: Transmittal, formData: FormData, head
       if (chosen.userIds.length === 0 && chosen.partyIds.length === 0) {
         return data<WizardActionData>({ intent: 'next', result: { status: 'error', error: { recipients: ['Choose at least one person or party.'] } }, chosen }, { status: 400 })
       }
-      const saved = await api.put<Transmittal>(`${paths.transmittal(draft.id)}/recipients`, chosen)
+      const saved = await api.PUT('/api/transmittals/{transmittalId}/recipients', { path: { transmittalId: draft.id }, body: chosen })
       if (!saved.ok) {
         const answer = failure('next', saved.error, headers, recipientErrors(saved.error))
         answer.data.chosen = chosen
@@ -255,13 +255,13 @@ async function next(api: ApiClient, draft: Transmittal, formData: FormData, head
       if (!subject) problems.subject = ['Give the transmittal a subject.']
       if (responseDueDate && responseDueDate < todayUtc()) problems.responseDueDate = ['Give a date from today on.']
       if (Object.keys(problems).length > 0) return data<WizardActionData>({ intent: 'next', result: submission.reply({ fieldErrors: problems }) }, { status: 400 })
-      const saved = await api.patch<Transmittal>(paths.transmittal(draft.id), {
+      const saved = await api.PATCH('/api/transmittals/{transmittalId}', { path: { transmittalId: draft.id }, body: {
         subject,
         purpose,
         message: message ?? '',
         responseDueDate: responseDueDate ?? null,
         wizardStep: 'review',
-      })
+      } })
       if (!saved.ok) return formFailure('next', submission, saved.error, headers)
       throw redirect(here(draft), { headers })
     }
@@ -274,7 +274,7 @@ async function next(api: ApiClient, draft: Transmittal, formData: FormData, head
 async function back(api: ApiClient, draft: Transmittal, formData: FormData, headers: Headers) {
   const step = stepOf(draft.wizardStep)
   if (step === 'recipients') {
-    const saved = await api.put<Transmittal>(`${paths.transmittal(draft.id)}/recipients`, recipientsOf(formData))
+    const saved = await api.PUT('/api/transmittals/{transmittalId}/recipients', { path: { transmittalId: draft.id }, body: recipientsOf(formData) })
     if (!saved.ok && saved.error.status !== 422 && saved.error.status !== 400) return failure('back', saved.error, headers)
   }
   return moveTo(api, draft, previousStep(step), step === 'message' ? savableFields(formData) : {}, headers, 'back')
@@ -297,10 +297,10 @@ function savableFields(formData: FormData): Record<string, string | null> {
 }
 
 async function moveTo(api: ApiClient, draft: Transmittal, step: ScreenStep, fields: Record<string, string | null>, headers: Headers, intent = 'next') {
-  let moved = await api.patch<Transmittal>(paths.transmittal(draft.id), { ...fields, wizardStep: step })
+  let moved = await api.PATCH('/api/transmittals/{transmittalId}', { path: { transmittalId: draft.id }, body: { ...fields, wizardStep: step } })
   // Fields the API refused are not worth blocking a move for: the step itself is saved.
   if (!moved.ok && Object.keys(fields).length > 0 && (moved.error.status === 422 || moved.error.status === 400)) {
-    moved = await api.patch<Transmittal>(paths.transmittal(draft.id), { wizardStep: step })
+    moved = await api.PATCH('/api/transmittals/{transmittalId}', { path: { transmittalId: draft.id }, body: { wizardStep: step } })
   }
   if (!moved.ok) return failure(intent, moved.error, headers)
   throw redirect(here(draft), { headers })
@@ -313,7 +313,7 @@ async function moveTo(api: ApiClient, draft: Transmittal, step: ScreenStep, fiel
  */
 async function send(api: ApiClient, draft: Transmittal, formData: FormData, headers: Headers) {
   const confirmPurpose = formData.get('confirmPurpose') === 'yes'
-  const sent = await api.post<Transmittal>(`${paths.transmittal(draft.id)}/send`, confirmPurpose ? { confirmPurpose: true } : undefined, { idempotencyKey: true })
+  const sent = await api.POST('/api/transmittals/{transmittalId}/send', { path: { transmittalId: draft.id }, body: confirmPurpose ? { confirmPurpose: true } : {}, idempotencyKey: true })
   if (!sent.ok) {
     const warnings = sent.error.problem?.code === 'KR_PURPOSE_UNCONFIRMED' ? sent.error.problem.errors?.confirmPurpose : undefined
     if (warnings && warnings.length > 0) return data<WizardActionData>({ intent: 'send', purposeWarnings: warnings }, { status: 409, headers })

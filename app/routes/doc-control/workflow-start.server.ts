@@ -5,10 +5,8 @@ import type { ApiClient, ApiError } from '~/lib/api/types'
 import { atLeast } from '~/lib/documents/rules'
 import type { DocumentDetail } from '~/lib/documents/types'
 import { type DocumentReviews, REVIEW_TEMPLATE_PARAM } from '~/components/doc-control/workflow-start-form'
-import type { Workflow, WorkflowProposal, WorkflowSummary, WorkflowTemplate } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
-import type { Member } from '~/lib/reporting/types'
 import { StartReviewFormSchema } from '~/lib/schemas/workflow-forms'
 import { workflowPage } from './workflow.server'
 import { isUuid } from '~/lib/schemas/uuid'
@@ -32,13 +30,13 @@ export async function loadDocumentReviews(api: ApiClient, doc: DocumentDetail, u
   const templateId = start && wanted && isUuid(wanted) ? wanted : null
   const revisionId = doc.currentRevision?.id ?? doc.revisions[0]?.id ?? null
   const [reviews, templates, template, proposal, members] = await Promise.all([
-    api.get<{ items: WorkflowSummary[] }>(`/api/documents/${encodeURIComponent(doc.id)}/workflows`),
-    start ? api.get<{ items: WorkflowTemplate[] }>('/api/workflow-templates') : null,
-    templateId ? api.get<WorkflowTemplate>(`/api/workflow-templates/${encodeURIComponent(templateId)}`) : null,
+    api.GET('/api/documents/{documentId}/workflows', { path: { documentId: doc.id } }),
+    start ? api.GET('/api/workflow-templates') : null,
+    templateId ? api.GET('/api/workflow-templates/{templateId}', { path: { templateId } }) : null,
     templateId && revisionId
-      ? api.get<WorkflowProposal>(`/api/projects/${encodeURIComponent(doc.projectId)}/workflows/proposal?${new URLSearchParams({ templateId, revisionIds: revisionId })}`)
+      ? api.GET('/api/projects/{projectId}/workflows/proposal', { path: { projectId: doc.projectId }, query: new URLSearchParams({ templateId, revisionIds: revisionId }) })
       : null,
-    templateId ? api.get<{ items: Member[] }>('/api/members') : null,
+    templateId ? api.GET('/api/members') : null,
   ])
   const problemOf = (result: { ok: false; error: ApiError } | null) => (result ? formMessageFor(result.error) : null)
   const failed = [reviews, templates].find((result) => result !== null && !result.ok)
@@ -74,11 +72,7 @@ export async function startReview(api: ApiClient, doc: DocumentDetail, formData:
   if (submission.status !== 'success') return data<ReportingActionData>({ intent: 'start-review', result: submission.reply() }, { status: 400 })
   const { templateId, revisionId, message, dueDate, steps } = submission.value
   const reviewers = Object.fromEntries(steps.map((step, index) => [String(index), step.reviewers]))
-  const result = await api.post<Workflow>(
-    `/api/projects/${encodeURIComponent(doc.projectId)}/workflows`,
-    { templateId, revisionIds: [revisionId], message, dueDate, reviewers },
-    { idempotencyKey: true },
-  )
+  const result = await api.POST('/api/projects/{projectId}/workflows', { path: { projectId: doc.projectId }, body: { templateId, revisionIds: [revisionId], message, dueDate, reviewers }, idempotencyKey: true })
   if (!result.ok) {
     const fieldErrors = startFieldErrors(result.error)
     const hasFields = Object.keys(fieldErrors).length > 0

@@ -3,12 +3,11 @@ import { data, redirect } from 'react-router'
 import { allowedText, outcomeLabel } from '~/components/doc-control/workflow-badges'
 import { loadError } from '~/components/reporting/item-action'
 import { noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
-import type { ApiClient, ApiError } from '~/lib/api/types'
+import type { ApiClient, ApiError, ApiResult } from '~/lib/api/types'
 import { WORKFLOW_ACTIONS, type Workflow, type WorkflowAction } from '~/lib/doc-control/types'
-import type { DocumentDetail } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
-import { type Member, type Project, projectTitle } from '~/lib/reporting/types'
+import { type Member, projectTitle } from '~/lib/reporting/types'
 import { ApproveSchema, CancelSchema, CommentSchema, ReassignSchema, RejectFormSchema, ResubmitSchema } from '~/lib/schemas/workflows'
 import { isUuid } from '~/lib/schemas/uuid'
 
@@ -33,15 +32,15 @@ export type ResubmitDocument = { documentId: string; number: string; reviewed: s
  */
 export async function loadWorkflowPage(api: ApiClient, workflowId: string, headers: Headers) {
   if (!isUuid(workflowId)) throw data(null, { status: 404, statusText: 'Not found' })
-  const found = await api.get<Workflow>(workflowPath(workflowId))
+  const found = await api.GET('/api/workflows/{workflowId}', { path: { workflowId } })
   if (!found.ok) throw loadError(found.error, headers)
   const workflow = found.data
   const can = new Set(workflow.allowedActions)
   const documentIds = [...new Set(workflow.revisions.map((r) => r.documentId))]
   const [project, members, documents] = await Promise.all([
-    api.get<Project>(`/api/projects/${encodeURIComponent(workflow.projectId)}`),
-    can.has('reassign') ? api.get<{ items: Member[] }>('/api/members') : null,
-    can.has('resubmit') ? Promise.all(documentIds.map((id) => api.get<DocumentDetail>(`/api/documents/${encodeURIComponent(id)}`))) : null,
+    api.GET('/api/projects/{id}', { path: { id: workflow.projectId } }),
+    can.has('reassign') ? api.GET('/api/members') : null,
+    can.has('resubmit') ? Promise.all(documentIds.map((id) => api.GET('/api/documents/{id}', { path: { id } }))) : null,
   ])
   const resubmit: ResubmitDocument[] = (documents ?? []).flatMap((result) => {
     if (!result.ok) return []
@@ -151,57 +150,56 @@ export async function runWorkflowAction(
   options: { back: string; keepPage?: boolean },
 ) {
   if (!isUuid(workflowId)) throw data('Choose a review.', { status: 400 })
-  const path = workflowPath(workflowId)
   const keepPage = options.keepPage ?? false
   const invalid = (submission: Replyable) => data<WorkflowActionData>({ intent, targetId: workflowId, result: submission.reply() }, { status: 400 })
-  let call: () => Promise<Awaited<ReturnType<ApiClient['post']>>>
+  let call: () => Promise<ApiResult<Workflow>>
   let submission: Replyable
   switch (intent) {
     case 'approve': {
       const parsed = parseWithZod(formData, { schema: ApproveSchema })
       if (parsed.status !== 'success') return invalid(parsed)
       submission = parsed
-      call = () => api.post<Workflow>(`${path}/approve`, parsed.value, { idempotencyKey: true })
+      call = () => api.POST('/api/workflows/{workflowId}/approve', { path: { workflowId }, body: parsed.value, idempotencyKey: true })
       break
     }
     case 'reject': {
       const parsed = parseWithZod(formData, { schema: RejectFormSchema })
       if (parsed.status !== 'success') return invalid(parsed)
       submission = parsed
-      call = () => api.post<Workflow>(`${path}/reject`, parsed.value, { idempotencyKey: true })
+      call = () => api.POST('/api/workflows/{workflowId}/reject', { path: { workflowId }, body: parsed.value, idempotencyKey: true })
       break
     }
     case 'comment': {
       const parsed = parseWithZod(formData, { schema: CommentSchema })
       if (parsed.status !== 'success') return invalid(parsed)
       submission = parsed
-      call = () => api.post<Workflow>(`${path}/comment`, parsed.value, { idempotencyKey: true })
+      call = () => api.POST('/api/workflows/{workflowId}/comment', { path: { workflowId }, body: parsed.value, idempotencyKey: true })
       break
     }
     case 'reassign': {
       const parsed = parseWithZod(formData, { schema: ReassignSchema })
       if (parsed.status !== 'success') return invalid(parsed)
       submission = parsed
-      call = () => api.post<Workflow>(`${path}/reassign`, parsed.value, { idempotencyKey: true })
+      call = () => api.POST('/api/workflows/{workflowId}/reassign', { path: { workflowId }, body: parsed.value, idempotencyKey: true })
       break
     }
     case 'cancel': {
       const parsed = parseWithZod(formData, { schema: CancelSchema })
       if (parsed.status !== 'success') return invalid(parsed)
       submission = parsed
-      call = () => api.post<Workflow>(`${path}/cancel`, parsed.value, { idempotencyKey: true })
+      call = () => api.POST('/api/workflows/{workflowId}/cancel', { path: { workflowId }, body: parsed.value, idempotencyKey: true })
       break
     }
     case 'resubmit': {
       const parsed = parseWithZod(formData, { schema: ResubmitSchema })
       if (parsed.status !== 'success') return invalid(parsed)
       submission = parsed
-      call = () => api.post<Workflow>(`${path}/resubmit`, parsed.value, { idempotencyKey: true })
+      call = () => api.POST('/api/workflows/{workflowId}/resubmit', { path: { workflowId }, body: parsed.value, idempotencyKey: true })
       break
     }
   }
-  const [result, members] = await Promise.all([call(), intent === 'reassign' ? api.get<{ items: Member[] }>('/api/members') : null])
+  const [result, members] = await Promise.all([call(), intent === 'reassign' ? api.GET('/api/members') : null])
   if (!result.ok) return actionFailure(intent, workflowId, submission, result.error, headers, keepPage)
-  await setFlash(headers, { tone: 'success', message: doneMessage(intent, result.data as Workflow, members?.ok ? members.data.items : [], formData) })
+  await setFlash(headers, { tone: 'success', message: doneMessage(intent, result.data, members?.ok ? members.data.items : [], formData) })
   throw redirect(options.back, { headers })
 }

@@ -2,7 +2,7 @@ import { pageOf } from '~/components/doc-control/workflow-paging'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
 import { noticeOf } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
-import { type NumberedPage, WORKFLOW_STATUSES, type WorkflowStatus, type WorkflowSummary } from '~/lib/doc-control/types'
+import { WORKFLOW_STATUSES, type WorkflowStatus } from '~/lib/doc-control/types'
 
 /** /doc-control/workflows: a project's reviews, filtered by status, a page at a time. */
 
@@ -21,6 +21,6 @@ export async function loadWorkflowsPage(api: ApiClient, request: Request, header
   if (!choice.projectId) return { query, choice, list: null, notice: null }
   const params = new URLSearchParams({ page: String(query.page), pageSize: String(WORKFLOWS_PAGE_SIZE) })
   if (query.status) params.set('status', query.status)
-  const list = await api.get<NumberedPage<WorkflowSummary>>(`/api/projects/${encodeURIComponent(choice.projectId)}/workflows?${params}`)
+  const list = await api.GET('/api/projects/{projectId}/workflows', { path: { projectId: choice.projectId }, query: new URLSearchParams(params) })
   return { query, choice, list: list.ok ? list.data : null, notice: list.ok ? null : noticeOf(list.error) }
 }

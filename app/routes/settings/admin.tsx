@@ -3,11 +3,10 @@ import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { AdminSettingsForm } from '~/components/settings/admin-settings-form'
 import { createServerApi } from '~/lib/api.server'
-import { type Entitlements, seatStandingWords } from '~/lib/licensing/seats'
+import { seatStandingWords } from '~/lib/licensing/seats'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { AdminSettingsFormSchema } from '~/lib/schemas/settings'
-import type { AdminSettings } from '~/lib/settings/settings'
 import { useLocale } from '~/root'
 import type { Route } from './+types/admin'
 
@@ -18,7 +17,7 @@ import type { Route } from './+types/admin'
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const [settings, entitlements] = await Promise.all([api.get<AdminSettings>('/api/settings/admin'), api.get<Entitlements>('/api/entitlements/me')])
+  const [settings, entitlements] = await Promise.all([api.GET('/api/settings/admin'), api.GET('/api/entitlements/me')])
   if (!settings.ok) throw loadError(settings.error, responseHeaders)
   if (!entitlements.ok) throw loadError(entitlements.error, responseHeaders)
   return data({ settings: settings.data, entitlements: entitlements.data }, { headers: responseHeaders })
@@ -30,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: AdminSettingsFormSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const result = await api.patch('/api/settings/admin', submission.value)
+  const result = await api.PATCH('/api/settings/admin', { body: submission.value })
   if (!result.ok) return data({ result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers: responseHeaders })
   await setFlash(responseHeaders, { tone: 'success', message: 'The organisation defaults are saved.' })
   throw redirect('/settings/admin', { headers: responseHeaders })

@@ -6,7 +6,6 @@ import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor, replyWithApiError } from '~/lib/forms'
 import { AppearanceFormSchema } from '~/lib/schemas/appearance'
-import type { AppearanceSettings } from '~/lib/settings/appearance'
 
 /** Where the appearance form lives; a saved form goes back there. */
 export const APPEARANCE_HOME = '/settings/user#appearance-settings'
@@ -17,7 +16,7 @@ export async function saveAppearance(api: ApiClient, formData: FormData, request
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400, headers })
   const { theme, highContrast, useSystemTheme, ...customPalette } = submission.value
   const appearance: Appearance = { theme, highContrast: highContrast ?? false, useSystemTheme: useSystemTheme ?? false, customPalette }
-  const saved = await api.patch<AppearanceSettings>('/api/settings/appearance', appearance)
+  const saved = await api.PATCH('/api/settings/appearance', { body: appearance })
   if (!saved.ok) return data({ result: replyWithApiError(submission, saved.error) }, { status: failureStatus(saved.error), headers })
   setDeviceAppearance(headers, request, saved.data.appearance)
   const failing = saved.data.contrast.filter((check) => !check.ok)
@@ -35,7 +34,7 @@ export async function saveAppearance(api: ApiClient, formData: FormData, request
 
 /** "Reset to defaults": the same on this device and for the account. */
 export async function resetAppearance(api: ApiClient, request: Request, headers: Headers) {
-  const saved = await api.patch<AppearanceSettings>('/api/settings/appearance', DEFAULT_APPEARANCE)
+  const saved = await api.PATCH('/api/settings/appearance', { body: DEFAULT_APPEARANCE })
   if (!saved.ok) {
     await setFlash(headers, { tone: 'critical', message: formMessageFor(saved.error) })
     throw redirect(APPEARANCE_HOME, { headers })

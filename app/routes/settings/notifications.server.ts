@@ -7,10 +7,8 @@ import { failureStatus, replyWithApiError } from '~/lib/forms'
 import { NotificationPreferencesFormSchema } from '~/lib/schemas/notification-preferences'
 import type { NotificationPreferences } from '~/lib/settings/notifications'
 
-const PATH = '/api/user/notification-preferences/'
-
 export async function loadPreferences(api: ApiClient, headers: Headers) {
-  const result = await api.get<NotificationPreferences>(PATH)
+  const result = await api.GET('/api/user/notification-preferences')
   if (!result.ok) throw loadError(result.error, headers)
   return { preferences: result.data }
 }
@@ -35,7 +33,7 @@ export async function savePreferences(api: ApiClient, formData: FormData, header
       superseded: value.inAppSuperseded ?? false,
     },
   }
-  const saved = await api.put<NotificationPreferences>(PATH, preferences)
+  const saved = await api.PUT('/api/user/notification-preferences', { body: preferences })
   if (!saved.ok) return data({ result: replyWithApiError(submission, saved.error) }, { status: failureStatus(saved.error), headers })
   await setFlash(headers, { tone: 'success', message: 'Notification settings saved.' })
   throw redirect('/settings/notifications', { headers })

@@ -6,7 +6,6 @@ import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor, replyWithApiError } from '~/lib/forms'
 import { SiteSchema } from '~/lib/schemas/settings'
-import type { SiteSettings } from '~/lib/settings/settings'
 
 /** /settings/site (issue 14, docs/settings.md "Site"): what it loads and its forms (administrators). */
 
@@ -19,7 +18,7 @@ export type SiteActionData = {
 }
 
 export async function loadSite(api: ApiClient, headers: Headers) {
-  const site = await api.get<SiteSettings>('/api/settings/site')
+  const site = await api.GET('/api/settings/site')
   if (!site.ok) throw loadError(site.error, headers)
   return site.data
 }
@@ -27,7 +26,7 @@ export async function loadSite(api: ApiClient, headers: Headers) {
 export async function saveSite(api: ApiClient, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: SiteSchema })
   if (submission.status !== 'success') return data<SiteActionData>({ intent: 'site', result: submission.reply() }, { status: 400 })
-  const result = await api.patch('/api/settings/site', submission.value)
+  const result = await api.PATCH('/api/settings/site', { body: submission.value })
   if (!result.ok) return data<SiteActionData>({ intent: 'site', result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers })
   await setFlash(headers, { tone: 'success', message: 'The site settings are saved.' })
   throw redirect('/settings/site', { headers })
@@ -38,7 +37,7 @@ export async function uploadLogo(api: ApiClient, formData: FormData, headers: He
   if (!(file instanceof File) || file.size === 0) return data<SiteActionData>({ intent: 'logo', logoError: 'Choose an image file.' }, { status: 400 })
   const body = new FormData()
   body.append('logo', file, file.name || 'logo')
-  const result = await api.post('/api/settings/site/logo', body)
+  const result = await api.POST('/api/settings/site/logo', { body })
   if (!result.ok) {
     const message = result.error.problem?.errors?.logo?.[0] ?? formMessageFor(result.error)
     return data<SiteActionData>({ intent: 'logo', logoError: message }, { status: failureStatus(result.error), headers })
@@ -48,7 +47,7 @@ export async function uploadLogo(api: ApiClient, formData: FormData, headers: He
 }
 
 export async function deleteLogo(api: ApiClient, headers: Headers) {
-  const result = await api.del('/api/settings/site/logo')
+  const result = await api.DELETE('/api/settings/site/logo')
   if (!result.ok) {
     return data<SiteActionData>(
       { intent: 'logo-remove', notice: { message: formMessageFor(result.error), correlationId: result.error.correlationId ?? null } },

@@ -20,7 +20,7 @@ function ticketId(params: { ticketId?: string }): string {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = ticketId(params)
   const { api, responseHeaders } = createServerApi(request, context)
-  const ticket = await loadTicket(api, `/api/support/tickets/${id}`, responseHeaders)
+  const ticket = await loadTicket(api, 'user', id, responseHeaders)
   return data({ ticket }, { headers: responseHeaders })
 }
 
@@ -31,7 +31,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const back = `/settings/support/${id}`
   switch (String(formData.get('intent') ?? '')) {
     case 'reply':
-      return replyAction(api, formData, `/api/support/tickets/${id}/messages`, back, responseHeaders)
+      return replyAction(api, formData, 'user', id, back, responseHeaders)
     case 'attach':
       return attachAction(api, formData, id, back, responseHeaders)
     default:

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
-import { type SupportTicket, type SupportTicketDetail } from '~/lib/admin/support'
 import { NewTicketSchema } from '~/lib/schemas/admin-support'
 import { attachFiles, filesOf, type SupportActionData } from '~/lib/admin/support.server'
 import type { ApiClient } from '~/lib/api/types'
@@ -20,7 +19,7 @@ export function myTicketsQuery(url: URL): { after: string | undefined } {
 export async function loadMyTickets(api: ApiClient, query: { after: string | undefined }, headers: Headers) {
   const params = new URLSearchParams({ limit: String(MY_TICKETS_PAGE) })
   if (query.after) params.set('after', query.after)
-  const result = await api.get<{ items: SupportTicket[]; nextCursor: string | null }>(`/api/support/tickets?${params.toString()}`)
+  const result = await api.GET('/api/support/tickets', { query: params })
   if (!result.ok) throw loadError(result.error, headers)
   return result.data
 }
@@ -34,7 +33,7 @@ export async function openTicketAction(api: ApiClient, formData: FormData, heade
   const submission = parseWithZod(formData, { schema: NewTicketSchema })
   if (submission.status !== 'success') return data<SupportActionData>({ intent: 'open', result: submission.reply() }, { status: 400 })
   const files = filesOf(formData)
-  const result = await api.post<SupportTicketDetail>('/api/support/tickets', submission.value, { idempotencyKey: true })
+  const result = await api.POST('/api/support/tickets', { body: submission.value, idempotencyKey: true })
   if (!result.ok) {
     return data<SupportActionData>({ intent: 'open', result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers })
   }

@@ -7,7 +7,7 @@ import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor, replyWithApiError } from '~/lib/forms'
 import { PasswordSetSchema } from '~/lib/schemas/auth'
 import { EmailChangeSchema, MfaCodeSchema, ProfileSchema } from '~/lib/schemas/settings'
-import type { AccountSessions, MfaEnrollment, SettingsOverview } from '~/lib/settings/settings'
+import type { MfaEnrollment } from '~/lib/settings/settings'
 import { withQrCode } from '~/lib/qr.server'
 
 /**
@@ -25,7 +25,7 @@ export type UserActionData = {
 }
 
 export async function loadUserSettings(api: ApiClient, headers: Headers) {
-  const [overview, sessions] = await Promise.all([api.get<SettingsOverview>('/api/settings'), api.get<AccountSessions>('/api/settings/sessions')])
+  const [overview, sessions] = await Promise.all([api.GET('/api/settings'), api.GET('/api/settings/sessions')])
   if (!overview.ok) throw loadError(overview.error, headers)
   return { user: overview.data.user, sessions: sessions.ok ? sessions.data.items : [], sessionsFailed: !sessions.ok }
 }
@@ -40,7 +40,7 @@ export async function saveProfile(api: ApiClient, formData: FormData, headers: H
   if (submission.status !== 'success') return data<UserActionData>({ intent: 'profile', result: submission.reply() }, { status: 400 })
   const v = submission.value
   // Every field is on the form: an emptied one is cleared.
-  const result = await api.patch('/api/settings/user', { displayName: v.displayName, firstName: v.firstName ?? null, lastName: v.lastName ?? null, position: v.position ?? null })
+  const result = await api.PATCH('/api/settings/user', { body: { displayName: v.displayName, firstName: v.firstName ?? null, lastName: v.lastName ?? null, position: v.position ?? null } })
   if (!result.ok) return data<UserActionData>({ intent: 'profile', result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers })
   return done(headers, back, 'Your details are saved.')
 }
@@ -48,7 +48,7 @@ export async function saveProfile(api: ApiClient, formData: FormData, headers: H
 export async function changeEmail(api: ApiClient, formData: FormData, headers: Headers, back: string) {
   const submission = parseWithZod(formData, { schema: EmailChangeSchema })
   if (submission.status !== 'success') return data<UserActionData>({ intent: 'email', result: submission.reply({ hideFields: ['currentPassword'] }) }, { status: 400 })
-  const result = await api.post<{ newEmail: string }>('/api/settings/user/email', submission.value)
+  const result = await api.POST('/api/settings/user/email', { body: submission.value })
   if (!result.ok) {
     return data<UserActionData>({ intent: 'email', result: replyWithApiError(submission, result.error, ['currentPassword']) }, { status: failureStatus(result.error), headers })
   }
@@ -59,14 +59,14 @@ export async function changePassword(api: ApiClient, formData: FormData, headers
   const submission = parseWithZod(formData, { schema: PasswordSetSchema })
   const hidden = ['currentPassword', 'newPassword']
   if (submission.status !== 'success') return data<UserActionData>({ intent: 'password', result: submission.reply({ hideFields: hidden }) }, { status: 400 })
-  const result = await api.post('/auth/password/set', submission.value)
+  const result = await api.POST('/auth/password/set', { body: submission.value })
   if (!result.ok) return data<UserActionData>({ intent: 'password', result: replyWithApiError(submission, result.error, hidden) }, { status: failureStatus(result.error), headers })
   return done(headers, back, 'Your password has been changed. Your other sessions were signed out.')
 }
 
 /** Starts (or continues) an authenticator set-up: the secret is shown on the page that answers, never stored in the URL. */
 export async function startMfa(api: ApiClient, headers: Headers) {
-  const result = await api.post<MfaEnrollment>('/api/settings/user/mfa/enrollment')
+  const result = await api.POST('/api/settings/user/mfa/enrollment')
   if (!result.ok) return data<UserActionData>({ intent: 'mfa-start', notice: noticeOf(result.error) }, { status: failureStatus(result.error), headers })
   return data<UserActionData>({ intent: 'mfa-start', enrollment: withQrCode(result.data) }, { headers })
 }
@@ -74,21 +74,21 @@ export async function startMfa(api: ApiClient, headers: Headers) {
 export async function confirmMfa(api: ApiClient, formData: FormData, headers: Headers, back: string) {
   const submission = parseWithZod(formData, { schema: MfaCodeSchema })
   if (submission.status === 'success') {
-    const result = await api.post('/api/settings/user/mfa/confirm', submission.value)
+    const result = await api.POST('/api/settings/user/mfa/confirm', { body: submission.value })
     if (result.ok) return done(headers, back, 'Two-factor authentication is on. Signing in now asks for a code from your app.')
-    const again = await api.post<MfaEnrollment>('/api/settings/user/mfa/enrollment')
+    const again = await api.POST('/api/settings/user/mfa/enrollment')
     return data<UserActionData>(
       { intent: 'mfa-confirm', result: replyWithApiError(submission, result.error), ...(again.ok && { enrollment: withQrCode(again.data) }) },
       { status: failureStatus(result.error), headers },
     )
   }
   // Keep showing the secret while the code is corrected.
-  const again = await api.post<MfaEnrollment>('/api/settings/user/mfa/enrollment')
+  const again = await api.POST('/api/settings/user/mfa/enrollment')
   return data<UserActionData>({ intent: 'mfa-confirm', result: submission.reply(), ...(again.ok && { enrollment: withQrCode(again.data) }) }, { status: 400, headers })
 }
 
 export async function cancelMfa(api: ApiClient, headers: Headers, back: string) {
-  const result = await api.del('/api/settings/user/mfa/enrollment')
+  const result = await api.DELETE('/api/settings/user/mfa/enrollment')
   if (!result.ok) return data<UserActionData>({ intent: 'mfa-cancel', notice: noticeOf(result.error) }, { status: failureStatus(result.error), headers })
   return done(headers, back, 'The set-up was cancelled. Remove Site Portal from your authenticator app if you added it.')
 }
@@ -96,13 +96,13 @@ export async function cancelMfa(api: ApiClient, headers: Headers, back: string) 
 export async function removeMfa(api: ApiClient, formData: FormData, headers: Headers, back: string) {
   const submission = parseWithZod(formData, { schema: MfaCodeSchema })
   if (submission.status !== 'success') return data<UserActionData>({ intent: 'mfa-remove', result: submission.reply() }, { status: 400 })
-  const result = await api.del('/api/settings/user/mfa', { body: submission.value })
+  const result = await api.DELETE('/api/settings/user/mfa', { body: submission.value })
   if (!result.ok) return data<UserActionData>({ intent: 'mfa-remove', result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers })
   return done(headers, back, 'Two-factor authentication is off. Signing in asks only for your password now.')
 }
 
 export async function signOutOthers(api: ApiClient, headers: Headers, back: string) {
-  const result = await api.post<{ revoked: number }>('/api/settings/sessions/revoke-others')
+  const result = await api.POST('/api/settings/sessions/revoke-others')
   if (!result.ok) return data<UserActionData>({ intent: 'sessions-revoke-others', notice: noticeOf(result.error) }, { status: failureStatus(result.error), headers })
   const n = result.data.revoked
   return done(headers, back, n === 0 ? 'There were no other sessions to sign out.' : `Signed out ${n} other session${n === 1 ? '' : 's'}.`)
@@ -111,7 +111,7 @@ export async function signOutOthers(api: ApiClient, headers: Headers, back: stri
 export async function signOutSession(api: ApiClient, formData: FormData, headers: Headers, back: string) {
   const id = String(formData.get('sessionId') ?? '')
   if (!/^[0-9a-f-]{36}$/i.test(id)) return data<UserActionData>({ intent: 'session-revoke', notice: { message: 'Choose a session.', correlationId: null } }, { status: 400 })
-  const result = await api.del(`/api/settings/sessions/${id}`)
+  const result = await api.DELETE('/api/settings/sessions/{id}', { path: { id } })
   if (!result.ok) return data<UserActionData>({ intent: 'session-revoke', notice: noticeOf(result.error) }, { status: failureStatus(result.error), headers })
   return done(headers, back, 'That session is signed out.')
 }

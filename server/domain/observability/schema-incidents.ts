@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { Database } from '#server/db/client'
 import { schemaIncidents } from '#server/db/schema-observability'
 import type { Logger } from '#server/http/logger'
+import type { SchemaIncidentSource } from '~/lib/admin/schema-incidents'
 import { inScope } from './ingest'
 
 /**
@@ -23,6 +24,8 @@ const HOUR_MS = 60 * 60_000
 const SECRET_NAME = /pass|secret|token|key|code|otp|totp|cookie|auth|hash|signature|credential/i
 
 export type SchemaCall = {
+  /** server: this backend checked its own answer; web: the browser's API client reported it. Default server. */
+  source?: SchemaIncidentSource
   method: string
   /** The route's template, e.g. /api/items/{itemId}. */
   path: string
@@ -111,7 +114,8 @@ export function recordInBackground(deps: { db: Database; now: () => Date }, log:
   const work = found
     .then(async (mismatches) => {
       if (mismatches.length === 0) return
-      for (const mismatch of mismatches) for (const listener of listeners) listener(call, mismatch)
+      // The harness's listeners hear what this backend answered; a browser's report is its own claim.
+      if ((call.source ?? 'server') === 'server') for (const mismatch of mismatches) for (const listener of listeners) listener(call, mismatch)
       log.warn({ schemaIncident: { ...call, fields: mismatches.map((m) => m.field) } }, 'response does not match its schema')
       await storeIncidents(deps.db, at, call, mismatches)
     })
@@ -120,7 +124,8 @@ export function recordInBackground(deps: { db: Database; now: () => Date }, log:
   pending.add(work)
 }
 
-async function storeIncidents(db: Database, now: Date, call: SchemaCall, mismatches: SchemaMismatch[]): Promise<void> {
+async function storeIncidents(db: Database, now: Date, call: SchemaCall, mismatches: SchemaMismatch[]): Promise<number> {
+  let stored = 0
   await inScope(db, call.tenantId, async (tx) => {
     const t = schemaIncidents
     for (const m of mismatches) {
@@ -129,9 +134,24 @@ async function storeIncidents(db: Database, now: Date, call: SchemaCall, mismatc
         .from(t)
         .where(and(eq(t.path, call.path), eq(t.field, m.field), gte(t.occurredAt, new Date(now.getTime() - HOUR_MS))))
       if ((recent?.n ?? 0) >= SCHEMA_INCIDENT_CAP_PER_HOUR) continue
-      await tx.insert(t).values({ tenantId: call.tenantId, source: 'server', method: call.method, path: call.path, status: call.status, field: m.field, expected: m.expected, got: m.got, correlationId: call.correlationId, release: call.release, occurredAt: now })
+      stored++
+      await tx.insert(t).values({ tenantId: call.tenantId, source: call.source ?? 'server', method: call.method, path: call.path, status: call.status, field: m.field, expected: m.expected, got: m.got, correlationId: call.correlationId, release: call.release, occurredAt: now })
     }
   })
+  return stored
+}
+
+/**
+ * Stores what a browser's API client reported (source web) under the same hourly cap, and says
+ * how many rows were stored. Awaited: the report is the request itself.
+ */
+export async function storeWebIncidents(deps: { db: Database; now: () => Date }, tenantId: string, release: string | null, incidents: ReadonlyArray<SchemaMismatch & { method: string; path: string; status: number; correlationId?: string | null | undefined }>): Promise<number> {
+  let stored = 0
+  for (const incident of incidents) {
+    const call: SchemaCall = { source: 'web', method: incident.method, path: incident.path, status: incident.status, tenantId, correlationId: incident.correlationId ?? null, release }
+    stored += await storeIncidents(deps.db, deps.now(), call, [{ field: incident.field, expected: incident.expected, got: incident.got }])
+  }
+  return stored
 }
 
 /** Waits for the incidents being stored (tests, before they read the table or close the database). */

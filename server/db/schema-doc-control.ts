@@ -290,7 +290,7 @@ export const transmittals = pgTable(
     tenantId: tenantRef(),
     id: uuid('id').notNull().defaultRandom(),
     projectId: uuid('project_id').notNull(),
-    /** Per project, from 1; the number people read is `{project code}-TRN-{seq, six digits}`. */
+    /** Per project, from 1; the number people read is made from it by the project's format (transmittal_numbering). */
     seq: integer('seq').notNull(),
     number: text('number').notNull(),
     subject: text('subject').notNull().default(''),
@@ -401,6 +401,23 @@ export const transmittalPackages = pgTable(
   ],
 ).enableRLS()
 
+/** How a project numbers its transmittals (app/lib/doc-control/transmittal-numbering.ts); no row: the default format. */
+export const transmittalNumbering = pgTable(
+  'transmittal_numbering',
+  {
+    tenantId: tenantRef(),
+    projectId: uuid('project_id').notNull(),
+    format: text('format').notNull(),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.projectId] }),
+    foreignKey({ columns: [t.tenantId, t.projectId], foreignColumns: [projects.tenantId, projects.id] }).onDelete('cascade'),
+    tenantPolicy('transmittal_numbering'),
+  ],
+).enableRLS()
+
 /** Tenant-owned tables of this module; start-up checks each forces row-level security. */
 export const docControlTenantTables = [
   'project_parties',
@@ -419,4 +436,5 @@ export const docControlTenantTables = [
   'transmittal_revisions',
   'transmittal_recipients',
   'transmittal_packages',
+  'transmittal_numbering',
 ] as const

@@ -88,6 +88,8 @@ export function DocumentUploadForm({ folderId, folderName, example, namingFields
             autoComplete="off"
             spellCheck={false}
             autoCapitalize="characters"
+            // Left blank, the number builder's parts make it on the server: the browser must let the form go.
+            required={namingFields.length > 0 ? false : numberProps.required}
             autoFocus={focus === 'number'}
             className={`${controlClasses(numberA11y.invalid)} font-mono`}
           />

@@ -123,6 +123,8 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const renumber = page.getByRole('form', { name: 'Renumber' })
     const renumbered = `${code}-ARC-ZZ-01-DR-A-0111`
     await renumber.getByLabel('New number').fill(renumbered)
+    // Spaces pass the browser's own required check; the reason is still missing.
+    await renumber.getByLabel('Reason').fill('   ')
     await renumber.getByRole('button', { name: 'Renumber' }).click()
     await expect.poll(() => errorsOf(page, renumber.getByLabel('Reason'))).toContain('Say why the document is renumbered')
     expect(await renumber.getByLabel('New number').inputValue()).toBe(renumbered)

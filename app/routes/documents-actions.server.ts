@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import type { DocumentsActionData } from '~/components/documents/document-action'
+import { numberFromParts } from '~/components/documents/number-builder'
 import { formFailure, invalidForm } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
 import { folderHref } from '~/lib/documents/query'
@@ -44,6 +45,7 @@ export function metadataOf(formData: FormData): Record<string, string> {
  * what happened: the document is there, its file is not.
  */
 export async function uploadDocument(api: ApiClient, projectId: string, formData: FormData, headers: Headers) {
+  builtNumber(formData)
   const submission = parseWithZod(formData, { schema: DocumentUploadSchema })
   const resumable = formData.get('transfer') === 'resumable'
   const file = fileOf(formData)
@@ -72,8 +74,17 @@ export async function uploadDocument(api: ApiClient, projectId: string, formData
   throw redirect(documentPage(doc.id), { headers })
 }
 
+/** A blank Number with the builder's parts chosen (without JavaScript) is the number they make; a typed number wins. */
+function builtNumber(formData: FormData): void {
+  const typed = formData.get('number')
+  if (typeof typed === 'string' && typed.trim() !== '') return
+  const built = numberFromParts(formData)
+  if (built !== null) formData.set('number', built)
+}
+
 /** "Check name": the number against the naming standard and the project's other documents, without saving. */
 export async function checkName(api: ApiClient, projectId: string, formData: FormData, headers: Headers) {
+  builtNumber(formData)
   const submission = parseWithZod(formData, { schema: DocumentNumberCheckSchema })
   if (submission.status !== 'success') return invalidForm('upload', submission)
   const result = await api.POST('/api/projects/{id}/documents/validate', { path: { id: projectId }, body: { number: submission.value.number } })

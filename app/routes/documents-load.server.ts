@@ -3,7 +3,7 @@ import { noticeOf, type Notice } from '~/components/reporting/report-action'
 import type { ApiClient, ApiResult } from '~/lib/api/types'
 import { type DocumentsQuery, isSearching, searchParamsOf } from '~/lib/documents/query'
 import { atLeast, exampleNumber } from '~/lib/documents/rules'
-import type { Breadcrumb, DocumentTree, Folder, FolderNode, MetadataField, PermissionLevel, Permissions, SearchPage } from '~/lib/documents/types'
+import type { Breadcrumb, DocumentTree, Folder, FolderNode, MetadataField, NamingField, PermissionLevel, Permissions, SearchPage } from '~/lib/documents/types'
 import { type Member, type Project, projectTitle } from '~/lib/reporting/types'
 
 /** GET …/documents/tree as it answers (the first page of documents may come with it). */
@@ -26,6 +26,8 @@ export type ProjectDocuments = {
   list: SearchPage | null
   disciplines: Array<{ code: string; description: string }>
   example: string
+  /** The naming standard's fields, for the upload form's number builder. */
+  namingFields: NamingField[]
   metadataFields: MetadataField[]
   /** The entries set here and what applies from above, for a manager (null otherwise); the members to add. */
   permissions: Permissions | null
@@ -98,6 +100,7 @@ export async function loadDocumentsScreen(api: ApiClient, query: DocumentsQuery,
       list: list.ok ? list.data : null,
       disciplines: fields.find((f) => f.key === 'role')?.codes ?? [],
       example: naming.ok ? (naming.data.example ?? exampleNumber(fields)) : '',
+      namingFields: fields,
       metadataFields: metadata.ok ? metadata.data.items : [],
       permissions: permissions?.ok ? permissions.data : null,
       members: members?.ok ? members.data.items : [],

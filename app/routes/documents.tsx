@@ -164,6 +164,7 @@ function ProjectDocuments({ query, documents, actionData }: { query: Screen['que
                   folderId={folder?.id ?? null}
                   folderName={here}
                   example={documents.example}
+                  namingFields={documents.namingFields}
                   metadataFields={documents.metadataFields}
                   lastResult={resultFor(uploadAnswer, 'upload')}
                   nameCheck={uploadAnswer?.intent === 'upload' ? uploadAnswer.nameCheck : undefined}

@@ -48,6 +48,7 @@ import { setRoutes } from './doc-control/sets'
 import { docControlSummaryRoutes } from './doc-control/summary'
 import { workflowTemplateRoutes } from './doc-control/templates'
 import { transmittalRoutes } from './doc-control/transmittals'
+import { transmittalNumberingRoutes } from './doc-control/transmittal-numbering'
 import { workflowRoutes } from './doc-control/workflows'
 import { documentsRoutes } from './documents/documents'
 import { drawingRoutes } from './documents/drawings'
@@ -168,6 +169,7 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', mailStatusRoutes)
   app.route('/', setRoutes)
   app.route('/', transmittalRoutes)
+  app.route('/', transmittalNumberingRoutes)
   app.route('/', transmittalPackageRoutes)
   app.route('/', sharedTransmittalRoutes)
   app.route('/', partyRoutes)

@@ -314,7 +314,7 @@ export const transmittals = pgTable(
     tenantId: tenantRef(),
     id: uuid('id').notNull().defaultRandom(),
     projectId: uuid('project_id').notNull(),
-    /** Per project, from 1; the number people read is `{project code}-TRN-{seq, six digits}`. */
+    /** Per project, from 1; the number people read is made from it by the project's format (transmittal_numbering). */
     seq: integer('seq').notNull(),
     number: text('number').notNull(),
     subject: text('subject').notNull().default(''),
@@ -484,6 +484,23 @@ export const transmittalPackages = pgTable(
   ],
 ).enableRLS()
 
+/** How a project numbers its transmittals (app/lib/doc-control/transmittal-numbering.ts); no row: the default format. */
+export const transmittalNumbering = pgTable(
+  'transmittal_numbering',
+  {
+    tenantId: tenantRef(),
+    projectId: uuid('project_id').notNull(),
+    format: text('format').notNull(),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.projectId] }),
+    foreignKey({ columns: [t.tenantId, t.projectId], foreignColumns: [projects.tenantId, projects.id] }).onDelete('cascade'),
+    tenantPolicy('transmittal_numbering'),
+  ],
+).enableRLS()
+
 /** Tenant-owned tables of this module; start-up checks each forces row-level security. */
 export const docControlTenantTables = [
   'project_parties',
@@ -505,4 +522,5 @@ export const docControlTenantTables = [
   'party_contacts',
   'transmittal_links',
   'transmittal_link_events',
+  'transmittal_numbering',
 ] as const

@@ -44,6 +44,7 @@ export type AuditAction =
   | 'doc-control.transmittal.sent'
   | 'doc-control.transmittal.received'
   | 'doc-control.transmittal.packaged'
+  | 'doc-control.numbering.changed'
   | 'admin.user.changed'
   | 'admin.user.deactivated'
   | 'admin.user.reactivated'

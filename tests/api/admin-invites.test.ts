@@ -63,9 +63,12 @@ test('an admin invites an address: 201, the mail carries the 7-day link, the lis
   expect(mails[0]).toMatchObject({ template: 'invite', tenantId: tenant.id })
   expect(mails[0]?.textBody).toContain('Welcome to the site team')
   expect(mails[0]?.textBody).toContain(`${t.config.publicUrl}/invite/`)
+  // The answer carries the mailed link (to copy when mail is queued); the list never does.
+  expect(created.link).toBe(`${t.config.publicUrl}/invite/${await mailedToken(email)}`)
 
   const list = await body<{ items: Invite[]; nextCursor: string | null }>(await admin.c.get('/api/admin/invites?status=pending'))
   expect(list.items.map((i) => i.id)).toEqual([created.id])
+  expect(list.items[0]?.link).toBeUndefined()
   expect((await body<{ items: Invite[] }>(await admin.c.get('/api/admin/invites?status=accepted'))).items).toEqual([])
   const audit = await auditOf(t.db, { action: 'admin.invite.created', tenantId: tenant.id })
   expect(audit).toEqual([expect.objectContaining({ actorUserId: admin.user.id, data: { email, roleKey: 'read-only' } })])
@@ -132,6 +135,7 @@ test('resend makes a new link (the old one is dead), raises sendCount and extend
   expect(new Date(resent.expiresAtUtc).getTime() - t.now().getTime()).toBe(7 * DAY)
   const second = await mailedToken(email)
   expect(second).not.toBe(first)
+  expect(resent.link).toBe(`${t.config.publicUrl}/invite/${second}`)
   await expectProblem(await client(t).get(`/invite/${first}`), 404, 'KR_INVITE_NOT_FOUND')
   expect((await body<InviteLanding>(await client(t).get(`/invite/${second}`))).status).toBe('pending')
 

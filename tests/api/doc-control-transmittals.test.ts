@@ -59,7 +59,7 @@ test('transmittals are numbered per project from the project code, one number ea
   const other = await documentProject(admin.c, 'OTH02')
   const first = await body<Transmittal>(await draft(writer.c, p.id), 201)
   expect(first).toMatchObject({
-    number: 'SYM01-TRN-000001',
+    number: 'SYM01-TRN-0001',
     status: 'draft',
     purpose: 'for-information',
     subject: '',
@@ -71,10 +71,10 @@ test('transmittals are numbered per project from the project code, one number ea
   })
   const together = await Promise.all(Array.from({ length: 5 }, () => draft(writer.c, p.id)))
   const numbers = await Promise.all(together.map(async (r) => (await body<Transmittal>(r, 201)).number))
-  expect(numbers.sort()).toEqual(['SYM01-TRN-000002', 'SYM01-TRN-000003', 'SYM01-TRN-000004', 'SYM01-TRN-000005', 'SYM01-TRN-000006'])
-  expect((await body<Transmittal>(await draft(writer.c, other.id), 201)).number).toBe('OTH02-TRN-000001')
+  expect(numbers.sort()).toEqual(['SYM01-TRN-0002', 'SYM01-TRN-0003', 'SYM01-TRN-0004', 'SYM01-TRN-0005', 'SYM01-TRN-0006'])
+  expect((await body<Transmittal>(await draft(writer.c, other.id), 201)).number).toBe('OTH02-TRN-0001')
   const uncoded = await newProject(admin.c, { title: 'No code' })
-  expect((await body<Transmittal>(await draft(writer.c, uncoded.id), 201)).number).toBe('TRN-000001')
+  expect((await body<Transmittal>(await draft(writer.c, uncoded.id), 201)).number).toBe('TRN-0001')
 })
 
 test('a draft is changed by its sender; send names what is missing, then mails every recipient (parties expanded) and freezes it', async () => {

@@ -211,9 +211,9 @@ describe.each(LONG_JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
       await page.getByText('Not suitable for tender?').waitFor()
       await page.getByRole('checkbox', { name: 'Send it for tender anyway' }).check()
       await page.getByRole('button', { name: 'Send transmittal' }).click()
-      await page.getByText(/-TRN-\d{6} sent to 1 recipient\./).waitFor()
+      await page.getByText(/-TRN-\d{4} sent to 1 recipient\./).waitFor()
       const number = (await page.getByRole('heading', { level: 1 }).textContent()) ?? ''
-      expect(number).toMatch(new RegExp(`^${project.code}-TRN-\\d{6}$`))
+      expect(number).toMatch(new RegExp(`^${project.code}-TRN-\\d{4}$`))
       const transmittalUrl = page.url()
       await page.getByText('1 recipient has not opened it yet').waitFor()
       await page

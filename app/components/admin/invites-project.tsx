@@ -20,6 +20,24 @@ import { ROLE_OPTIONS } from './invites-create-form'
 
 const TONES: Record<ProjectInviteStatus, BadgeTone> = { active: 'info', 'used-up': 'neutral', cancelled: 'neutral', expired: 'warning' }
 
+/**
+ * An organisation invite made (or sent again) while mail is not set up: what really happened, and
+ * its link to pass on by hand, shown this once (the link is stored only as its hash).
+ */
+export function InviteQueued({ email, link, resent }: { email: string; link: string; resent: boolean }) {
+  return (
+    <Banner tone="success" title={resent ? 'New invitation link made' : 'Invitation created'} className="mb-6">
+      <p>
+        {resent ? 'New invitation link made' : 'Invitation created'}; the e-mail is queued because mail is not set up (Administration › Configuration › Mail). Pass the link on to{' '}
+        {email} yourself meanwhile: it works for 7 days{resent ? ', and the old link no longer works' : ''}.
+      </p>
+      <div className="mt-3">
+        <CopyLinkField label={`Invitation link for ${email}`} link={link} testId="invite-link" />
+      </div>
+    </Banner>
+  )
+}
+
 /** The link and the code of the invite just made: shown this once, never stored in readable form. */
 export function ProjectInviteCreated({ created, mailQueued }: { created: CreatedProjectInvite; mailQueued: boolean }) {
   return (

@@ -10,10 +10,11 @@ import { Field } from '~/components/ui/field'
 import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { FileUploadField } from '~/islands/upload/file-upload-field'
-import type { MetadataField } from '~/lib/documents/types'
+import type { MetadataField, NamingField } from '~/lib/documents/types'
 import { DOCUMENT_NUMBER_MAX, DocumentUploadSchema } from '~/lib/schemas/documents'
 import type { NameCheck } from './document-action'
 import { MetadataInputs, sentMetadata } from './metadata-inputs'
+import { NumberBuilder, sentParts } from './number-builder'
 import { RevisionFields } from './revision-fields'
 import type { ResumableForm } from './use-resumable-form'
 
@@ -22,6 +23,8 @@ export type DocumentUploadFormProps = {
   folderName: string
   /** An example of the project's container names, e.g. SYM01-ARC-ZZ-00-DR-A-0001. */
   example: string
+  /** The project's naming fields, for the number builder. */
+  namingFields: readonly NamingField[]
   metadataFields: readonly MetadataField[]
   lastResult: SubmissionResult<string[]> | undefined
   nameCheck: NameCheck | undefined
@@ -35,7 +38,7 @@ const FIELD_ORDER = ['number', 'title', 'code', 'status', 'comment', 'file']
  * first revision. "Check name" (intent `validate`) checks the number alone, sent without the file
  * (`formEncType`), so nothing large goes over the line for it.
  */
-export function DocumentUploadForm({ folderId, folderName, example, metadataFields, lastResult, nameCheck, resumable }: DocumentUploadFormProps) {
+export function DocumentUploadForm({ folderId, folderName, example, namingFields, metadataFields, lastResult, nameCheck, resumable }: DocumentUploadFormProps) {
   const [form, fields] = useForm({
     id: 'document-upload',
     lastResult,
@@ -85,6 +88,8 @@ export function DocumentUploadForm({ folderId, folderName, example, metadataFiel
             autoComplete="off"
             spellCheck={false}
             autoCapitalize="characters"
+            // Left blank, the number builder's parts make it on the server: the browser must let the form go.
+            required={namingFields.length > 0 ? false : numberProps.required}
             autoFocus={focus === 'number'}
             className={`${controlClasses(numberA11y.invalid)} font-mono`}
           />
@@ -98,6 +103,11 @@ export function DocumentUploadForm({ folderId, folderName, example, metadataFiel
           </p>
         ) : null}
       </div>
+      <NumberBuilder
+        fields={namingFields}
+        sent={sentParts(lastResult?.initialValue ?? undefined)}
+        onParts={(number) => form.update({ name: fields.number.name, value: number })}
+      />
       <Field label="Title" inputProps={{ ...getInputProps(fields.title, { type: 'text' }), autoComplete: 'off', autoFocus: focus === 'title' }} errors={fields.title.errors} />
       <RevisionFields fields={fields} focus={focus} />
       <FileUploadField

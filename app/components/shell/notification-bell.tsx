@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react'
 import { Link, useRouteLoaderData } from 'react-router'
 import { realtime } from '~/islands/realtime/realtime'
+import { followUnread } from '~/islands/realtime/unread-follower'
+import { createBrowserApi } from '~/lib/api/browser'
 import { badgeText, bellLabel } from '~/lib/notifications'
 
 /** What the shell's loader (app/routes/shell.tsx) gives the bell: the unread count, or null when it could not be read. */
@@ -10,7 +12,8 @@ export type BellData = { unread: number | null }
  * The header's notifications bell (docs/settings-appearance-notifications.md "In-app
  * notifications"): a link to /notifications with the unread count rendered on the server, so it
  * works without JavaScript. With JavaScript the count follows the hub's NotificationsChanged, so a
- * new notification shows without a reload; the next load of the shell's data takes over again.
+ * new notification shows without a reload, and is read again each time the hub connection is back
+ * (what it sent while down is lost); the next load of the shell's data takes over again.
  */
 export function NotificationBell() {
   const unread = useRouteLoaderData<BellData>('routes/shell')?.unread ?? null
@@ -18,13 +21,14 @@ export function NotificationBell() {
   const [live, setLive] = useState<{ basis: number | null; unread: number } | null>(null)
   const shown = live && live.basis === unread ? live.unread : unread
 
-  useEffect(
-    () =>
-      realtime.onNotificationsChanged((changed) => {
-        setLive({ basis: unread, unread: changed.unread })
-      }),
-    [unread],
-  )
+  useEffect(() => {
+    const api = createBrowserApi({ onSignedOut: () => {} })
+    const read = async () => {
+      const answer = await api.GET('/api/notifications/unread-count')
+      return answer.ok ? answer.data.unread : null
+    }
+    return followUnread(realtime, read, (count) => setLive({ basis: unread, unread: count }))
+  }, [unread])
 
   const badge = shown === null ? null : badgeText(shown)
   return (

@@ -46,6 +46,7 @@ export class RealtimeClient {
   private readonly entityListeners = new Set<(change: EntityChanged) => void>()
   private readonly logListeners = new Set<(batch: LogLineBatch) => void>()
   private readonly notificationListeners = new Set<(changed: NotificationsChanged) => void>()
+  private readonly connectedListeners = new Set<() => void>()
   private readonly rooms = new Map<string, Set<RoomHandlers>>()
   private connection: HubConnection | undefined
   private running = false
@@ -124,6 +125,15 @@ export class RealtimeClient {
     return () => this.notificationListeners.delete(listener)
   }
 
+  /**
+   * Every time the connection is up, the first time and after each reconnect: what the hub sent
+   * while it was down is lost, so a screen that follows a figure reads it again here (the bell).
+   */
+  onConnected(listener: () => void): () => void {
+    this.connectedListeners.add(listener)
+    return () => this.connectedListeners.delete(listener)
+  }
+
   /** Joins `room` now or as soon as connected, and again after every reconnect; the returned function leaves. */
   joinRoom(room: string, handlers: RoomHandlers): () => void {
     let inRoom = this.rooms.get(room)
@@ -184,6 +194,7 @@ export class RealtimeClient {
       }
       this.dispatch({ type: 'connected' })
       this.joinAll()
+      this.announceConnected()
     } catch (error) {
       if (!stale()) this.dispatch({ type: 'ended', reason: endReasonOf(error) })
     }
@@ -229,12 +240,17 @@ export class RealtimeClient {
       this.lastRetryReason = undefined
       this.dispatch({ type: 'connected' })
       this.joinAll()
+      this.announceConnected()
     })
     connection.onclose((error) => {
       if (current()) this.dispatch({ type: 'ended', reason: endReasonOf(error ?? this.lastRetryReason) })
       this.lastRetryReason = undefined
     })
     return connection
+  }
+
+  private announceConnected(): void {
+    for (const listener of this.connectedListeners) listener()
   }
 
   private joinAll(): void {

@@ -25,6 +25,8 @@ export type Invite = {
   acceptedAtUtc: string | null
   cancelledAtUtc: string | null
   createdAtUtc: string
+  /** The invitation link, only in the answer of the call that made it (invite, resend): to pass on by hand when mail is queued. */
+  link?: string | undefined
 }
 
 /** What the public landing `/invite/{token}` shows. */

@@ -1990,6 +1990,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{projectId}/transmittal-numbering": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the project numbers its transmittals, and the number the next one takes */
+        get: operations["getApiProjectsByProjectIdTransmittalNumbering"];
+        /** Set the format of the project’s transmittal numbers ({project}, {seq:N}, {year}); numbers already given stay */
+        put: operations["putApiProjectsByProjectIdTransmittalNumbering"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transmittals/{transmittalId}/package": {
         parameters: {
             query?: never;
@@ -5910,6 +5928,18 @@ export interface components {
             startedAt: string;
             finishedAt: string | null;
         };
+        TransmittalNumbering: {
+            /** Format: uuid */
+            projectId: string;
+            format: string;
+            defaultFormat: string;
+            namingCode: string;
+            nextSeq: number;
+            nextNumber: string;
+            canChange: boolean;
+            updatedAtUtc: string | null;
+            updatedByName: string | null;
+        };
         SharedTransmittal: {
             number: string;
             subject: string;
@@ -6136,6 +6166,8 @@ export interface components {
              * @description ISO 8601, UTC.
              */
             createdAtUtc: string;
+            /** @description The invitation link: only in the answers of invite and resend, which made it. */
+            link?: string;
         };
         InviteLanding: {
             organisationName: string;
@@ -18221,6 +18253,156 @@ export interface operations {
             };
             /** @description A draft, or closed already. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as RFC 9457 problem details with a correlation id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiProjectsByProjectIdTransmittalNumbering: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The format and the next number. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransmittalNumbering"];
+                };
+            };
+            /** @description Not signed in, or the session has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is blocked (KR_USER_BLOCKED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as RFC 9457 problem details with a correlation id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiProjectsByProjectIdTransmittalNumbering: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 1048576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    format: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The format now kept, and the number the next transmittal takes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransmittalNumbering"];
+                };
+            };
+            /** @description The format has problems (field errors on format). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the session has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not a manager of the project, or read-only. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such project. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The project is archived. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

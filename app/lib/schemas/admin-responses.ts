@@ -113,6 +113,7 @@ export const InviteSchema = z
     acceptedAtUtc: utc.nullable(),
     cancelledAtUtc: utc.nullable(),
     createdAtUtc: utc,
+    link: z.string().optional().describe('The invitation link: only in the answers of invite and resend, which made it.'),
   })
   .meta({ id: 'Invite' }) satisfies z.ZodType<Invite>
 

@@ -8,7 +8,7 @@ import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { InviteCreateSchema, ProjectInviteCreateSchema } from '~/lib/schemas/admin-invites'
 import { isUuid } from '~/lib/schemas/uuid'
-import { MAIL_QUEUED, mailSetUp } from '~/lib/mail-status.server'
+import { mailSetUp } from '~/lib/mail-status.server'
 
 /** /admin/invites: what it loads and its actions (docs/admin/invites.md). */
 
@@ -54,17 +54,19 @@ export async function loadInvitesPage(api: ApiClient, query: InvitesQuery, heade
   }
 }
 
-export type InvitesActionData = ReportingActionData & { created?: CreatedProjectInvite | undefined; mailQueued?: boolean | undefined }
+/** An organisation invite whose mail is queued (mail is not set up): its link, shown this once to pass on by hand. */
+export type QueuedInvite = { email: string; link: string; resent: boolean }
+
+export type InvitesActionData = ReportingActionData & { created?: CreatedProjectInvite | undefined; mailQueued?: boolean | undefined; queued?: QueuedInvite | undefined }
 
 export async function createInvite(api: ApiClient, formData: FormData, query: InvitesQuery, headers: Headers) {
   const submission = parseWithZod(formData, { schema: InviteCreateSchema })
   if (submission.status !== 'success') return invalidForm('invite', submission)
   const result = await api.POST('/api/admin/invites', { body: submission.value, idempotencyKey: idempotencyKeyOf(formData, submission.value) })
   if (!result.ok) return formFailure('invite', submission, result.error, headers)
-  const message = (await mailSetUp(api))
-    ? `Invitation sent to ${result.data.email}. The link works for 7 days.`
-    : `Invitation created for ${result.data.email}; ${MAIL_QUEUED}. The link works for 7 days.`
-  await setFlash(headers, { tone: 'success', message })
+  // Mail not set up: the page answers with the link to copy (shown this once), not a redirect that would lose it.
+  if (!(await mailSetUp(api)) && result.data.link) return data<InvitesActionData>({ intent: 'invite', queued: { email: result.data.email, link: result.data.link, resent: false } }, { headers })
+  await setFlash(headers, { tone: 'success', message: `Invitation sent to ${result.data.email}. The link works for 7 days.` })
   throw redirect(invitesHref(query), { headers })
 }
 
@@ -91,10 +93,8 @@ export async function resendInvite(api: ApiClient, formData: FormData, query: In
   const inviteId = inviteIdOf(formData)
   const result = await api.POST('/api/invites/resend', { body: { inviteId }, idempotencyKey: true })
   if (!result.ok) return noticeFailure('resend', result.error, headers, inviteId)
-  const message = (await mailSetUp(api))
-    ? `Invitation sent to ${result.data.email} again, with a new link. The old link no longer works.`
-    : `New invitation link made for ${result.data.email}; ${MAIL_QUEUED}. The old link no longer works.`
-  await setFlash(headers, { tone: 'success', message })
+  if (!(await mailSetUp(api)) && result.data.link) return data<InvitesActionData>({ intent: 'resend', queued: { email: result.data.email, link: result.data.link, resent: true } }, { headers })
+  await setFlash(headers, { tone: 'success', message: `Invitation sent to ${result.data.email} again, with a new link. The old link no longer works.` })
   throw redirect(invitesHref(query), { headers })
 }
 

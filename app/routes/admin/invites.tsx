@@ -1,6 +1,6 @@
 import { data, useActionData } from 'react-router'
 import { InviteCreateForm } from '~/components/admin/invites-create-form'
-import { ProjectInviteCreated, ProjectInviteForm, ProjectInvitesTable } from '~/components/admin/invites-project'
+import { InviteQueued, ProjectInviteCreated, ProjectInviteForm, ProjectInvitesTable } from '~/components/admin/invites-project'
 import { InvitesTable, InviteStatusFilter } from '~/components/admin/invites-table'
 import { ProjectPicker } from '~/components/documents/project-picker'
 import { resultFor } from '~/components/reporting/report-action'
@@ -70,6 +70,7 @@ export default function Invites({ loaderData }: Route.ComponentProps) {
           {seats.free === 0 && seats.enforced ? 'New invites are refused until a seat is free: cancel an invite, revoke a seat, or buy more seats in Settings › Billing.' : 'Buy more seats in Settings › Billing before you run out.'}
         </Banner>
       ) : null}
+      {actionData?.queued ? <InviteQueued {...actionData.queued} /> : null}
       <div className="flex flex-col gap-10">
         <Section title="Invite someone" description="They get an e-mail with a link to join. The link works for 7 days; resending makes a new one.">
           <InviteCreateForm lastResult={resultFor(actionData, 'invite')} idempotencyKey={idempotencyKey} />

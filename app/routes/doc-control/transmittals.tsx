@@ -1,6 +1,8 @@
-import { data } from 'react-router'
+import { data, useActionData } from 'react-router'
 import { TransmittalFilter, TransmittalList } from '~/components/doc-control/transmittal-list'
+import { NUMBERING_INTENT, TransmittalNumberingSection } from '~/components/doc-control/transmittal-numbering-form'
 import { wizardPage } from '~/components/doc-control/transmittal-paths'
+import { type ReportingActionData, resultFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { buttonClasses } from '~/components/ui/button'
 import { ButtonLink } from '~/components/ui/button-link'
@@ -10,7 +12,8 @@ import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/transmittals'
-import { loadTransmittals } from './transmittals.server'
+import { requireProjectId } from './registers.server'
+import { loadTransmittals, saveNumbering } from './transmittals.server'
 
 /**
  * A project's transmittals (docs/doc-control.md "Transmittals"): number, subject, purpose, status,
@@ -21,8 +24,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(await loadTransmittals(api, request, responseHeaders), { headers: responseHeaders })
 }
 
+/** The one form of the page: how the project numbers its transmittals. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  const projectId = requireProjectId(request)
+  if (String(formData.get('intent') ?? '') !== NUMBERING_INTENT) throw data('Unknown intent', { status: 400 })
+  return saveNumbering(api, projectId, formData, responseHeaders, `/doc-control/transmittals?${new URLSearchParams({ projectId })}`)
+}
+
 export default function Transmittals({ loaderData }: Route.ComponentProps) {
-  const { projects, projectId, status, page, list, hasNext, notice } = loaderData
+  const { projects, projectId, status, page, list, hasNext, numbering, notice: loadNotice } = loaderData
+  const actionData = useActionData<typeof action>() as ReportingActionData | undefined
+  const notice = actionData?.notice ?? loadNotice
   const locale = useLocale()
   useLiveRevalidation((change) => change.entityType === 'Transmittal')
   return (
@@ -46,7 +60,7 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
         }
       />
       {notice ? (
-        <Banner tone="critical" title="The transmittals could not be listed" correlationId={notice.correlationId} className="mb-6">
+        <Banner tone="critical" title={actionData?.notice ? 'That did not work' : 'The transmittals could not be listed'} correlationId={notice.correlationId} className="mb-6">
           {notice.message}
         </Banner>
       ) : null}
@@ -54,6 +68,7 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
         <div className="flex flex-col gap-4">
           <TransmittalFilter projectId={projectId} status={status} />
           {list ? <TransmittalList items={list} locale={locale} page={page} hasNext={hasNext} filtered={status !== null} /> : null}
+          {numbering ? <TransmittalNumberingSection key={numbering.format} numbering={numbering} lastResult={resultFor(actionData, NUMBERING_INTENT)} /> : null}
         </div>
       ) : (
         <EmptyState heading={projects.length > 0 ? 'Choose a project' : 'No projects yet'}>

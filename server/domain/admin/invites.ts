@@ -102,10 +102,15 @@ async function sendInviteMail(ctx: DomainContext, meta: RequestMeta, row: Pick<I
       inviterName: inviter?.displayName ?? 'Someone',
       roleName: roleName(row.roleKey),
       message: row.message,
-      acceptUrl: `${meta.publicUrl}/invite/${token}`,
+      acceptUrl: inviteLink(meta, token),
       expiresAt: row.expiresAt.toUTCString(),
     },
   })
+}
+
+/** The link the mail carries; the call that made it answers it too, for an administrator to pass on when mail is queued. */
+function inviteLink(meta: RequestMeta, token: string): string {
+  return `${meta.publicUrl}/invite/${token}`
 }
 
 /** One pending invite per address: invites of one organisation are written one at a time. */
@@ -162,7 +167,7 @@ export async function createInvite(ctx: DomainContext, input: InviteCreateInput,
   await sendInviteMail(ctx, meta, row, token)
   await auditInvite(ctx, meta, 'admin.invite.created', 'Invite', row.id, { email, roleKey: row.roleKey })
   await recordChange(ctx, 'Invite', row.id, 'Created')
-  return viewOf(ctx, row)
+  return { ...(await viewOf(ctx, row)), link: inviteLink(meta, token) }
 }
 
 export async function listInvites(
@@ -220,7 +225,7 @@ export async function resendInvite(ctx: DomainContext, inviteId: string, meta: R
   await sendInviteMail(ctx, meta, updated, token)
   await auditInvite(ctx, meta, 'admin.invite.resent', 'Invite', row.id, { email: row.email, sendCount: updated.sendCount })
   await recordChange(ctx, 'Invite', row.id, 'Updated')
-  return viewOf(ctx, updated)
+  return { ...(await viewOf(ctx, updated)), link: inviteLink(meta, token) }
 }
 
 /** Cancels a pending (or expired) invite: its link stops working. Cancelling twice changes nothing. */

@@ -18,6 +18,7 @@ import { revisionsFor } from './revisions'
 import { purposeWarnings } from '#server/domain/documents/rule-book'
 import { refuseReadOnly, setRevisionIds } from './sets'
 import { outsideCount, revokeLink, sendToOutside, writeOutsideRecipients } from './transmittal-links'
+import { transmittalNumberFor } from './transmittal-numbering'
 import {
   findTransmittal,
   readAccess,
@@ -48,12 +49,6 @@ export type NewTransmittal = {
 }
 export type TransmittalPatch = Omit<NewTransmittal, 'revisionIds' | 'setId'> & { wizardStep?: WizardStep | undefined }
 export type TransmittalQuery = { status?: TransmittalStatus | undefined; page: number; pageSize: number }
-
-/** `{project code}-TRN-{000001}`; a project without a code numbers its transmittals `TRN-000001`. */
-export function transmittalNumber(projectCode: string | null, seq: number): string {
-  const code = projectCode?.trim().toUpperCase()
-  return `${code ? `${code}-` : ''}TRN-${String(seq).padStart(6, '0')}`
-}
 
 /** The next number of the project: its transmittal-number lock is held to the end of the transaction, so two never take one. */
 async function nextSeq(ctx: DomainContext, projectId: string): Promise<number> {
@@ -90,7 +85,7 @@ export async function createTransmittal(ctx: DomainContext, projectId: string, i
   ensureProjectActive(project)
   const seq = await nextSeq(ctx, projectId)
   const id = randomUUID()
-  const number = transmittalNumber(project.code, seq)
+  const number = await transmittalNumberFor(ctx, project, seq)
   const revision = await recordTransmittalChange(ctx, id, 'Created', 'doc-control.transmittal.changed', { number, revisions: revisions.length })
   const [row] = await ctx.tx
     .insert(transmittals)

@@ -10,6 +10,7 @@ import type { Config } from '#server/config'
 import { CSP_ENDPOINT_NAME, cspReportAddress, cspReportToken } from '#server/domain/observability/csp'
 import { clientAddress } from '#server/http/client-address'
 import { createRequestScope } from '#server/domain/tenancy/request-scope'
+import type { AuthSession } from '#server/domain/auth/sessions'
 import type { Logger } from '#server/http/logger'
 import { answerScrape, recordHttpRequest } from '#server/http/metrics'
 import { inServerSpan, nameServerSpan, tracedTransport, tracingOn } from '#server/http/tracing'
@@ -123,7 +124,7 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       let reportTenant: string | undefined
       // The page's one request context: its calls read the session once and share one tenant
       // transaction for their reads, and a read already answered is not asked again.
-      const scope = createRequestScope()
+      const scope = createRequestScope<AuthSession | undefined>()
       const transport: BackendTransport = watchSessionTenant(
         readOnce(
           tracedTransport(

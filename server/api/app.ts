@@ -13,6 +13,7 @@ import { csrfProtection } from '#server/http/csrf'
 import { createInstanceMetrics, recordHttpRequest, routeOf, type InstanceMetrics } from '#server/http/metrics'
 import { inServerSpan, instrumentQueries, nameServerSpan, tracingOn } from '#server/http/tracing'
 import { resolveSession } from '#server/http/session'
+import { readScope } from '#server/domain/tenancy/request-scope'
 import { auditRoutes } from './admin/audit'
 import { adminConfigRoutes } from './admin/config'
 import { emailTemplateRoutes } from './admin/email-templates'
@@ -134,6 +135,15 @@ export function createBackend(deps: BackendDeps): Backend {
     })
   })
 
+  // A page's calls in process share one request context (server/domain/tenancy/request-scope.ts):
+  // its reads join one tenant transaction; an unsafe call first ends it and forgets the session read.
+  app.use(async (c, next) => {
+    const scope = c.env?.scope
+    if (!scope) return next()
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return readScope.run(scope.reads, next)
+    await scope.settle()
+    return next()
+  })
   app.use(resolveSession)
   // The lines a call writes itself (an unhandled error among them) name the organisation too.
   app.use(async (c, next) => {

@@ -24,6 +24,7 @@ import * as oidcSchema from './schema-oidc'
 import * as opsSchema from './schema-ops'
 import { parseAsDrizzleOnce } from './pglite-parsers'
 import { takeTurns } from './turns'
+import { countStatements } from './statements'
 
 const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema, ...opsSchema }
 
@@ -149,6 +150,7 @@ export async function openPglite(dir: string, migrationsFolder: string, loadData
   const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } })
   parseAsDrizzleOnce(client)
   takeTurns(client)
+  countTransactionEnds(client)
   try {
     await migratePglite(drizzlePglite({ client }), { migrationsFolder })
   } catch (error) {
@@ -156,6 +158,19 @@ export async function openPglite(dir: string, migrationsFolder: string, loadData
     throw error
   }
   return { client, db: drizzlePglite({ client, schema }) as unknown as Database }
+}
+
+/**
+ * PGlite runs a transaction's BEGIN and COMMIT (or ROLLBACK) itself, outside drizzle's queries,
+ * which server/http/tracing.ts counts: two statements each, so db_statements_total means the same
+ * on both drivers (node-postgres sends BEGIN and COMMIT as drizzle queries).
+ */
+function countTransactionEnds(client: PGlite): void {
+  const transaction = client.transaction.bind(client)
+  client.transaction = ((callback: Parameters<PGlite['transaction']>[0]) => {
+    countStatements(2)
+    return transaction(callback)
+  }) as PGlite['transaction']
 }
 
 export class DataFolderLockedError extends Error {}

@@ -2,6 +2,7 @@ import type { Config } from '#server/config'
 import type { Database } from '#server/db/client'
 import type { AuthSession } from '#server/domain/auth/sessions'
 import type { LogRing } from '#server/domain/observability/log-ring'
+import type { RequestScope } from '#server/domain/tenancy/request-scope'
 import type { Logger } from './logger'
 
 /**
@@ -19,8 +20,12 @@ export type BackendDeps = {
   logRing?: LogRing | undefined
 }
 
-/** What the transport knows about the caller: the socket's address, for throttling and audit. */
-export type BackendBindings = { remoteAddress?: string | undefined }
+/**
+ * What the transport knows about the caller: the socket's address, for throttling and audit; and,
+ * for the calls of one page request in process, the page's one request context (its session read
+ * once, its reads in one tenant transaction: server/domain/tenancy/request-scope.ts).
+ */
+export type BackendBindings = { remoteAddress?: string | undefined; scope?: RequestScope<AuthSession | undefined> | undefined }
 
 export type BackendEnv = {
   Bindings: BackendBindings

@@ -8,6 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Database, PoolStats } from '#server/db/client'
 import { tenants } from '#server/db/schema'
 import { rowsOf } from '#server/db/tenancy'
+import { statementsSent } from '#server/db/statements'
 import type { Hub } from '#server/realtime/hub'
 import { isDraining } from './draining'
 import type { Logger } from './logger'
@@ -59,6 +60,15 @@ const queryFailures = new Counter({
   help: 'Database queries that failed, by SQLSTATE or the driver’s error code (unique violations the API answers as conflicts included).',
   labelNames: ['code'] as const,
   registers: [shared],
+})
+new Counter({
+  name: 'db_statements_total',
+  help: 'SQL statements sent to the database, BEGIN and COMMIT included (what a page costs the database: bench/screen-cost.bench.ts).',
+  registers: [shared],
+  collect() {
+    this.reset()
+    this.inc(statementsSent())
+  },
 })
 new Gauge({
   name: 'instance_draining',

@@ -12,11 +12,22 @@ export const resolveSession = createMiddleware<BackendEnv>(async (c, next) => {
   const { db, config, now } = c.get('deps')
   const token = readCookie(c, config, 'session')
   if (token) {
-    const session = await findSession(db, token, now())
+    // A page's calls read the session once: the first call reads it (and slides its expiry on), the others share it.
+    const sessions = c.env?.scope?.sessions
+    let found = sessions?.get(token)
+    const first = found === undefined
+    if (!found) {
+      found = findSession(db, token, now())
+      if (sessions) {
+        sessions.set(token, found)
+        found.catch(() => sessions.delete(token))
+      }
+    }
+    const session = await found
     if (session) {
       c.set('session', session)
       c.set('sessionToken', token)
-      if (await touchSession(db, session, now())) writeCookie(c, config, 'session', token, cookieMaxAge(session, now()))
+      if (first && (await touchSession(db, session, now()))) writeCookie(c, config, 'session', token, cookieMaxAge(session, now()))
     }
   }
   await next()

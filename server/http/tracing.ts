@@ -32,6 +32,7 @@ import { CLIENT_VERSION } from '~/lib/constants'
 import type { BackendTransport } from '~/lib/load-context'
 import type { Logger } from './logger'
 import { recordQueryFailure } from './metrics'
+import { countStatements } from '#server/db/statements'
 
 /**
  * OpenTelemetry tracing (docs/operations.md "Metrics, health and tracing"): off unless the standard
@@ -183,7 +184,7 @@ let queriesInstrumented = false
 /**
  * Every query of both drivers (node-postgres, in and out of transactions, and PGlite) passes
  * drizzle's `PgPreparedQuery.queryWithCache` with its SQL text around the driver's call: wrapped
- * once per process, it counts failures for GET /metrics and, while tracing is on and a request's
+ * once per process, it counts statements and failures for GET /metrics and, while tracing is on and a request's
  * span is active, times the query in a span of its own. Queries outside a request (background
  * jobs) make no spans: a job polling every second would otherwise fill the trace store.
  */
@@ -194,6 +195,7 @@ export function instrumentQueries(): void {
   if (typeof original !== 'function') throw new Error('drizzle-orm no longer has PgPreparedQuery.queryWithCache: update server/http/tracing.ts for its new version.')
   queriesInstrumented = true
   prototype.queryWithCache = async function (queryString, params, query) {
+    countStatements()
     if (!on || !trace.getSpan(context.active())) {
       try {
         return await original.call(this, queryString, params, query)

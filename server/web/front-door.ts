@@ -9,6 +9,8 @@ import { correlationIdFor, type Backend } from '#server/api/app'
 import type { Config } from '#server/config'
 import { CSP_ENDPOINT_NAME, cspReportAddress, cspReportToken } from '#server/domain/observability/csp'
 import { clientAddress } from '#server/http/client-address'
+import { createRequestScope } from '#server/domain/tenancy/request-scope'
+import type { AuthSession } from '#server/domain/auth/sessions'
 import type { Logger } from '#server/http/logger'
 import { answerScrape, recordHttpRequest } from '#server/http/metrics'
 import { inServerSpan, nameServerSpan, tracedTransport, tracingOn } from '#server/http/tracing'
@@ -120,9 +122,14 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       const cspNonce = randomBytes(16).toString('base64')
       // The page's CSP reports are its organisation's when the page is drawn for a signed-in member.
       let reportTenant: string | undefined
+      // The page's one request context: its calls read the session once and share one tenant
+      // transaction for their reads, and a read already answered is not asked again.
+      const scope = createRequestScope<AuthSession | undefined>()
       const transport: BackendTransport = watchSessionTenant(
-        tracedTransport(
-          withCorrelationId(correlationId, remoteTransport ? (request) => remoteTransport(request, remoteAddress) : (request) => backend.fetch(request, { remoteAddress })),
+        readOnce(
+          tracedTransport(
+            withCorrelationId(correlationId, remoteTransport ? (request) => remoteTransport(request, remoteAddress) : (request) => backend.fetch(request, { remoteAddress, scope })),
+          ),
         ),
         (tenantId) => (reportTenant = tenantId),
       )
@@ -175,6 +182,35 @@ function watchSessionTenant(transport: BackendTransport, seen: (tenantId: string
       }
     }
     return response
+  }
+}
+
+/**
+ * A page's loaders often ask the same thing (the root and a screen both read the session; the
+ * items screen reads the views twice): the first call is made, the others get a copy of its
+ * answer. Only while nothing has changed: an unsafe call forgets every answer, and an answer other
+ * than 2xx is not kept (a retry asks again).
+ */
+export function readOnce(transport: BackendTransport): BackendTransport {
+  const answers = new Map<string, Promise<Response>>()
+  return async (request) => {
+    if (request.method !== 'GET') {
+      answers.clear()
+      return transport(request)
+    }
+    const key = `${request.url}\n${request.headers.get('cookie') ?? ''}\n${request.headers.get('accept') ?? ''}`
+    let answer = answers.get(key)
+    if (!answer) {
+      answer = transport(request)
+      answers.set(key, answer)
+      answer.then(
+        (response) => {
+          if (!response.ok) answers.delete(key)
+        },
+        () => answers.delete(key),
+      )
+    }
+    return (await answer).clone()
   }
 }
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { runAdmin } from '#server/api/admin/run'
-import { inScope } from '#server/domain/observability/ingest'
+import { asTenantReader } from '#server/domain/tenancy/context'
 import { collectionSettingsIn } from '#server/domain/observability/collection'
 import { listTelemetryEvents } from '#server/domain/observability/events-list'
 import { IngestStatsSchema, ingestStats, organisationIngestStats, STATS_DAYS, untenantedIngestStats } from '#server/domain/observability/stats'
@@ -92,6 +92,6 @@ export const adminTelemetryRoutes = new Hono<BackendEnv>()
       c.header('cache-control', 'private, no-store')
       if (!session || session.requiresMfa || userStatusProblem(session.userStatus)) return c.json(SIGNED_OUT_COLLECTION)
       const { db } = c.get('deps')
-      return c.json(await inScope(db, session.tenantId, (tx) => collectionSettingsIn(tx, session.tenantId)))
+      return c.json(await asTenantReader(db, session, (tx) => collectionSettingsIn(tx, session.tenantId)))
     },
   )

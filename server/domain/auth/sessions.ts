@@ -6,6 +6,7 @@ import { sessionLifetimeMsIn } from '#server/domain/config/effective'
 import type { Session, SessionKind } from '~/lib/auth/session'
 import { SESSION_EXPIRY_FALLBACK_MS } from '~/lib/constants'
 import { rolesFor } from '../tenancy/roles'
+import { asTenantReader } from '../tenancy/context'
 import { hashToken, newToken } from './tokens'
 
 export type { SessionKind }
@@ -145,13 +146,16 @@ export async function sessionView(db: Database, session: AuthSession, correlatio
     .where(eq(users.id, session.userId))
     .limit(1)
   if (!identity) throw new Error('session without user or tenant')
-  const [membership] = await withTenant(db, session.tenantId, (tx) =>
-    tx
+  // In a page's shared reads the membership is already read; otherwise it is read here.
+  const membership = await asTenantReader(db, session, async (tx, known) => {
+    if (known) return known
+    const [row] = await tx
       .select({ roleKey: memberships.roleKey })
       .from(memberships)
       .where(and(eq(memberships.userId, session.userId), eq(memberships.tenantId, session.tenantId)))
-      .limit(1),
-  )
+      .limit(1)
+    return row
+  })
   const roles = membership ? rolesFor(membership.roleKey) : ['User']
   return {
     userId: session.userId,

@@ -1,3 +1,4 @@
+import { readOnceIn } from '#server/domain/tenancy/request-scope'
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { projects, reportItems, reports } from '#server/db/schema-reporting'
 import { isUuid } from '~/lib/schemas/uuid'
@@ -65,9 +66,10 @@ export async function findItem(ctx: DomainContext, id: string, options: { lock?:
     .from(reportItems)
     .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), eq(reportItems.id, id), isNull(reportItems.deletedAt)))
     .limit(1)
-  const [row] = options.lock ? await query.for('update') : await query
+  // A page's reads (the item, its responses, photos and pin) look the item up once between them.
+  const [row] = options.lock ? await query.for('update') : await readOnceIn(ctx.tx, `item:${ctx.actor.tenantId}:${id}`, () => query.execute())
   if (!row) throw new Problem(problems.notFound('The item was not found.'))
-  return row
+  return { ...row }
 }
 
 /** The calendar day (UTC) an item is due by: past it, an item that is not closed is overdue. */

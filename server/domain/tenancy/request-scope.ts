@@ -1,0 +1,169 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { setImmediate } from 'node:timers'
+import type { Database, Tx } from '#server/db/client'
+import { Problem } from '#server/http/problem'
+
+/**
+ * One page request's context (issue 37, docs/performance.md "What a screen costs the server"): a
+ * page's loaders make several calls to the backend in process, and without it each call read the
+ * session again and ran its own tenant transaction (BEGIN, set_config, membership, work, COMMIT).
+ * Made by the front door per page and handed to every call of the page with the call's bindings.
+ *
+ * - The session is read once per token (and its expiry slid on once).
+ * - Reads (GET and HEAD calls) share one tenant transaction, membership checked once; it commits
+ *   as soon as no read is using it (the loaders' calls started together share it).
+ * - An unsafe call (an action's POST) first ends the shared transaction and forgets the sessions
+ *   read, so it and everything after it see the world as it is.
+ */
+export type RequestScope<S = unknown> = {
+  /** Sessions resolved by this request, by token. */
+  sessions: Map<string, Promise<S>>
+  reads: SharedReads
+  /** Before an unsafe call: the shared reads end (committed) and nothing read before is reused. */
+  settle(): Promise<void>
+}
+
+export function createRequestScope<S>(): RequestScope<S> {
+  const sessions = new Map<string, Promise<S>>()
+  const reads = new SharedReads()
+  return {
+    sessions,
+    reads,
+    async settle() {
+      sessions.clear()
+      await reads.end()
+    },
+  }
+}
+
+/** The membership the shared transaction checked: what asMember needs of it. */
+export type Membership = { roleKey: string; status: string }
+
+type Shared = {
+  db: Database
+  key: string
+  /** The open transaction and the member's membership, or the reason there is none. */
+  ready: Promise<{ tx: Tx; membership: Membership | undefined }>
+  users: number
+  closing: boolean
+  /** A work failed for a reason other than a Problem (a failed statement): roll back. */
+  failed: boolean
+  release: () => void
+  done: Promise<void>
+}
+
+/** Signals the shared transaction to roll back instead of committing. */
+class RollBack extends Error {}
+
+/**
+ * The reads of one request sharing one tenant transaction. `open` is how a transaction is begun
+ * (withTenant plus the membership read), given by the caller so this module needs no table.
+ */
+export class SharedReads {
+  #current: Shared | undefined
+
+  async run<T>(
+    db: Database,
+    tenantId: string,
+    userId: string,
+    open: (db: Database, tenantId: string, userId: string, inside: (tx: Tx, membership: Membership | undefined) => Promise<void>) => Promise<void>,
+    work: (tx: Tx, membership: Membership | undefined) => Promise<T>,
+  ): Promise<T> {
+    const key = `${tenantId}/${userId}`
+    let shared = this.#current
+    if (!shared || shared.closing || shared.db !== db || shared.key !== key) {
+      // Another member's or a closing transaction: a new one (on PGlite it waits for the other).
+      shared = this.#open(db, key, (inside) => open(db, tenantId, userId, inside))
+      this.#current = shared
+    }
+    shared.users += 1
+    try {
+      const { tx, membership } = await shared.ready
+      return await work(tx, membership)
+    } catch (error) {
+      if (!(error instanceof Problem)) shared.failed = true
+      throw error
+    } finally {
+      shared.users -= 1
+      if (shared.users === 0) {
+        if (shared.closing) shared.release()
+        else this.#closeWhenIdle(shared)
+      }
+    }
+  }
+
+  /** Ends the shared transaction as soon as the reads in it are done (an unsafe call comes). */
+  async end(): Promise<void> {
+    const shared = this.#current
+    if (!shared) return
+    this.#close(shared)
+    await shared.done
+  }
+
+  #open(db: Database, key: string, begin: (inside: (tx: Tx, membership: Membership | undefined) => Promise<void>) => Promise<void>): Shared {
+    let resolveReady!: (value: { tx: Tx; membership: Membership | undefined }) => void
+    let rejectReady!: (error: unknown) => void
+    const ready = new Promise<{ tx: Tx; membership: Membership | undefined }>((resolve, reject) => {
+      resolveReady = resolve
+      rejectReady = reject
+    })
+    ready.catch(() => {})
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const shared: Shared = { db, key, ready, users: 0, closing: false, failed: false, release, done: Promise.resolve() }
+    shared.done = begin(async (tx, membership) => {
+      sharedTransactions.add(tx)
+      resolveReady({ tx, membership })
+      await released
+      if (shared.failed) throw new RollBack()
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        // Beginning failed (the database is away): every read waiting is told. A roll-back asked for is no failure.
+        rejectReady(error)
+        shared.closing = true
+        if (this.#current === shared) this.#current = undefined
+      },
+    )
+    return shared
+  }
+
+  /** Reads started together share the transaction: it ends once a turn of the event loop has passed with none using it. */
+  #closeWhenIdle(shared: Shared): void {
+    setImmediate(() => {
+      if (shared.users === 0) this.#close(shared)
+    })
+  }
+
+  /** No read joins it any more; it commits once the reads in it are done. */
+  #close(shared: Shared): void {
+    if (this.#current === shared) this.#current = undefined
+    if (shared.closing) return
+    shared.closing = true
+    if (shared.users === 0) shared.release()
+  }
+}
+
+/** The shared reads of the call being served, when it is a read of a page request. */
+export const readScope = new AsyncLocalStorage<SharedReads>()
+
+/** The transactions that only reads share: a row read in one stays as it was until it ends. */
+const sharedTransactions = new WeakSet<Tx>()
+const readsIn = new WeakMap<Tx, Map<string, Promise<unknown>>>()
+
+/**
+ * A read asked again in the page's shared read transaction (the item page's calls each look up the
+ * item) is answered from the first; outside one (a write's own transaction) it is always read.
+ */
+export function readOnceIn<T>(tx: Tx, key: string, read: () => Promise<T>): Promise<T> {
+  if (!sharedTransactions.has(tx)) return read()
+  let reads = readsIn.get(tx)
+  if (!reads) readsIn.set(tx, (reads = new Map()))
+  let answer = reads.get(key) as Promise<T> | undefined
+  if (!answer) {
+    answer = read()
+    reads.set(key, answer)
+    answer.catch(() => reads.delete(key))
+  }
+  return answer
+}

@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
 import type { BackendEnv } from '#server/http/env'
@@ -109,10 +110,24 @@ export const csrfProtection = createMiddleware<BackendEnv>(async (c, next) => {
     }
   }
 
-  c.set('csrfToken', valid && cookieToken ? cookieToken : issueCsrfToken(c, binding))
+  c.set('csrfToken', valid && cookieToken ? cookieToken : pageCsrfToken(c, binding))
   await next()
   c.header(HEADERS.csrf, c.get('csrfToken'))
 })
+
+/** The token this page request already minted for the binding (request-scope.ts csrfTokens), or a new one. */
+function pageCsrfToken(c: Context<BackendEnv>, binding: string): string {
+  const minted = c.env?.scope?.csrfTokens
+  const earlier = minted?.get(binding)
+  if (!earlier) {
+    const token = issueCsrfToken(c, binding)
+    minted?.set(binding, token)
+    return token
+  }
+  writeCookie(c, c.get('deps').config, 'csrf', earlier)
+  c.set('csrfToken', earlier)
+  return earlier
+}
 
 /** Mints a token for a binding, sets the cookie and returns the token (after sign-in and sign-out). */
 export function issueCsrfToken(c: Parameters<typeof writeCookie>[0], binding: string): string {

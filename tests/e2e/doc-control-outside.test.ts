@@ -103,7 +103,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       await message.getByRole('button', { name: 'Next: Review and send' }).click()
       await page.getByRole('list', { name: 'Recipients' }).getByText('Olive Outsider').waitFor()
       await page.getByRole('button', { name: 'Send transmittal' }).click()
-      await page.getByText(/-TRN-\d{6} sent to 1 recipient \(1 outside contact gets a link by mail\)\./).waitFor()
+      await page.getByText(/-TRN-\d{4} sent to 1 recipient \(1 outside contact gets a link by mail\)\./).waitFor()
       const transmittal = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').trim()
       const transmittalUrl = page.url()
       await page.getByText('1 outside contact has not opened it yet').waitFor()
@@ -128,7 +128,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       await olive.page.getByRole('button', { name: 'Prepare ZIP' }).click()
       const zipLink = olive.page.getByRole('link', { name: 'Download ZIP' })
       // The job runs in the background (every 10 s at the latest): the page is loaded again until the ZIP is ready.
-      await olive.page.getByText('The ZIP is being prepared', { exact: false }).waitFor()
+      await olive.page.getByText('The ZIP is being prepared', { exact: false }).first().waitFor()
       for (let attempt = 0; attempt < 120 && (await zipLink.count()) === 0; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 1000))
         await olive.page.goto(olive.page.url())

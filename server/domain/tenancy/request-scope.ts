@@ -18,6 +18,12 @@ import { Problem } from '#server/http/problem'
 export type RequestScope<S = unknown> = {
   /** Sessions resolved by this request, by token. */
   sessions: Map<string, Promise<S>>
+  /**
+   * CSRF tokens minted by this request's calls, by binding: a visitor without a token cookie gets
+   * one token for the whole page, not one per call (the page's form carries the root loader's,
+   * the browser keeps the last Set-Cookie, and two different ones never match).
+   */
+  csrfTokens: Map<string, string>
   reads: SharedReads
   /** Before an unsafe call: the shared reads end (committed) and nothing read before is reused. */
   settle(): Promise<void>
@@ -28,6 +34,7 @@ export function createRequestScope<S>(): RequestScope<S> {
   const reads = new SharedReads()
   return {
     sessions,
+    csrfTokens: new Map(),
     reads,
     async settle() {
       sessions.clear()

@@ -86,11 +86,11 @@ test('an answer lost after the server stored the response: the retry carries the
   server.intercept = (method, path, body) => base(method, path, body)
   // The key travels in a header: read it from the requests the client builds.
   const client = server.client
-  const post = client.post.bind(client)
-  client.post = ((path: string, body: unknown, init?: { idempotencyKey?: string | true }) => {
+  const post = client.POST.bind(client) as (path: string, init?: { idempotencyKey?: string | true }) => ReturnType<typeof client.POST>
+  client.POST = ((path: string, init?: { idempotencyKey?: string | true }) => {
     if (path.endsWith('/responses')) keys.push(typeof init?.idempotencyKey === 'string' ? init.idempotencyKey : null)
-    return post(path, body, init)
-  }) as typeof client.post
+    return post(path, init)
+  }) as typeof client.POST
   const outbox = await openOutbox(owner)
   await outbox.put(entry('e-key', []))
   // The client retries a dropped idempotent call itself; either way every attempt has the entry's key.

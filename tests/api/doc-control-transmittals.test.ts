@@ -138,7 +138,7 @@ test('a draft is changed by its sender; send names what is missing, then mails e
   await expectProblem(await put(writer.c, `/api/transmittals/${made.id}/recipients`, { userIds: [], partyIds: [] }), 409, 'KR_TRANSMITTAL_STATE')
   await expectProblem(await writer.c.post(`/api/transmittals/${made.id}/send`), 409, 'KR_TRANSMITTAL_STATE')
   const audit = await auditOf(t.db, { tenantId: tenant.id, action: 'doc-control.transmittal.sent' })
-  expect(audit.map((a) => [a.actorUserId, a.data])).toEqual([[writer.user.id, { number: made.number, recipients: 3, revisions: 2 }]])
+  expect(audit.map((a) => [a.actorUserId, a.data])).toEqual([[writer.user.id, { number: made.number, recipients: 3, outsideRecipients: 0, revisions: 2 }]])
   const log = (await changeLogOf(t, tenant.id)).filter((r) => r.entityId === made.id)
   expect(log[0]).toMatchObject({ entity: 'Transmittal', changeType: 'Created' })
   expect(log.length).toBeGreaterThanOrEqual(6)

@@ -59,6 +59,7 @@ const NOT_YET = new Set([
   'PATCH /api/folders/{id}',
   'PUT /api/projects/{id}/naming-standard',
   'PUT /api/projects/{id}/metadata-fields',
+  'PUT /api/projects/{projectId}/transmittal-numbering',
   'PUT /api/projects/{id}/permissions',
   'PUT /api/folders/{id}/permissions',
   'PUT /api/documents/{id}/permissions',

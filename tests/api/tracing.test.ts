@@ -101,8 +101,9 @@ test('one trace from a page through its loader’s API call to the database, eve
     logger,
     backend: t.backend,
     clientDir: undefined,
-    // A loader's call, as the web app makes it through the context's transport.
-    web: async (request, context) => new Response(`health ${(await context.backend(new Request(new URL('/api/health', request.url)))).status}`),
+    // A loader's call, as the web app makes it through the context's transport. Readiness, which
+    // asks the database every time (liveness may answer from its last second's check).
+    web: async (request, context) => new Response(`health ${(await context.backend(new Request(new URL('/api/health/ready', request.url)))).status}`),
   })
 
   const response = await door.request('http://portal.test/items')
@@ -116,9 +117,9 @@ test('one trace from a page through its loader’s API call to the database, eve
   expect(page).toBeDefined()
   const call = spans.find((s) => s.kind === CLIENT && s.parentSpanId === page!.spanId)
   expect(call).toMatchObject({ traceId: page!.traceId, name: 'GET' })
-  expect(attribute(call!, 'url.path')).toBe('/api/health')
+  expect(attribute(call!, 'url.path')).toBe('/api/health/ready')
   const api = spans.find((s) => s.kind === SERVER && s.parentSpanId === call!.spanId)
-  expect(api).toMatchObject({ traceId: page!.traceId, name: 'GET /api/health' })
+  expect(api).toMatchObject({ traceId: page!.traceId, name: 'GET /api/health/ready' })
   const query = spans.find((s) => s.parentSpanId === api!.spanId && attribute(s, 'db.query.text') === 'select 1')
   expect(query?.traceId).toBe(page!.traceId)
   for (const span of [page!, call!, api!, query!]) expect(attribute(span, 'correlation_id'), span.name).toBe(correlationId)

@@ -93,7 +93,10 @@ test('JS on: a signed-in person’s thrown error and unhandled rejection reach t
   await expectScreen(admin.page, 'Logs')
   const lines = admin.page.getByRole('list', { name: 'Log lines' })
   await lines.waitFor()
-  const request = lines.getByRole('link', { name: /^[0-9a-f-]{36}$/ }).first()
+  // A line's ids are behind its Details toggle: open the first line that has a correlation id.
+  const line = lines.getByRole('listitem').filter({ has: admin.page.locator('a', { hasText: /^[0-9a-f-]{36}$/ }) }).first()
+  await line.getByText('Details', { exact: true }).click()
+  const request = line.getByRole('link', { name: /^[0-9a-f-]{36}$/ }).first()
   const correlationId = (await request.textContent())?.trim() ?? ''
   await request.click()
   await expectScreen(admin.page, 'Logs')

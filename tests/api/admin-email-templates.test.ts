@@ -123,6 +123,9 @@ test('an unknown variable, an unclosed section or an empty field is a field erro
   const empty = await expectProblem(await save(admin.c, 'invite', { subject: '  ' }), 400, 'KR_VALIDATION')
   expect(empty.errors?.subject).toEqual(['Write a subject.'])
   await expectProblem(await admin.c.request(`${BASE}/invite`, { method: 'PUT', json: { subject: 'x', html: 'x', text: 'x' } }), 400)
+  // A version past the 32-bit column names none: a field error, never a database error.
+  const tooHigh = await expectProblem(await admin.c.request(`${BASE}/invite`, { method: 'PUT', json: { subject: 'x', html: 'x', text: 'x', version: 2_147_483_648 } }), 400, 'KR_VALIDATION')
+  expect(tooHigh.errors?.version).toEqual(['No version is that high: reload the page.'])
   expect((await detail(admin.c, 'invite')).customised).toBe(false)
 })
 

@@ -9943,6 +9943,7 @@ export interface operations {
                     location?: string | null;
                     dueDate?: string | null;
                     photoIds?: string[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
                     expectedRevision?: number;
                 };
             };

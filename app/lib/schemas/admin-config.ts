@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { VERSION_MAX } from './edit-conflict'
 import { PASSWORD_MAX, PASSWORD_MIN } from './auth'
 import { ARCHIVE_AFTER_DAYS_MAX, PURGE_AFTER_DAYS_MAX } from './admin-retention'
 
@@ -314,11 +315,11 @@ export const RetentionConfigSchema = z
 /** PUT /api/admin/config/{category}: the category's values (secrets blank to keep) and, without If-Match, the version edited. */
 export const ConfigPutSchema = z.object({
   values: z.record(z.string(), z.unknown(), { error: 'values is an object of the category’s fields.' }),
-  version: z.number({ error: 'version is the version you edited.' }).int('version is a whole number.').min(0, 'version is 0 or more.').optional(),
+  version: z.number({ error: 'version is the version you edited.' }).int('version is a whole number.').min(0, 'version is 0 or more.').max(VERSION_MAX, 'No version is that high.').optional(),
 })
 
 export const ConfigRollbackSchema = z.object({
-  version: z.number({ error: 'Choose the version to restore.' }).int('version is a whole number.').min(1, 'version is 1 or more.'),
+  version: z.number({ error: 'Choose the version to restore.' }).int('version is a whole number.').min(1, 'version is 1 or more.').max(VERSION_MAX, 'No version is that high.'),
 })
 
 /** POST /api/admin/config/tests/{kind}: unsaved values override the saved ones (missing secrets come from the saved ones). */

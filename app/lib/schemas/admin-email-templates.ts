@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { VERSION_MAX } from './edit-conflict'
 
 /**
  * Administration › Email templates (docs/admin/email-templates.md): what the API and the edit form
@@ -18,7 +19,7 @@ const body = (missing: string, name: string) =>
     .refine((value) => value.trim() !== '', missing)
 const html = body('Write the HTML body.', 'HTML body')
 const text = body('Write the text body: every mail carries a plain-text part.', 'text body')
-const version = z.number({ error: 'The version you edited is missing: reload the page.' }).int().min(0)
+const version = z.number({ error: 'The version you edited is missing: reload the page.' }).int().min(0).max(VERSION_MAX, 'No version is that high: reload the page.')
 const to = z.email({ error: 'Enter the e-mail address to send the test to.' }).max(254, 'Enter the e-mail address to send the test to.')
 
 export const EmailTemplateKeyParams = z.object({ key: z.string().max(100) })

@@ -4,6 +4,9 @@ import { z } from 'zod'
  * Lost updates (issue 36 §4), one convention across the contract: a PUT/PATCH of a record several
  * people edit carries `expectedRevision`, the record's `revision` when the editor opened it.
  */
+/** Versions of settings and templates are counted in a 32-bit column: a higher number names no version (400, never a database error). */
+export const VERSION_MAX = 2_147_483_647
+
 export const expectedRevision = z
   .number({ error: 'expectedRevision must be the revision you read.' })
   .int()

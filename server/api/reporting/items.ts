@@ -13,6 +13,7 @@ import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { ITEM_PRIORITIES } from '~/lib/reporting/types'
 import { ActivityListSchema, BulkResultSchema, ItemPageSchema, ItemResponseListSchema, ItemResponseSchema, ItemSchema } from '~/lib/schemas/reporting-responses'
+import { expectedRevision } from '~/lib/schemas/edit-conflict'
 
 // ---- Input (docs/site-reporting.md "Validation") ----
 
@@ -39,8 +40,7 @@ export const NewItemSchema = z.object(itemFields)
 export const ItemPatchSchema = z.object({
   ...itemFields,
   title: itemFields.title.optional(),
-  /** The item's `revision` when the editor opened it: a later change by someone else answers 409 KR_EDIT_CONFLICT. */
-  expectedRevision: z.number({ error: 'expectedRevision must be the revision you read.' }).int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  expectedRevision,
 })
 
 export const NewResponseSchema = z.object({

@@ -204,6 +204,7 @@ const NOT_REACHED_RELIABLY_YET = new Set<string>([
   'POST /auth/password/set',
   'PUT /api/admin/email-templates/{key}',
   'PUT /api/projects/{id}/matrix',
+  'PUT /api/projects/{id}/naming-standard',
   'PUT /api/projects/{projectId}/transmittal-numbering',
   'PUT /api/transmittals/{transmittalId}/recipients',
 ])
@@ -337,13 +338,19 @@ test(`no generated request to any operation answers 5xx (${RUNS} per operation)`
   /** How long each operation's requests took (its rows not counted): where the suite's time goes. */
   const timeMs = new Map<string, number>()
   let setUpMs = 0
+  /** The kind of rows `known` holds while no call since they were made could have changed them. */
+  let rowsKept: string | undefined
   const started = performance.now()
   for (const { path, method, op } of operations()) {
     const key = `${method.toUpperCase()} ${path}`
     const counts = new Map<number, number>()
     statuses.set(key, counts)
     const setUp = performance.now()
-    known = await freshRows(path)
+    const kindOfRows = `${ADMINISTRATION.test(path)}|${DOC_CONTROL.test(path)}`
+    // A GET changes no row, so the operation after it finds its rows as they were made: making them
+    // again (about a second each, half of the suite's time) only after a call that may change them.
+    if (rowsKept !== kindOfRows) known = await freshRows(path)
+    rowsKept = method === 'get' ? kindOfRows : undefined
     setUpMs += performance.now() - setUp
     // A fresh session per operation: signing out or a refused refresh must not starve the next.
     const member = op.security.length ? await signedInClient(t, org.admin.member) : client(t)

@@ -103,7 +103,7 @@ test('a successful sign-in clears the account’s failures', async () => {
   expect(statuses).toEqual([401, 401, 401, 401])
 })
 
-test('thirty failures from one address across many accounts lock that address, not another one', async () => {
+test('thirty failures from one address across many accounts lock that address, not another one', { timeout: 120_000 }, async () => {
   const address = uniqueAddress()
   const c = client(t, { remoteAddress: address })
   const member = await createMember(t.db)
@@ -170,7 +170,8 @@ test('wrong passwords from one client do not lock the owner out: the right passw
   expect(owner.status, await show(owner)).toBe(200)
 })
 
-test('failures from many clients slow the whole account down with a growing delay, and lock it after fifty in an hour', async () => {
+// Some hundred password checks (each a deliberately slow hash): over the suite's 30 s on a busy machine.
+test('failures from many clients slow the whole account down with a growing delay, and lock it after fifty in an hour', { timeout: 120_000 }, async () => {
   const member = await createMember(t.db)
   const fromAnywhere = () => client(t, { remoteAddress: uniqueAddress() })
   const { freeFailures, maxDelaySeconds } = ACCOUNT_BACKOFF

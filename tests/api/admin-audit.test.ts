@@ -77,6 +77,12 @@ async function csvOf(response: Response): Promise<string[][]> {
   return parseCsv(new TextDecoder().decode(bytes)).rows.map((row) => row.cells)
 }
 
+/** The rows after the header as records by column name, so a column added to the export moves nothing here. */
+function recordsOf(rows: string[][]): Record<string, string>[] {
+  const [header = [], ...rest] = rows
+  return rest.map((cells) => Object.fromEntries(header.map((name, index) => [name, cells[index] ?? ''])))
+}
+
 describe('the hash chain kept by the database', () => {
   test('each entry links to the one before it in its tenant, through recordAudit and recordAuditIn', async () => {
     const { tenant, admin } = await organisation(t)
@@ -231,12 +237,14 @@ describe('exports', () => {
     expect(rows[0]).toEqual([
       'chainSeq',
       'createdAtUtc',
+      'summary',
       'action',
       'actorId',
       'actorName',
       'actorEmail',
       'targetType',
       'targetId',
+      'targetName',
       'ip',
       'correlationId',
       'data',
@@ -244,15 +252,17 @@ describe('exports', () => {
       'prevHash',
       'hash',
     ])
+    const records = recordsOf(rows)
     // The export's own entry (admin.audit.exported) was written before the file: it is in it, first.
-    expect(rows.slice(1).map((r) => r[2])).toEqual(['admin.audit.exported', 'admin.user.changed', 'admin.invite.created'])
-    const invite = rows[3] ?? []
-    expect(invite[7]).toBe(`'=HYPERLINK("http://evil")`)
-    expect(JSON.parse(invite[10] ?? '')).toEqual({ message: 'hello, "world"\nline 2' })
-    expect(invite[5]).toBe(admin.user.email)
-    expect(rows[2]?.[7]).toBe("'@SUM(A1)")
-    const all = await csvOf(await admin.c.get('/api/admin/audit/export'))
-    expect(all.find((r) => r[2] === 'auth.signin')?.[7]).toBe("'+1")
+    expect(records.map((r) => r.action)).toEqual(['admin.audit.exported', 'admin.user.changed', 'admin.invite.created'])
+    const invite = records[2] ?? {}
+    expect(invite.targetId).toBe(`'=HYPERLINK("http://evil")`)
+    expect(JSON.parse(invite.data ?? '')).toEqual({ message: 'hello, "world"\nline 2' })
+    expect(invite.actorEmail).toBe(admin.user.email)
+    expect(invite.summary).toBe(`${admin.user.displayName} sent an invite`)
+    expect(records[1]?.targetId).toBe("'@SUM(A1)")
+    const all = recordsOf(await csvOf(await admin.c.get('/api/admin/audit/export')))
+    expect(all.find((r) => r.action === 'auth.signin')?.targetId).toBe("'+1")
 
     const audit = await auditOf(t.db, { action: 'admin.audit.exported', tenantId: tenant.id })
     expect(audit.map((a) => a.data)).toEqual([
@@ -260,6 +270,32 @@ describe('exports', () => {
       { what: 'entries', filters: {} },
     ])
     expect(audit[0]).toMatchObject({ actorUserId: admin.user.id, ip: expect.any(String), correlationId: expect.any(String) })
+  })
+
+  test('each row says what happened in the screen’s sentence and names its target: a member of this organisation only', async () => {
+    const { tenant, admin, writer } = await organisation(t)
+    const other = await organisation(t)
+    await write(tenant.id, [
+      { action: 'admin.member.role.changed', actorUserId: admin.user.id, targetType: 'User', targetId: writer.user.id, data: { from: 'read-write', to: 'read-only' } },
+      { action: 'admin.user.deactivated', actorUserId: admin.user.id, targetType: 'User', targetId: other.writer.user.id },
+      { action: 'admin.user.changed', targetType: 'User', targetId: 'not-an-id' },
+    ])
+    const records = recordsOf(await csvOf(await admin.c.get('/api/admin/audit/export?action=admin.')))
+    const row = (action: string) => records.find((r) => r.action === action)
+    expect(row('admin.member.role.changed')).toMatchObject({
+      summary: `${admin.user.displayName} changed ${writer.user.displayName}’s role to Read Only (was Read & Write)`,
+      targetName: writer.user.displayName,
+      targetId: writer.user.id,
+    })
+    // Someone of another organisation keeps no name here: the general words, and the id only.
+    expect(row('admin.user.deactivated')).toMatchObject({ summary: `${admin.user.displayName} suspended a member`, targetName: '', targetId: other.writer.user.id })
+    expect(row('admin.user.changed')).toMatchObject({ summary: 'The system changed a member’s details', targetName: '' })
+    expect(row('admin.audit.exported')?.summary).toBe(`${admin.user.displayName} exported the audit log`)
+    const text = JSON.stringify(records)
+    expect(text).not.toContain(other.writer.user.displayName)
+    // The page shows the same words for the same entry.
+    const page = await body<Page>(await admin.c.get('/api/admin/audit?action=admin.member.role.changed'))
+    expect(page.items[0]?.targetName).toBe(writer.user.displayName)
   })
 
   test('a long log streams in batches, every entry once', async () => {
@@ -271,8 +307,9 @@ describe('exports', () => {
     )
     const rows = await csvOf(await admin.c.get('/api/admin/audit/export?action=admin.user.changed'))
     expect(rows).toHaveLength(1235)
-    expect(new Set(rows.slice(1).map((r) => r[7])).size).toBe(1234)
-    expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(Array.from({ length: 1234 }, (_, i) => 1234 - i))
+    const records = recordsOf(rows)
+    expect(new Set(records.map((r) => r.targetId)).size).toBe(1234)
+    expect(records.map((r) => Number(r.chainSeq))).toEqual(Array.from({ length: 1234 }, (_, i) => 1234 - i))
     expect((await verify(admin.c)).checked).toBe(1235)
   })
 

@@ -137,6 +137,84 @@ test('paging back: `before` answers the lines older than that line, `nextBefore`
   expect((await page(`&before=${newest.nextBefore}`)).msgs).toEqual(['paged line 2', 'paged line 3'])
 })
 
+/** Lines of the organisation written at the given moments (the ring reads pino's JSON lines, `time` in ms), oldest first as a logger writes them. */
+function linesAt(tenantId: string, moments: string[], msg: (at: string) => string) {
+  for (const at of moments) ring.write(`${JSON.stringify({ time: Date.parse(at), level: 30, unit: 'jobs', tenantId, msg: msg(at) })}\n`)
+}
+
+test('an absolute period: from and to (ISO with offset, both ends included), the later of since and from, and paging inside the period', async () => {
+  const { admin, tenant } = await organisation(t)
+  const moments = ['2025-03-10T09:00:00.000Z', '2025-03-10T09:30:00.000Z', '2025-03-10T10:00:00.000Z', '2025-03-10T10:30:00.000Z']
+  linesAt(tenant.id, moments, (at) => `period line ${at.slice(11, 16)}`)
+  const msgs = async (query: string) => (await tail(admin, `query=period%20line&${query}`)).lines.map((line) => line.msg)
+  const q = (value: string) => encodeURIComponent(value)
+
+  expect(await msgs(`from=${q('2025-03-10T09:30:00Z')}&to=${q('2025-03-10T10:00:00Z')}`)).toEqual(['period line 09:30', 'period line 10:00'])
+  expect(await msgs(`from=${q('2025-03-10T09:30:00Z')}`)).toEqual(['period line 09:30', 'period line 10:00', 'period line 10:30'])
+  expect(await msgs(`to=${q('2025-03-10T09:59:59.999Z')}`)).toEqual(['period line 09:00', 'period line 09:30'])
+  // An offset is a moment like any other: 11:30 at +02:00 is 09:30 UTC.
+  expect(await msgs(`from=${q('2025-03-10T11:30:00+02:00')}&to=${q('2025-03-10T11:30:00+02:00')}`)).toEqual(['period line 09:30'])
+  // since and from both bound the start: the later holds.
+  expect(await msgs(`since=${q('2025-03-10T10:00:00Z')}&from=${q('2025-03-10T09:00:00Z')}`)).toEqual(['period line 10:00', 'period line 10:30'])
+  expect(await msgs(`since=${q('2025-03-10T09:00:00Z')}&from=${q('2025-03-10T10:00:00Z')}&to=${q('2025-03-10T10:00:00Z')}`)).toEqual(['period line 10:00'])
+  // A period before any line: nothing, and no next page.
+  expect(await tail(admin, `to=${q('2025-03-10T08:59:59Z')}&query=period%20line`)).toMatchObject({ lines: [], nextBefore: null })
+
+  // Paging keeps the period: a line a page, newest first, until the period's first line.
+  const period = `query=period%20line&from=${q('2025-03-10T09:00:00Z')}&to=${q('2025-03-10T10:00:00Z')}&lines=1`
+  const seen: string[] = []
+  let before: number | null = null
+  for (let page = 0; page < 5; page++) {
+    const answer = await tail(admin, `${period}${before === null ? '' : `&before=${before}`}`)
+    seen.push(...answer.lines.map((line) => line.msg))
+    before = answer.nextBefore
+    if (before === null) break
+  }
+  expect(seen).toEqual(['period line 10:00', 'period line 09:30', 'period line 09:00'])
+
+  // /api/logs/tail is the same call.
+  const same = await body<LogTailResponse>(await admin.c.get(`/api/logs/tail?query=period%20line&from=${q('2025-03-10T10:00:00Z')}`))
+  expect(same.lines.map((line) => line.msg)).toEqual(['period line 10:00', 'period line 10:30'])
+})
+
+test('a period that ends before it starts is a 400 on to that says so; bad moments are 400 on their own field', async () => {
+  const { admin } = await organisation(t)
+  for (const path of ['/api/admin/logs/tail', '/api/logs/tail']) {
+    const problem = await expectProblem(await admin.c.get(`${path}?from=2025-03-10T10:00:00Z&to=2025-03-10T09:59:59Z`), 400)
+    expect(problem.errors).toEqual({ to: ['to must be at or after from: this period ends before it starts.'] })
+  }
+  const cases: [string, string[]][] = [
+    ['from=yesterday', ['from']],
+    ['from=2025-03-10', ['from']],
+    ['from=2025-03-10T09:30', ['from']],
+    ['from=2025-03-10T09:30:00', ['from']],
+    ['to=2025-02-30T09:30:00Z', ['to']],
+    ['to=2025-13-01T09:30:00Z', ['to']],
+    ['to=2025-03-10T25:00:00Z', ['to']],
+    [`to=${'9'.repeat(300)}`, ['to']],
+    ['from=soon&to=later', ['from', 'to']],
+    // One end bad: the order of the two is not judged.
+    ['from=2025-03-10T10:00:00Z&to=never', ['to']],
+  ]
+  for (const [query, fields] of cases) {
+    const problem = await expectProblem(await admin.c.get(`/api/admin/logs/tail?${query}`), 400)
+    expect(Object.keys(problem.errors ?? {}).sort(), query).toEqual(fields)
+  }
+  expect((await expectProblem(await admin.c.get('/api/admin/logs/tail?from=yesterday'), 400)).errors?.from?.[0]).toMatch(/^from must be a real date and time/)
+  // The same moment at both ends is a period of one instant; empty fields are no filter.
+  expect((await admin.c.get('/api/admin/logs/tail?from=2025-03-10T10:00:00Z&to=2025-03-10T10:00:00Z')).status).toBe(200)
+  expect((await admin.c.get('/api/admin/logs/tail?from=&to=')).status).toBe(200)
+})
+
+test('the published contract lists from and to on both tail calls', async () => {
+  type Spec = { paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }> }
+  const spec = await body<Spec>(await t.fetch('/api/openapi.json'))
+  for (const path of ['/api/admin/logs/tail', '/api/logs/tail']) {
+    const names = (spec.paths[path]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)
+    expect(names, path).toEqual(expect.arrayContaining(['since', 'from', 'to', 'before']))
+  }
+})
+
 test('an administrator sees only their organisation’s lines: never another’s, nor lines that name none', async () => {
   const ours = await organisation(t)
   const theirs = await organisation(t)

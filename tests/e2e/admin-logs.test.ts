@@ -7,7 +7,9 @@ import { expectScreen, signInDemoAdmin, VARIANTS } from './steps'
 /**
  * Administration › Logs (docs/observability.md "Logs"): the admin makes a real API call, takes its
  * correlation id from the response header, searches it on the logs page and finds that request's
- * line; a line's correlation id searches itself. With JavaScript, "Follow live" adds the line of
+ * line; a line's correlation id searches itself; a period (From/To in UTC) narrows the pages and
+ * paging keeps it, and a period that ends before it starts or a value that is no moment is refused
+ * beside its field with what was typed kept. With JavaScript, "Follow live" adds the line of
  * a later request without a reload. JavaScript on and off.
  */
 
@@ -24,6 +26,11 @@ afterAll(async () => {
   await browser?.close()
   await portal?.stop()
 })
+
+/** A datetime-local value (UTC, to the minute) of a line's moment, moved by whole minutes. */
+function minuteOf(isoUtc: string, plusMinutes = 0): string {
+  return new Date(Date.parse(isoUtc) + plusMinutes * 60_000).toISOString().slice(0, 16)
+}
 
 /** A call of the admin's own session (the context's cookies), with a correlation id of its own. */
 async function apiCall(page: Page, correlationId?: string): Promise<string> {
@@ -80,11 +87,51 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await page.waitForURL((url) => url.searchParams.has('before'))
     await lines.first().getByText('Details', { exact: true }).click()
     await lines.first().getByRole('link', { name: `${run}-first` }).waitFor()
+    const firstAt = await lines.first().locator('time').getAttribute('datetime')
     expect(await paging.getByRole('link', { name: 'Older lines' }).count()).toBe(0)
     await paging.getByRole('link', { name: 'Newest lines' }).click()
     await page.waitForURL((url) => !url.searchParams.has('before') && url.searchParams.get('query') === run)
     await lines.first().getByText('Details', { exact: true }).click()
     await lines.first().getByRole('link', { name: `${run}-second` }).waitFor()
+    const secondAt = await lines.first().locator('time').getAttribute('datetime')
+    if (!firstAt || !secondAt) throw new Error('a line without its moment')
+
+    // A period (From and To, in UTC to the minute) around the two requests: still a line a page, and paging keeps the period.
+    await filters.getByLabel('From (UTC)').fill(minuteOf(firstAt))
+    await filters.getByLabel('To (UTC)').fill(minuteOf(secondAt))
+    await filters.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForURL((url) => url.searchParams.get('from') === minuteOf(firstAt) && url.searchParams.get('to') === minuteOf(secondAt))
+    await page.getByText(/^Lines from .+ to .+\.$/).waitFor()
+    await lines.first().getByText('Details', { exact: true }).click()
+    await lines.first().getByRole('link', { name: `${run}-second` }).waitFor()
+    await paging.getByRole('link', { name: 'Older lines' }).click()
+    await page.waitForURL((url) => url.searchParams.has('before') && url.searchParams.get('from') === minuteOf(firstAt) && url.searchParams.get('to') === minuteOf(secondAt))
+    await lines.first().getByText('Details', { exact: true }).click()
+    await lines.first().getByRole('link', { name: `${run}-first` }).waitFor()
+    expect(await paging.getByRole('link', { name: 'Older lines' }).count()).toBe(0)
+
+    // A period before both: nothing matches.
+    await filters.getByLabel('From (UTC)').fill(minuteOf(firstAt, -3))
+    await filters.getByLabel('To (UTC)').fill(minuteOf(firstAt, -2))
+    await filters.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForURL((url) => url.searchParams.get('to') === minuteOf(firstAt, -2) && !url.searchParams.has('before'))
+    await page.getByRole('heading', { name: 'No lines match these filters' }).waitFor()
+
+    // A period that ends before it starts: the error is at To, and both fields keep what was typed.
+    await filters.getByLabel('From (UTC)').fill(minuteOf(secondAt))
+    await filters.getByLabel('To (UTC)').fill(minuteOf(firstAt, -1))
+    await filters.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForURL((url) => url.searchParams.get('to') === minuteOf(firstAt, -1))
+    await filters.getByText('to must be at or after from: this period ends before it starts.').waitFor()
+    expect(await filters.getByLabel('To (UTC)').getAttribute('aria-invalid')).toBe('true')
+    expect(await filters.getByLabel('From (UTC)').inputValue()).toBe(minuteOf(secondAt))
+    expect(await filters.getByLabel('To (UTC)').inputValue()).toBe(minuteOf(firstAt, -1))
+    expect(await page.getByRole('list', { name: 'Log lines' }).count()).toBe(0)
+
+    // A value no date-and-time field can hold (typed into the address) is shown as typed, beside its error.
+    await page.goto(`/admin/logs?query=${run}&from=yesterday`)
+    await filters.getByText(/from must be a real date and time/).waitFor()
+    expect(await filters.getByLabel('From (UTC)').inputValue()).toBe('yesterday')
 
     // Nothing matches: the empty state.
     await page.goto(`/admin/logs?query=no-such-line-${randomBytes(4).toString('hex')}`)

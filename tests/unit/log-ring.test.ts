@@ -5,7 +5,7 @@ import { Writable } from 'node:stream'
 import { expect, test } from 'vitest'
 import { LogRing } from '#server/domain/observability/log-ring'
 import { createLogger, scrubSecrets } from '#server/http/logger'
-import { liveFilterOf, logsPageQuery, matchesLogFilter, sinceForApi, type LogLine } from '~/lib/admin/logs'
+import { isFieldMoment, liveFilterOf, logsHref, logsPageQuery, matchesLogFilter, momentForApi, sinceForApi, type LogLine } from '~/lib/admin/logs'
 
 /** The logger's in-memory ring (docs/observability.md "Logs"): bounds, tenancy, filters, and secrets that never reach it. */
 
@@ -131,14 +131,39 @@ test('the page: its since windows count back from when it was drawn, and the liv
   expect(sinceForApi('2026-04-30T00:00:00Z', now)).toBe('2026-04-30T00:00:00Z')
   expect(sinceForApi('', now)).toBeUndefined()
   const filter = liveFilterOf(logsPageQuery(new URL('http://x/admin/logs?unit=web&level=warn&since=1h&query=Corr-1&lines=50')), now)
-  expect(filter).toEqual({ unit: 'web', level: 'warn', sinceMs: now - 3_600_000, query: 'Corr-1' })
+  expect(filter).toEqual({ unit: 'web', level: 'warn', sinceMs: now - 3_600_000, untilMs: null, query: 'Corr-1' })
   const line: LogLine = { seq: 1, timeUtc: '2026-05-01T09:59:00.000Z', level: 'error', unit: 'web', msg: 'request', correlationId: 'corr-1', visitorId: null, fields: {} }
   expect(matchesLogFilter(line, filter)).toBe(true)
   expect(matchesLogFilter({ ...line, level: 'info' }, filter)).toBe(false)
   expect(matchesLogFilter({ ...line, unit: 'jobs' }, filter)).toBe(false)
   expect(matchesLogFilter({ ...line, correlationId: 'other' }, filter)).toBe(false)
   // Values the page does not know are no filter at all (the API refuses them on the page itself).
-  expect(liveFilterOf(logsPageQuery(new URL('http://x/admin/logs?unit=nope&level=loud&since=later')), now)).toEqual({ unit: null, level: null, sinceMs: null, query: null })
+  expect(liveFilterOf(logsPageQuery(new URL('http://x/admin/logs?unit=nope&level=loud&since=later')), now)).toEqual({ unit: null, level: null, sinceMs: null, untilMs: null, query: null })
+})
+
+test('the page’s period: typed in UTC to the minute, sent as UTC date-times, `to` covering its whole minute; kept by the paging links', () => {
+  expect(momentForApi('2026-05-01T09:30', 'from')).toBe('2026-05-01T09:30:00.000Z')
+  expect(momentForApi('2026-05-01T09:30', 'to')).toBe('2026-05-01T09:30:59.999Z')
+  expect(momentForApi('2026-05-01T09:30:15', 'to')).toBe('2026-05-01T09:30:15.000Z')
+  // An ISO date-time with its offset (a link) and anything not a moment go as they are, for the API to judge.
+  expect(momentForApi('2026-05-01T11:30:00+02:00', 'from')).toBe('2026-05-01T11:30:00+02:00')
+  for (const typed of ['yesterday', '2026-02-30T09:30', '2026-05-01', '2026-05-01T25:00']) {
+    expect(momentForApi(typed, 'from')).toBe(typed)
+    expect(isFieldMoment(typed)).toBe(false)
+  }
+  expect(momentForApi('', 'to')).toBeUndefined()
+  expect(isFieldMoment('2026-05-01T09:30')).toBe(true)
+
+  const now = Date.parse('2026-05-01T10:00:00Z')
+  const query = logsPageQuery(new URL('http://x/admin/logs?since=1h&from=2026-05-01T09:45&to=2026-05-01T09:50&unit=web'))
+  const filter = liveFilterOf(query, now)
+  // The later of since (09:00) and from (09:45) holds.
+  expect(filter).toMatchObject({ sinceMs: Date.parse('2026-05-01T09:45:00Z'), untilMs: Date.parse('2026-05-01T09:50:59.999Z') })
+  const line: LogLine = { seq: 1, timeUtc: '2026-05-01T09:50:30.000Z', level: 'info', unit: 'web', msg: 'request', correlationId: null, visitorId: null, fields: {} }
+  expect(matchesLogFilter(line, filter)).toBe(true)
+  expect(matchesLogFilter({ ...line, timeUtc: '2026-05-01T09:51:00.000Z' }, filter)).toBe(false)
+  expect(matchesLogFilter({ ...line, timeUtc: '2026-05-01T09:44:59.999Z' }, filter)).toBe(false)
+  expect(logsHref({ ...query, before: '42' })).toBe('/admin/logs?unit=web&since=1h&from=2026-05-01T09%3A45&to=2026-05-01T09%3A50&before=42')
 })
 
 test('LOG_FILE: lines are appended to the file (its folder made), secrets removed there too', async () => {

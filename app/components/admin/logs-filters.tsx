@@ -4,6 +4,7 @@ import { Field } from '~/components/ui/field'
 import { SelectField } from '~/components/ui/select-field'
 import {
   hasLogFilters,
+  isFieldMoment,
   LOG_LEVELS,
   LOG_QUERY_MAX,
   LOG_SINCE_WINDOWS,
@@ -18,7 +19,9 @@ type FieldErrors = Record<string, string[]>
 
 /**
  * The filters, a plain GET form: they live in the address, so a filtered page can be refreshed,
- * bookmarked or shared, and works without JavaScript.
+ * bookmarked or shared, and works without JavaScript. From and To are a period in UTC, the zone
+ * every time on the page is shown in (the browser writes the date and time in the reader's own
+ * format); the loader sends them to the API as UTC date-times.
  */
 export function LogsFilters({ query, errors }: { query: LogsPageQuery; errors: FieldErrors }) {
   const knownSince = LOG_SINCE_WINDOWS.some((w) => w.value === query.since)
@@ -29,10 +32,11 @@ export function LogsFilters({ query, errors }: { query: LogsPageQuery; errors: F
       aria-label="Filter the log lines"
       // Remounted when the address changes, so the fields show what is applied.
       key={JSON.stringify(query)}
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4 lg:items-end"
     >
       <Field
         label="Search"
+        className="sm:col-span-2"
         errors={errors.query}
         inputProps={{
           name: 'query',
@@ -67,6 +71,8 @@ export function LogsFilters({ query, errors }: { query: LogsPageQuery; errors: F
         ))}
         {query.since && !knownSince ? <option value={query.since}>{query.since}</option> : null}
       </SelectField>
+      <MomentField name="from" label="From (UTC)" value={query.from} errors={errors.from} />
+      <MomentField name="to" label="To (UTC)" value={query.to} errors={errors.to} />
       <Field
         label="Lines a page"
         errors={errors.lines}
@@ -82,7 +88,7 @@ export function LogsFilters({ query, errors }: { query: LogsPageQuery; errors: F
           placeholder: String(LOG_PAGE_DEFAULT_LINES),
         }}
       />
-      <div className="flex gap-2">
+      <div className="flex gap-2 sm:col-span-2 lg:col-span-4">
         <Button type="submit" variant="secondary">
           Filter
         </Button>
@@ -93,5 +99,28 @@ export function LogsFilters({ query, errors }: { query: LogsPageQuery; errors: F
         ) : null}
       </div>
     </Form>
+  )
+}
+
+/**
+ * One end of the period. A value a date-and-time field cannot hold (hand-typed into an address, or
+ * from a browser without that field) is shown as typed, in a text field, next to the API's error.
+ */
+function MomentField({ name, label, value, errors }: { name: 'from' | 'to'; label: string; value: string; errors: readonly string[] | undefined }) {
+  const asField = value === '' || isFieldMoment(value)
+  return (
+    <Field
+      label={label}
+      errors={errors}
+      inputProps={{
+        name,
+        id: `logs-${name}`,
+        type: asField ? 'datetime-local' : 'text',
+        defaultValue: value,
+        // A value with seconds (from a link) must not fail the minute step the field has otherwise.
+        step: asField && value.length > 'YYYY-MM-DDTHH:MM'.length ? 1 : undefined,
+        placeholder: asField ? undefined : '2026-05-01T09:30',
+      }}
+    />
   )
 }

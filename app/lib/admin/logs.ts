@@ -80,6 +80,8 @@ export type LogFilter = {
   level?: LogLevel | null | undefined
   /** Only lines at or after this moment (ms since the epoch). */
   sinceMs?: number | null | undefined
+  /** Only lines at or before this moment (ms since the epoch). */
+  untilMs?: number | null | undefined
   query?: string | null | undefined
 }
 
@@ -107,7 +109,7 @@ function collectValues(value: unknown, parts: string[], depth: number): void {
 }
 
 /**
- * Whether a line passes the filter: its unit, its level or above, at or after `since`, and the
+ * Whether a line passes the filter: its unit, its level or above, at or after `since`, at or before `until`, and the
  * query (case-insensitive) somewhere in its message or values. `searchText` lets a caller that
  * keeps lines cache the text.
  */
@@ -115,6 +117,7 @@ export function matchesLogFilter(line: LogLine, filter: LogFilter, searchText: (
   if (filter.unit && line.unit !== filter.unit) return false
   if (filter.level && LOG_LEVEL_NUMBERS[line.level] < LOG_LEVEL_NUMBERS[filter.level]) return false
   if (filter.sinceMs !== null && filter.sinceMs !== undefined && Date.parse(line.timeUtc) < filter.sinceMs) return false
+  if (filter.untilMs !== null && filter.untilMs !== undefined && Date.parse(line.timeUtc) > filter.untilMs) return false
   const query = filter.query?.trim().toLowerCase()
   if (query && !searchText().includes(query)) return false
   return true
@@ -129,10 +132,14 @@ export const LOG_SINCE_WINDOWS = [
   { value: '24h', label: 'Last 24 hours', ms: 24 * 60 * 60_000 },
 ] as const
 
-/** /admin/logs's address: its filters and, on an older page, `before` (the paging cursor); each '' when not set. */
-export type LogsPageQuery = { unit: string; level: string; since: string; query: string; lines: string; before: string }
+/**
+ * /admin/logs's address: its filters and, on an older page, `before` (the paging cursor); each ''
+ * when not set. `from` and `to` are as typed: a date and time in UTC without a zone (what a
+ * datetime-local field sends, e.g. 2026-05-01T09:30), or an ISO date-time with its offset from a link.
+ */
+export type LogsPageQuery = { unit: string; level: string; since: string; from: string; to: string; query: string; lines: string; before: string }
 /** The filters (the form's fields); `before` is not one: a new filter starts again at the newest lines. */
-export const LOGS_PAGE_FIELDS = ['unit', 'level', 'since', 'query', 'lines'] as const
+export const LOGS_PAGE_FIELDS = ['unit', 'level', 'since', 'from', 'to', 'query', 'lines'] as const
 
 export function logsPageQuery(url: URL): LogsPageQuery {
   const read = (name: string, max: number) => (url.searchParams.get(name) ?? '').trim().slice(0, max)
@@ -140,6 +147,8 @@ export function logsPageQuery(url: URL): LogsPageQuery {
     unit: read('unit', 20),
     level: read('level', 20),
     since: read('since', 40),
+    from: read('from', 40),
+    to: read('to', 40),
     query: read('query', LOG_QUERY_MAX),
     lines: read('lines', 10),
     before: read('before', 20),
@@ -170,14 +179,46 @@ export function sinceForApi(since: string, nowMs: number): string | undefined {
   return window ? new Date(nowMs - window.ms).toISOString() : since
 }
 
+/** A date and time without a zone, as a datetime-local field sends it (seconds optional). */
+const ZONELESS_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{3})?)?$/
+
+/** The moment of a zoneless date and time read as UTC, or NaN when it is none (31 February included). */
+function zonelessMs(value: string): number {
+  if (!ZONELESS_MOMENT.test(value)) return Number.NaN
+  const ms = Date.parse(`${value}Z`)
+  // Date.parse rolls 2026-02-30 over into March: only a value that reads back the same is a moment.
+  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(value) ? ms : Number.NaN
+}
+
+/**
+ * The API's `from` or `to` for the page's: the page's times are UTC (like every time the portal
+ * shows), so a zoneless date and time is read as UTC; a `to` given to the minute covers that whole
+ * minute (to 10:00 keeps a line written at 10:00:30). Anything else goes as it is, for the API to
+ * accept (an ISO date-time with its offset, from a link) or refuse next to its field.
+ */
+export function momentForApi(value: string, end: 'from' | 'to'): string | undefined {
+  if (value === '') return undefined
+  const ms = zonelessMs(value)
+  if (Number.isNaN(ms)) return value
+  const wholeMinute = value.length === 'YYYY-MM-DDTHH:MM'.length
+  return new Date(end === 'to' && wholeMinute ? ms + 59_999 : ms).toISOString()
+}
+
+/** Whether a datetime-local field can show the page's value; any other value is shown as typed, in a text field. */
+export function isFieldMoment(value: string): boolean {
+  return !Number.isNaN(zonelessMs(value))
+}
+
 /** The page's filter as the live follow applies it to new lines (values the API refused are ignored). */
 export function liveFilterOf(query: LogsPageQuery, nowMs: number): LogFilter {
-  const since = sinceForApi(query.since, nowMs)
-  const sinceMs = since ? Date.parse(since) : Number.NaN
+  const msOf = (value: string | undefined) => (value ? Date.parse(value) : Number.NaN)
+  const lower = [msOf(sinceForApi(query.since, nowMs)), msOf(momentForApi(query.from, 'from'))].filter((ms) => !Number.isNaN(ms))
+  const untilMs = msOf(momentForApi(query.to, 'to'))
   return {
     unit: (LOG_UNITS as readonly string[]).includes(query.unit) ? (query.unit as LogUnit) : null,
     level: (LOG_LEVELS as readonly string[]).includes(query.level) ? (query.level as LogLevel) : null,
-    sinceMs: Number.isNaN(sinceMs) ? null : sinceMs,
+    sinceMs: lower.length > 0 ? Math.max(...lower) : null,
+    untilMs: Number.isNaN(untilMs) ? null : untilMs,
     query: query.query || null,
   }
 }

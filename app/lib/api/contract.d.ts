@@ -4379,7 +4379,7 @@ export interface paths {
         };
         /**
          * The newest log lines of this server about the organisation, newest last
-         * @description Filters: unit (web, jobs, hub, mail), level (trace, debug, info, warn, error, fatal: that level and above), since (ISO 8601 date-time with offset), query (case-insensitive, in the message or any value: a correlation id, a visitor id, a path); lines: how many, 1–1000, 200 by default; before: only lines written before the line of that seq (the `nextBefore` of the previous answer: the next, older page). Only the lines this server holds in memory (its last 5,000 lines or 5 MB of every organisation’s), and of those only the ones that name the caller’s organisation. Several instances: each answers its own lines.
+         * @description Filters: unit (web, jobs, hub, mail), level (trace, debug, info, warn, error, fatal: that level and above), since (ISO 8601 date-time with offset), from and to (ISO 8601 date-times with offset, both included: an absolute period; from after to is a 400 on to; with since too, the later of since and from applies), query (case-insensitive, in the message or any value: a correlation id, a visitor id, a path); lines: how many, 1–1000, 200 by default; before: only lines written before the line of that seq (the `nextBefore` of the previous answer: the next, older page). Only the lines this server holds in memory (its last 5,000 lines or 5 MB of every organisation’s), and of those only the ones that name the caller’s organisation. Several instances: each answers its own lines.
          */
         get: operations["getApiLogsTail"];
         put?: never;
@@ -4399,7 +4399,7 @@ export interface paths {
         };
         /**
          * The newest log lines of this server about the organisation, newest last
-         * @description Filters: unit (web, jobs, hub, mail), level (trace, debug, info, warn, error, fatal: that level and above), since (ISO 8601 date-time with offset), query (case-insensitive, in the message or any value: a correlation id, a visitor id, a path); lines: how many, 1–1000, 200 by default; before: only lines written before the line of that seq (the `nextBefore` of the previous answer: the next, older page). Only the lines this server holds in memory (its last 5,000 lines or 5 MB of every organisation’s), and of those only the ones that name the caller’s organisation. Several instances: each answers its own lines.
+         * @description Filters: unit (web, jobs, hub, mail), level (trace, debug, info, warn, error, fatal: that level and above), since (ISO 8601 date-time with offset), from and to (ISO 8601 date-times with offset, both included: an absolute period; from after to is a 400 on to; with since too, the later of since and from applies), query (case-insensitive, in the message or any value: a correlation id, a visitor id, a path); lines: how many, 1–1000, 200 by default; before: only lines written before the line of that seq (the `nextBefore` of the previous answer: the next, older page). Only the lines this server holds in memory (its last 5,000 lines or 5 MB of every organisation’s), and of those only the ones that name the caller’s organisation. Several instances: each answers its own lines.
          */
         get: operations["getApiAdminLogsTail"];
         put?: never;
@@ -30338,6 +30338,8 @@ export interface operations {
                 unit?: "web" | "jobs" | "hub" | "mail";
                 level?: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
                 since?: string;
+                from?: string;
+                to?: string;
                 query?: string;
                 lines?: number;
                 before?: number;
@@ -30418,6 +30420,8 @@ export interface operations {
                 unit?: "web" | "jobs" | "hub" | "mail";
                 level?: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
                 since?: string;
+                from?: string;
+                to?: string;
                 query?: string;
                 lines?: number;
                 before?: number;

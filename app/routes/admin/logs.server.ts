@@ -1,5 +1,5 @@
 import { noticeOf } from '~/components/reporting/report-action'
-import { LOG_PAGE_DEFAULT_LINES, LOGS_PAGE_FIELDS, logsPageQuery, sinceForApi } from '~/lib/admin/logs'
+import { LOG_PAGE_DEFAULT_LINES, LOGS_PAGE_FIELDS, logsPageQuery, momentForApi, sinceForApi } from '~/lib/admin/logs'
 import type { ApiClient } from '~/lib/api/types'
 import type { FrontendErrorGroup } from '~/lib/admin/frontend-errors'
 
@@ -11,7 +11,8 @@ export type VisitorErrors = { visitorId: string; groups: FrontendErrorGroup[]; h
 
 /**
  * /admin/logs: one page of the lines, newest first (the API answers oldest first; the page turns
- * them round), going back from `before` when the address has it. The newest lines of the organisation with the filters of the address. The tail is
+ * them round), going back from `before` when the address has it, with the filters of the address
+ * (`from`/`to` typed in UTC, sent as UTC ISO date-times). The tail is
  * also the page's one-row sample on entry (spec §2): whatever fails, the page still draws (an
  * alert says why), and filters the API refused come back next to their fields.
  */
@@ -23,6 +24,10 @@ export async function loadLogsPage(api: ApiClient, request: Request) {
   if (query.level) params.set('level', query.level)
   const since = sinceForApi(query.since, drawnAtMs)
   if (since) params.set('since', since)
+  const from = momentForApi(query.from, 'from')
+  if (from) params.set('from', from)
+  const to = momentForApi(query.to, 'to')
+  if (to) params.set('to', to)
   if (query.query) params.set('query', query.query)
   params.set('lines', query.lines || String(LOG_PAGE_DEFAULT_LINES))
   if (query.before) params.set('before', query.before)

@@ -7,8 +7,9 @@ import { Banner } from '~/components/ui/banner'
 import { buttonClasses } from '~/components/ui/button'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
-import { hasLogFilters, liveFilterOf, LOG_FOLLOW_MAX_LINES, logsHref, type LogLine, type LogsPageQuery, type LogTailResponse } from '~/lib/admin/logs'
+import { hasLogFilters, liveFilterOf, LOG_FOLLOW_MAX_LINES, logsHref, momentForApi, type LogLine, type LogsPageQuery, type LogTailResponse } from '~/lib/admin/logs'
 import { createServerApi } from '~/lib/api.server'
+import { formatDateTime } from '~/lib/format'
 import { useLocale } from '~/root'
 import type { Route } from './+types/logs'
 import { loadLogsPage, type VisitorErrors } from './logs.server'
@@ -45,14 +46,15 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
       >
         <LogsFilters query={query} errors={fieldErrors} />
         <ScopeNote tail={tail} />
+        {tail ? <PeriodNote query={query} locale={locale} /> : null}
         {notice ? (
           <Banner tone="critical" title="The log lines could not be loaded" correlationId={notice.correlationId}>
             {notice.message}
           </Banner>
         ) : null}
         {tail ? (
-          query.before ? (
-            // An older page: nothing new arrives here; "Newest lines" goes back to the live end.
+          query.before || query.to ? (
+            // An older page, or a period that ends: nothing new is shown here; "Newest lines" goes back to the live end.
             <LogsList lines={tail.lines} locale={locale} filtered={hasLogFilters(query)} />
           ) : (
             <LiveLines key={`${location.search}:${drawnAtMs}`} query={query} drawnAtMs={drawnAtMs} lines={tail.lines} />
@@ -111,6 +113,19 @@ function LogsPaging({ query, nextBefore }: { query: LogsPageQuery; nextBefore: n
         </Link>
       ) : null}
     </nav>
+  )
+}
+
+/** The applied period in the reader's format ("From 1 May 2026, 09:30 UTC to 1 May 2026, 10:00 UTC"). */
+function PeriodNote({ query, locale }: { query: LogsPageQuery; locale: string }) {
+  const from = momentForApi(query.from, 'from')
+  const to = momentForApi(query.to, 'to')
+  if (!from && !to) return null
+  const words = (iso: string) => formatDateTime(iso, locale)
+  return (
+    <p className="text-sm">
+      {from && to ? `Lines from ${words(from)} to ${words(to)}.` : from ? `Lines from ${words(from)} on.` : `Lines up to ${words(to ?? '')}.`}
+    </p>
   )
 }
 

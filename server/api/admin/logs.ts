@@ -20,6 +20,7 @@ const tailOperation = () =>
     summary: 'The newest log lines of this server about the organisation, newest last',
     description: [
       `Filters: unit (${LOG_UNITS.join(', ')}), level (${LOG_LEVELS.join(', ')}: that level and above), since (ISO 8601 date-time with offset),`,
+      'from and to (ISO 8601 date-times with offset, both included: an absolute period; from after to is a 400 on to; with since too, the later of since and from applies),',
       `query (case-insensitive, in the message or any value: a correlation id, a visitor id, a path); lines: how many, 1–${LOG_TAIL_MAX_LINES}, ${LOG_TAIL_DEFAULT_LINES} by default;`,
       'before: only lines written before the line of that seq (the `nextBefore` of the previous answer: the next, older page).',
       'Only the lines this server holds in memory (its last 5,000 lines or 5 MB of every organisation’s), and of those only the ones that name the caller’s organisation.',
@@ -46,7 +47,9 @@ for (const path of ['/api/logs/tail', '/api/admin/logs/tail']) {
     const query = c.req.valid('query')
     const tenantId = await runAdmin(c, async (ctx) => ctx.actor.tenantId)
     const { config, logRing } = c.get('deps')
-    const filter = { unit: query.unit, level: query.level, sinceMs: query.since, query: query.query }
+    // since and from both bound the period's start: the later one holds.
+    const sinceMs = query.since === undefined || query.from === undefined ? (query.since ?? query.from) : Math.max(query.since, query.from)
+    const filter = { unit: query.unit, level: query.level, sinceMs, untilMs: query.to, query: query.query }
     c.header('cache-control', 'no-store')
     const page = logRing ? logRing.page(tenantId, filter, query.lines, query.before) : { lines: [], nextBefore: null }
     return c.json({

@@ -1,17 +1,25 @@
 import { type CsvCell, csvText, dispositionOf } from '#server/domain/formats/csv'
+import { auditSentence } from '~/lib/admin/audit-words'
 import type { AuditActionCount, AuditEntry } from './audit'
 
-/** The audit exports' rows; the CSV itself is the server's one writer (server/domain/exports/csv.ts). */
+/**
+ * The audit exports' rows; the CSV itself is the server's one writer (server/domain/formats/csv.ts).
+ * An entry's row says what happened in the same sentence the screen shows ("Alex Admin changed Sam
+ * Site’s role to Read Only (was Site Manager)") and names its target, beside the keys and ids a
+ * program reads.
+ */
 
 export const ENTRY_COLUMNS = [
   'chainSeq',
   'createdAtUtc',
+  'summary',
   'action',
   'actorId',
   'actorName',
   'actorEmail',
   'targetType',
   'targetId',
+  'targetName',
   'ip',
   'correlationId',
   'data',
@@ -27,12 +35,14 @@ function entryRow(entry: AuditEntry): CsvCell[] {
   return [
     entry.chainSeq,
     entry.createdAtUtc,
+    auditSentence(entry),
     entry.action,
     entry.actor?.id,
     entry.actor?.displayName,
     entry.actor?.email,
     entry.targetType,
     entry.targetId,
+    entry.targetName,
     entry.ip,
     entry.correlationId,
     entry.data === null ? '' : JSON.stringify(entry.data),

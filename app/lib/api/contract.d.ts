@@ -5981,6 +5981,16 @@ export interface components {
                 fileName: string;
                 sizeBytes: number;
                 superseded: boolean;
+                supersededAt: string | null;
+                currentRevision: {
+                    code: string;
+                    status: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC.
+                     */
+                    issuedAt: string;
+                } | null;
                 downloadUrl: string;
             }[];
             package: {

@@ -139,6 +139,9 @@ test('P02 supersedes P01: the outside contact gets a mail through SMTP whose lin
       .where(and(eq(transmittalLinkEvents.tenantId, admin.tenant.id), eq(transmittalLinkEvents.linkId, linkId), eq(transmittalLinkEvents.kind, 'superseded'))),
   )
   expect(events).toEqual([{ kind: 'superseded', revisionId: p01.id }])
+  // The sender sees who was told, and when.
+  const tracked = await body<Transmittal>(await writer.c.get(`/api/transmittals/${sent.id}`))
+  expect(tracked.outsideRecipients[0]?.supersededNotices).toEqual([{ revisionId: p01.id, at: t.now().toISOString() }])
 
   // Once: P03 supersedes P02, which nobody received; P01's recipients hear nothing more.
   await uploadRevision(admin.c, doc.id, pdf(), { code: 'P03', status: 'S3', fileName: 'plan.pdf' })

@@ -55,7 +55,7 @@ async function projectWithDocument() {
 
 describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
   test(
-    'an outside contact receives a transmittal by link, downloads it and acknowledges; the sender sees the receipt',
+    'an outside contact receives a transmittal by link, downloads it and acknowledges; the sender sees the receipt; P02 supersedes it and the contact gets the notice',
     async () => {
       const { project, number, documentId } = await projectWithDocument()
       const alex = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
@@ -177,6 +177,12 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       await olive.page.getByRole('link', { name: `Download ${number} P01` }).waitFor()
       await checkAccessibility(olive.page)
       olive.assertNoConsoleErrors()
+
+      // Alex's transmittal page says she was told.
+      await page.goto(transmittalUrl)
+      await expectScreen(page, transmittal)
+      await page.getByRole('list', { name: 'Superseded notices to outside contacts' }).getByText(`Olive Outsider was told ${number} P01 is superseded`, { exact: false }).waitFor()
+      alex.assertNoConsoleErrors()
     },
     JOURNEY_LIMIT_MS,
   )

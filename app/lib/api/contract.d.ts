@@ -5907,6 +5907,15 @@ export interface components {
             acknowledgedAt: string | null;
             respondedAt: string | null;
             response: string | null;
+            supersededNotices: {
+                /** Format: uuid */
+                revisionId: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 */
+                at: string;
+            }[];
         };
         TransmittalPackage: {
             /** Format: uuid */

@@ -249,6 +249,8 @@ export type OutsideRecipient = {
   acknowledgedAt: string | null
   respondedAt: string | null
   response: string | null
+  /** The revisions of this transmittal the contact was told, through this link, have been superseded (and when). */
+  supersededNotices: Array<{ revisionId: string; at: string }>
 }
 
 /** What an outside contact's link shows (GET /api/shared/transmittals/{token}): that transmittal alone, read-only. */

@@ -259,6 +259,7 @@ export const OutsideRecipientSchema = z
     acknowledgedAt: at.nullable(),
     respondedAt: at.nullable(),
     response: z.string().nullable(),
+    supersededNotices: z.array(z.object({ revisionId: z.uuid(), at })),
   })
   .meta({ id: 'OutsideRecipient' }) satisfies z.ZodType<OutsideRecipient>
 

@@ -5907,6 +5907,15 @@ export interface components {
             acknowledgedAt: string | null;
             respondedAt: string | null;
             response: string | null;
+            supersededNotices: {
+                /** Format: uuid */
+                revisionId: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 */
+                at: string;
+            }[];
         };
         TransmittalPackage: {
             /** Format: uuid */
@@ -5981,6 +5990,16 @@ export interface components {
                 fileName: string;
                 sizeBytes: number;
                 superseded: boolean;
+                supersededAt: string | null;
+                currentRevision: {
+                    code: string;
+                    status: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC.
+                     */
+                    issuedAt: string;
+                } | null;
                 downloadUrl: string;
             }[];
             package: {

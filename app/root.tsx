@@ -32,6 +32,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const mode = guardModeFor(url.pathname)
 
+  // The organisation's telemetry switches are asked beside the session, not after it: both then
+  // read in the page's one shared transaction (issue 37; asked after, it began a second one once the
+  // screen's reads were done). Signed out, or waiting for a second factor, the answer takes no
+  // database and is not used.
+  const collectionCall = api.GET('/api/telemetry/settings')
+  collectionCall.catch(() => {})
   const result = await api.GET('/auth/session')
   // The backend could not tell whether there is a session (its database is down): a 503 page, not a
   // sign-in page that cannot work either (docs/operations.md "Database outage").
@@ -63,9 +69,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 
   // What the page's telemetry and error batchers may send (issue 15): the organisation's switches
-  // for a signed-in person (one in-process call); signed out there is no organisation to ask.
+  // for a signed-in person; signed out there is no organisation to ask.
   const signedIn = session !== null && !session.requiresMfa
-  const collection = signedIn ? await api.GET('/api/telemetry/settings') : null
+  const collection = signedIn ? await collectionCall : null
   const flash = await takeFlash(request, responseHeaders)
   // This device's appearance (spec §9), applied by Layout on the first paint; on a settings page a device without one takes the account's.
   const appearance =

@@ -3,11 +3,15 @@
  * reports it as db_statements_total, and bench/screen-cost.bench.ts divides it by the answers of a
  * screen. A plain number: it is counted on every statement, so it must cost nothing.
  *
- * DB_STATEMENT_LOG=1 also writes each statement's text to stderr (finding what a screen sends:
- * `npm run bench -- screen-cost --log`); off, it costs one comparison.
+ * With DB_STATEMENT_LOG (config.metrics.statementLog) each statement's text goes to stderr as well
+ * (finding what a screen sends: `npm run bench -- screen-cost --log`); off, it costs one comparison.
  */
 let sent = 0
-const log = process.env.DB_STATEMENT_LOG === '1'
+let log = false
+
+export function logStatements(on: boolean): void {
+  log = on
+}
 
 export function countStatements(n = 1, text?: string): void {
   sent += n

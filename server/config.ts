@@ -87,6 +87,7 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  DB_STATEMENT_LOG: booleanish.default(false),
   SHUTDOWN_DEADLINE_SECONDS: z.coerce.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 (ten minutes)').default(25),
 })
 
@@ -134,7 +135,13 @@ export type Config = {
   /** Where photo and document bytes live (docs/operations.md "File storage"): the data folder, or an S3-compatible bucket. */
   blobs: BlobsConfig
   /** GET /metrics (docs/operations.md "Metrics"): behind a bearer token, on a port of its own, both, or neither (then off). */
-  metrics: { token: string | undefined; port: number | undefined; host: string }
+  metrics: {
+    token: string | undefined
+    port: number | undefined
+    host: string
+    /** DB_STATEMENT_LOG: every SQL statement's text on stderr (finding what a screen sends; docs/performance.md). */
+    statementLog: boolean
+  }
   /** How long a stopping instance lets requests and uploads in flight finish (SIGTERM → exit). */
   shutdownDeadlineMs: number
 }
@@ -206,7 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     billing: billingConfig(e, sessionSecret),
     store: store.config,
     blobs: blobsConfig(e),
-    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST, statementLog: e.DB_STATEMENT_LOG },
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_SECONDS * 1000,
   }
 }

@@ -5,7 +5,7 @@ import { DEMO } from '#server/db/demo-accounts'
 import type { Member, Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
-import { enterAdminCode, expectScreen, nextAdminCode, portalApi, signIn, type PortalApi, VARIANTS } from './steps'
+import { demoAdminApi, enterAdminCode, expectScreen, openDocumentsLink, openMainDestination, signIn, type PortalApi, VARIANTS } from './steps'
 
 /**
  * Issue 31's whole journey, as the two people do it, from the dashboard and without typing an
@@ -24,10 +24,7 @@ let templateName: string
 beforeAll(async () => {
   portal = await startPortal()
   browser = await launchBrowser()
-  admin = portalApi(portal.baseUrl)
-  await admin.send('GET', '/auth/session')
-  await admin.call('POST', '/auth/login', { email: DEMO.admin.email, password: DEMO.admin.password })
-  await admin.call('POST', '/auth/mfa/verify', { code: await nextAdminCode() })
+  admin = await demoAdminApi(portal.baseUrl)
   const members = await admin.call<{ items: Member[] }>('GET', '/api/members')
   const sam = members.items.find((m) => m.email === DEMO.user.email)
   if (!sam) throw new Error('the demo user is not a member')
@@ -71,17 +68,6 @@ async function projectWithParty() {
   return { project: { ...project, title: project.title ?? '' }, code, partyName }
 }
 
-async function mainTab(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
-}
-
-/** Follows a link of the Documents sub-navigation: on a phone it is in the menu, opened first. */
-async function openDocumentsLink(page: Page, viewport: Viewport, name: RegExp): Promise<void> {
-  const nav = page.getByRole('navigation', { name: 'Document control' })
-  if (viewport === 'phone') await nav.locator('summary').click()
-  await nav.getByRole('link', { name }).click()
-}
-
 const fitsTheScreen = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
 
 describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
@@ -100,7 +86,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await signIn(a, DEMO.admin.email, DEMO.admin.password, { admin: true })
     await enterAdminCode(a)
     await expectScreen(a, 'Dashboard')
-    await mainTab(a, 'Documents')
+    await openMainDestination(a, 'Documents')
     await expectScreen(a, 'Documents')
     const switcher = a.getByRole('form', { name: 'Choose a project' })
     await switcher.getByLabel('Project').selectOption({ label: project.title })
@@ -144,16 +130,16 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     expect(await fitsTheScreen(s)).toBe(true)
 
     // ---- The rule book issued C01: the controller sees it on the document, from the register ----
-    await mainTab(a, 'Documents')
+    await openMainDestination(a, 'Documents')
     await expectScreen(a, 'Documents')
     await a.getByRole('link', { name: number }).first().click()
     await expectScreen(a, number)
     await a.getByText('C01, issued', { exact: false }).waitFor()
 
     // ---- …and sends C01 by transmittal to the party, through Issue documents ----
-    await mainTab(a, 'Documents')
+    await openMainDestination(a, 'Documents')
     await expectScreen(a, 'Documents')
-    await openDocumentsLink(a, viewport as Viewport, /^Issue documents$/)
+    await openDocumentsLink(a, viewport, /^Issue documents$/)
     await expectScreen(a, 'Issue documents')
     await a.getByRole('form', { name: 'Start issuing' }).getByRole('button', { name: 'Start' }).click()
     const picks = a.getByRole('form', { name: 'Choose revisions' })
@@ -177,7 +163,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     expect(await fitsTheScreen(a)).toBe(true)
 
     // ---- The party's member finds it from the dashboard and acknowledges it ----
-    await mainTab(s, 'Dashboard')
+    await openMainDestination(s, 'Dashboard')
     await expectScreen(s, 'Dashboard')
     await s.getByRole('link', { name: /Transmittals to acknowledge/ }).click()
     await expectScreen(s, 'Inbox')

@@ -7,7 +7,7 @@ import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Member, Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
-import { demoUserApi, enterAdminCode, expectScreen, signIn, VARIANTS } from './steps'
+import { demoUserApi, enterAdminCode, expectScreen, openDocumentsLink, openMainDestination, signIn, VARIANTS } from './steps'
 
 /**
  * Numbers (docs/doc-control.md "The rule book", docs/documents.md "Screens"): a document controller
@@ -52,17 +52,6 @@ async function sentDrawing() {
   return { project: { ...project, title: project.title ?? '' }, code, number }
 }
 
-async function mainTab(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
-}
-
-/** Follows a link of the Documents sub-navigation: on a phone it is in the menu, opened first. */
-async function openDocumentsLink(page: Page, viewport: Viewport, name: RegExp): Promise<void> {
-  const nav = page.getByRole('navigation', { name: 'Document control' })
-  if (viewport === 'phone') await nav.locator('summary').click()
-  await nav.getByRole('link', { name }).click()
-}
-
 /** The texts of the errors a field's aria-describedby points at. */
 async function errorsOf(page: Page, field: ReturnType<Page['getByLabel']>): Promise<string> {
   const describedBy = (await field.getAttribute('aria-describedby')) ?? ''
@@ -86,7 +75,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await signIn(page, DEMO.admin.email, DEMO.admin.password, { admin: true })
     await enterAdminCode(page)
     await expectScreen(page, 'Dashboard')
-    await mainTab(page, 'Documents')
+    await openMainDestination(page, 'Documents')
     await expectScreen(page, 'Documents')
     const switcher = page.getByRole('form', { name: 'Choose a project' })
     await switcher.getByLabel('Project').selectOption({ label: project.title })
@@ -114,7 +103,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await page.getByText(`Document ${built} uploaded as P01.`).waitFor()
 
     // The sent drawing, from the register of the project (the project stays chosen).
-    await mainTab(page, 'Documents')
+    await openMainDestination(page, 'Documents')
     await expectScreen(page, 'Documents')
     await page.getByRole('link', { name: number }).first().click()
     await expectScreen(page, number)
@@ -141,9 +130,9 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await checkAccessibility(page)
 
     // The project's transmittal numbers: its naming code, TRN and four digits; a manager changes the format.
-    await mainTab(page, 'Documents')
+    await openMainDestination(page, 'Documents')
     await expectScreen(page, 'Documents')
-    await openDocumentsLink(page, viewport as Viewport, /^Transmittals$/)
+    await openDocumentsLink(page, viewport, /^Transmittals$/)
     await expectScreen(page, 'Transmittals')
     const numbering = page.getByRole('region', { name: 'Transmittal numbers' })
     await numbering.getByText(`${code}-TRN-0002`, { exact: true }).waitFor()

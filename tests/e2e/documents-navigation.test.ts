@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import type { WorkflowTemplate } from '~/lib/doc-control/types'
 import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
-import { bound, launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
-import { demoUserApi, expectScreen, signIn, VARIANTS } from './steps'
+import { bound, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { demoUserApi, expectScreen, openDocumentsLink, openMainDestination, signIn, VARIANTS } from './steps'
 
 /**
  * Finding document control (docs/doc-control.md "Finding your way"): a reviewer with a review
@@ -50,17 +50,6 @@ async function reviewWaiting() {
   return { project, other, number }
 }
 
-/** Follows a link of the Documents sub-navigation: on a phone it is in the menu, opened first. */
-async function openDocumentsLink(page: Page, viewport: Viewport, name: RegExp): Promise<void> {
-  const nav = page.getByRole('navigation', { name: 'Document control' })
-  if (viewport === 'phone') await nav.locator('summary').click()
-  await nav.getByRole('link', { name }).click()
-}
-
-async function mainTab(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
-}
-
 describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('the reviewer finds the review from the dashboard and from Documents; the project chosen stays chosen', { timeout: bound(120_000) }, async () => {
     const { project, other, number } = await reviewWaiting()
@@ -82,7 +71,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await page.getByText(number).first().waitFor()
 
     // From the Documents tab, through its sub-navigation (the count shows there too).
-    await mainTab(page, 'Documents')
+    await openMainDestination(page, 'Documents')
     await expectScreen(page, 'Documents')
     await openDocumentsLink(page, viewport, /^Review inbox/)
     await expectScreen(page, 'Inbox')
@@ -100,9 +89,9 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await expect(switcher.getByLabel('Project').inputValue()).resolves.toBe(other.id)
 
     // …and remembered for the next visit: the Documents tab opens it again.
-    await mainTab(page, 'Dashboard')
+    await openMainDestination(page, 'Dashboard')
     await expectScreen(page, 'Dashboard')
-    await mainTab(page, 'Documents')
+    await openMainDestination(page, 'Documents')
     await expectScreen(page, 'Documents')
     await page.waitForURL((url) => url.searchParams.get('projectId') === other.id)
     await expect(switcher.getByLabel('Project').inputValue()).resolves.toBe(other.id)

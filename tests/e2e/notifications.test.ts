@@ -6,7 +6,7 @@ import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, expectScreen, nextAdminCode, portalApi, signIn, VARIANTS, type PortalApi } from './steps'
+import { demoAdminApi, demoUserApi, expectScreen, signIn, VARIANTS, type PortalApi } from './steps'
 
 /**
  * In-app notifications (docs/settings-appearance-notifications.md "In-app notifications"): a
@@ -22,10 +22,7 @@ beforeAll(async () => {
   portal = await startPortal()
   browser = await launchBrowser()
   // The administrator who starts the reviews, signed in once (an authentication code is accepted once).
-  admin = portalApi(portal.baseUrl)
-  await admin.send('GET', '/auth/session')
-  await admin.call('POST', '/auth/login', { email: DEMO.admin.email, password: DEMO.admin.password })
-  await admin.call('POST', '/auth/mfa/verify', { code: await nextAdminCode() })
+  admin = await demoAdminApi(portal.baseUrl)
 })
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import { startOidcProvider, type TestOidcProvider } from '#tests/helpers/oidc-provider'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, pathOf, portalApi, signOut, VARIANTS } from './steps'
+import { demoAdminApi, expectScreen, pathOf, signOut, VARIANTS } from './steps'
 
 /**
  * Sign-in through the organisation's identity provider (issue 16, docs/identity-provider.md): a
@@ -32,10 +32,7 @@ afterAll(async () => {
 
 /** As the demo administrator, through the API: the Business plan and the identity-provider category. */
 async function configureDemoOrganisation(): Promise<void> {
-  const admin = portalApi(portal.baseUrl)
-  await admin.send('GET', '/auth/session')
-  await admin.call('POST', '/auth/admin/login', { email: DEMO.admin.email, password: DEMO.admin.password })
-  await admin.call('POST', '/auth/mfa/verify', { code: await nextAdminCode() })
+  const admin = await demoAdminApi(portal.baseUrl, { admin: true })
   const { tenantId } = await admin.call<{ tenantId: string }>('GET', '/auth/session')
   await admin.call('PATCH', `/api/tenants/${tenantId}/license`, { plan: 'business', seats: 25 })
   await admin.call('PUT', '/api/admin/config/identity-provider', {

@@ -127,6 +127,13 @@ export async function openMainDestination(page: Page, name: string): Promise<voi
   await link.click()
 }
 
+/** Follows a link of the Documents sub-navigation: on a phone it is in the menu, opened first. */
+export async function openDocumentsLink(page: Page, viewport: 'desktop' | 'phone', name: RegExp): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Document control' })
+  if (viewport === 'phone') await nav.locator('summary').click()
+  await nav.getByRole('link', { name }).click()
+}
+
 export function pathOf(page: Page): string {
   const url = new URL(page.url())
   return url.pathname + url.search
@@ -177,6 +184,18 @@ export async function signedInApi(baseUrl: string, person: { email: string; pass
   await api.call('POST', '/auth/login', { email: person.email, password: person.password })
   const session = await api.call<{ userId: string }>('GET', '/auth/session')
   return { ...api, userId: session.userId }
+}
+
+/**
+ * The demo administrator signed in to the running portal's API with the second factor (a code is
+ * accepted once: sign in once per file). `admin` uses the admin sign-in (Administration's calls).
+ */
+export async function demoAdminApi(baseUrl: string, options: { admin?: boolean } = {}): Promise<PortalApi> {
+  const api = portalApi(baseUrl)
+  await api.send('GET', '/auth/session')
+  await api.call('POST', options.admin ? '/auth/admin/login' : '/auth/login', { email: DEMO.admin.email, password: DEMO.admin.password })
+  await api.call('POST', '/auth/mfa/verify', { code: await nextAdminCode() })
+  return api
 }
 
 /** The demo user signed in to the running portal's API, and their user id. */

@@ -117,6 +117,7 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
                   // Not the location: a save of another form on this page must not drop a file on its way.
                   key={doc.currentRevision?.id ?? 'none'}
                   currentCode={doc.currentRevision?.code ?? null}
+                  codes={doc.revisions.map((r) => r.code)}
                   status={doc.status}
                   lastResult={resultFor(resumable.answer ?? actionData, 'revision')}
                   resumable={resumable}

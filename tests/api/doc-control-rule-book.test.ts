@@ -79,6 +79,25 @@ test('regression: approving P02 for construction (A1) issues C01 with the same f
   ])
 })
 
+test('after C01 further work is P02 (past every P the document had), and its approval issues C02: P01 → C01 → P02 → C02', async () => {
+  const { admin, writer, reader } = await organisation(t)
+  const p = await documentProject(admin.c)
+  const d = await newDocument(admin.c, p.id)
+  await issue(writer.c, d.id, 'P01', 'S3')
+  const first = await approvedReview(admin, writer.c, admin, p.id, (await docOf(reader.c, d.id)).currentRevision?.id ?? '')
+  expect(first.revisions).toEqual([expect.objectContaining({ code: 'C01', status: 'A1' })])
+  // P01 again is no further work: refused, naming P02.
+  const again = await expectProblem(await startRevisionUpload(writer.c, d.id, 10, { code: 'P01', status: 'S3' }), 400)
+  expect(again.errors?.code).toEqual(['The revision must come after the current one, C01: P02 is next.'])
+  const p02 = await issue(writer.c, d.id, 'P02', 'S3')
+  const reworked = await docOf(reader.c, d.id)
+  expect(reworked).toMatchObject({ status: 'S3', state: 'Shared', currentRevision: { code: 'P02' } })
+  expect(reworked.revisions.find((r) => r.code === 'C01')).toMatchObject({ superseded: true, supersededBy: { code: 'P02' } })
+  const second = await approvedReview(admin, writer.c, admin, p.id, p02.id)
+  expect(second.revisions).toEqual([expect.objectContaining({ code: 'C02', status: 'A1' })])
+  expect((await docOf(reader.c, d.id)).revisions.map((r) => r.code)).toEqual(['C02', 'P02', 'C01', 'P01'])
+})
+
 test('refusals change nothing: a P code with a published suitability, a sub-revision under review, a C revision sent back to S', async () => {
   const { admin, writer } = await organisation(t)
   const p = await documentProject(admin.c)

@@ -11,6 +11,7 @@ import {
   statusEffect,
   type DocumentFacts,
 } from '#server/domain/documents/rule-book'
+import { nextRevisionCode } from '~/lib/documents/rules'
 
 /** server/domain/doc-control/rule-book.ts: the rules of controlled documents, each decision on its own. */
 
@@ -34,6 +35,22 @@ test('a new revision: both fields, the order, and the next code named', () => {
   expect(issueProblems('P02', 'A1', 'P01').code).toEqual(['A published suitability (A1) takes a contractual revision code (C01, C02…), not P02.'])
   expect(issueProblems('P01', 'S3', 'P02').code).toEqual(['The revision must come after the current one, P02: P03 is next.'])
   expect(issueProblems('P03', 'Z1', 'P02').status).toHaveLength(1)
+})
+
+test('after a contractual revision: further work takes the next P, publishing again the next C (P01 → C01 → P02 → C02)', () => {
+  const history = ['P01', 'C01']
+  expect(issueProblems('P02', 'S3', 'C01', history)).toEqual({})
+  expect(issueProblems('P02.1', 'S0', 'C01', history)).toEqual({})
+  expect(issueProblems('P01', 'S3', 'C01', history).code).toEqual(['The revision must come after the current one, C01: P02 is next.'])
+  expect(issueProblems('C02', 'A1', 'C01', history)).toEqual({})
+  expect(issueProblems('C01', 'A2', 'P02', [...history, 'P02']).code).toEqual(['The revision must come after the current one, P02: C02 is next.'])
+  expect(issueProblems('C02', 'A1', 'P02', [...history, 'P02'])).toEqual({})
+  expect(nextRevisionCode('C01', 'S3', history)).toBe('P02')
+  expect(nextRevisionCode('C01', 'A2', history)).toBe('C02')
+  expect(nextRevisionCode('P02', 'A1', [...history, 'P02'])).toBe('C02')
+  expect(nextRevisionCode('P02', 'S3', [...history, 'P02'])).toBe('P03')
+  // An approval of P02 issues C02, the next contractual revision, not C01 again.
+  expect(statusEffect({ ...doc, code: 'P02', codes: [...history, 'P02'] }, 'A1')).toEqual({ kind: 'issue', code: 'C02', status: 'A1' })
 })
 
 test('the P02/A1 regression: a published outcome on a preliminary revision issues the next C revision', () => {
@@ -100,6 +117,9 @@ test('documentProblems finds every broken invariant and none in a kept document'
   expect(documentProblems({ ...kept, status: 'S3' }).length).toBeGreaterThan(0)
   expect(documentProblems({ ...kept, state: 'Shared' }).length).toBeGreaterThan(0)
   expect(documentProblems({ ...kept, state: 'Archived' })).toEqual([])
-  const backwards = { ...kept, revisions: [kept.revisions[0]!, { id: 'p2', version: 2, code: 'C01', status: 'A1', superseded: true }, { id: 'c1', version: 3, code: 'P03', status: 'S3', superseded: false }] }
+  // After C01 further work is P02 (past every P the document had), never P01 again.
+  const backwards = { ...kept, revisions: [kept.revisions[0]!, { id: 'p2', version: 2, code: 'C01', status: 'A1', superseded: true }, { id: 'c1', version: 3, code: 'P01', status: 'S3', superseded: false }] }
   expect(documentProblems({ ...backwards, status: 'S3', state: 'Shared' }).join(' ')).toContain('does not come after')
+  const furtherWork = { ...kept, revisions: [kept.revisions[0]!, { id: 'p2', version: 2, code: 'C01', status: 'A1', superseded: true }, { id: 'c1', version: 3, code: 'P02', status: 'S3', superseded: false }] }
+  expect(documentProblems({ ...furtherWork, status: 'S3', state: 'Shared' })).toEqual([])
 })

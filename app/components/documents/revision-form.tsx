@@ -14,6 +14,8 @@ import type { ResumableForm } from './use-resumable-form'
 export type RevisionFormProps = {
   /** The current revision's code and the document's status, for the code the form suggests. */
   currentCode: string | null
+  /** Every code the document has had: the next P after a C counts on from the highest P. */
+  codes?: readonly string[]
   status: string
   lastResult: SubmissionResult<string[]> | undefined
   resumable: ResumableForm
@@ -24,11 +26,11 @@ export type RevisionFormProps = {
  * one for the document's status (P01 → P02, a published status → C01), the file goes with the form
  * (no JavaScript) or through the upload island.
  */
-export function RevisionForm({ currentCode, status, lastResult, resumable }: RevisionFormProps) {
+export function RevisionForm({ currentCode, codes, status, lastResult, resumable }: RevisionFormProps) {
   const [form, fields] = useForm({
     id: 'revision-new',
     lastResult,
-    defaultValue: { code: nextRevisionCode(currentCode, status), status },
+    defaultValue: { code: nextRevisionCode(currentCode, status, codes), status },
     defaultNoValidate: false,
     constraint: getZodConstraint(RevisionSchema),
     shouldValidate: 'onBlur',

@@ -68,20 +68,48 @@ function format(code: RevisionCode): string {
   return code.sub > 0 ? `${base}.${code.sub}` : base
 }
 
-/**
- * The code a new revision would take: P01 for the first; the next whole P after a P; C01 when a
- * preliminary document is issued for a published suitability; the next C after a C.
- */
-export function nextRevisionCode(current: string | null, status: string): string {
-  const published = stateOfStatus(status) === 'Published'
-  const parsed = current === null ? undefined : parseRevisionCode(current)
-  if (!parsed) return published ? 'C01' : 'P01'
-  if (parsed.series === 'P') return published ? 'C01' : format({ series: 'P', number: Math.min(parsed.number + 1, 99), sub: 0 })
-  return format({ series: 'C', number: Math.min(parsed.number + 1, 99), sub: 0 })
+/** The highest whole number a series has reached among a document's codes (0 when none). */
+function highestOf(series: 'P' | 'C', codes: readonly string[]): number {
+  let highest = 0
+  for (const code of codes) {
+    const parsed = parseRevisionCode(code)
+    if (parsed?.series === series) highest = Math.max(highest, parsed.number)
+  }
+  return highest
 }
 
-/** Problems of a new revision's code against the status it is issued for and the current code, as messages. */
-export function revisionCodeProblems(code: string, status: string, current: string | null): string[] {
+/**
+ * The code a new revision would take: P01 for the first; the next whole P after a P; the next C
+ * (C01 the first time) when it is issued for a published suitability; after a C, the next C when
+ * published again, or the next P for further work (P02 after P01 → C01: ISO 19650's preliminary
+ * and contractual codes count on side by side). `codes` are every code the document has had
+ * (its current one when not given).
+ */
+export function nextRevisionCode(current: string | null, status: string, codes: readonly string[] = current === null ? [] : [current]): string {
+  const published = stateOfStatus(status) === 'Published'
+  const parsed = current === null ? undefined : parseRevisionCode(current)
+  const all = current === null ? codes : [...codes, current]
+  const next = (series: 'P' | 'C') => format({ series, number: Math.min(highestOf(series, all) + 1, 99), sub: 0 })
+  if (!parsed) return published ? next('C') : next('P')
+  if (parsed.series === 'P') return published ? next('C') : format({ series: 'P', number: Math.min(Math.max(parsed.number, highestOf('P', all)) + 1, 99), sub: 0 })
+  return published ? next('C') : next('P')
+}
+
+/**
+ * Whether a new code comes after the current one: in its own series after the current code (P02
+ * after P01, P01.2 after P01.1, C02 after C01); a C after a P is the next contractual number; a P
+ * after a C starts further work past every P the document has had (P02 after P01 → C01).
+ */
+export function comesAfter(code: RevisionCode, current: RevisionCode, codes: readonly string[]): boolean {
+  if (code.series === current.series) return compareRevisionCodes(code, current) > 0
+  return code.number > highestOf(code.series, codes)
+}
+
+/**
+ * Problems of a new revision's code against the status it is issued for and the current code, as
+ * messages. `codes`: every code the document has had (its current one when not given).
+ */
+export function revisionCodeProblems(code: string, status: string, current: string | null, codes: readonly string[] = current === null ? [] : [current]): string[] {
   const parsed = parseRevisionCode(code)
   if (!parsed) return ['Use a revision code like P01 (preliminary), P01.1 (work in progress) or C01 (contractual).']
   const problems: string[] = []
@@ -90,7 +118,8 @@ export function revisionCodeProblems(code: string, status: string, current: stri
   if (parsed.series === 'P' && state === 'Published') problems.push(`A published suitability (${status}) takes a contractual revision code (C01, C02…), not ${code}.`)
   if (parsed.sub > 0 && state !== 'WIP') problems.push(`Sub-revisions like ${code} are for work in progress (S0) only.`)
   const before = current === null ? undefined : parseRevisionCode(current)
-  if (before && compareRevisionCodes(parsed, before) <= 0) problems.push(`The revision must come after the current one, ${current}: ${nextRevisionCode(current, status)} is next.`)
+  const all = current === null ? codes : [...codes, current]
+  if (before && !comesAfter(parsed, before, all)) problems.push(`The revision must come after the current one, ${current}: ${nextRevisionCode(current, status, all)} is next.`)
   return problems
 }
 

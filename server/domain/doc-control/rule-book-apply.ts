@@ -60,12 +60,27 @@ export async function applySuitabilities(ctx: DomainContext, targets: readonly T
       ),
     )
   const byId = new Map(rows.map((r) => [r.revisionId, r]))
+  // Every code each document has had: the C revision an approval issues is the next C (C02 after
+  // P01 → C01 → P02), not always C01.
+  const history = await ctx.tx
+    .select({ documentId: documentRevisions.documentId, code: documentRevisions.code })
+    .from(documentRevisions)
+    .where(
+      and(
+        eq(documentRevisions.tenantId, ctx.actor.tenantId),
+        inArray(
+          documentRevisions.documentId,
+          targets.map((t) => t.documentId),
+        ),
+      ),
+    )
+  const codesOf = (documentId: string) => history.filter((h) => h.documentId === documentId).map((h) => h.code)
   const decided: Array<{ target: Target; effect: StatusEffect; current: boolean }> = []
   const refusals: string[] = []
   for (const target of targets) {
     const row = byId.get(target.revisionId)
     if (!row) throw new Error(`applySuitabilities: no revision ${target.revisionId}`)
-    let effect = statusEffect({ number: row.number, code: row.code }, target.status)
+    let effect = statusEffect({ number: row.number, code: row.code, codes: codesOf(target.documentId) }, target.status)
     const current = row.currentRevisionId === target.revisionId
     if (effect.kind === 'issue' && !current)
       effect = { kind: 'refuse', message: `${row.number} ${row.code} has been superseded: only the current revision can be issued as ${effect.code}.` }

@@ -14,7 +14,7 @@ import { issueProblems } from './rule-book'
 import { requireLevel } from './access'
 import { movePinsToRevision } from './pins'
 import { findDocument, recordDocumentChange } from './places'
-import { archivedProblem, currentCodeOf, revisionConflict, revisionKey } from './revision-rules'
+import { archivedProblem, revisionConflict, revisionHistoryOf, revisionKey, type RevisionHistory } from './revision-rules'
 import { sheetSourceType, storeSheet, type Sheet } from './revision-sheet'
 import { sniffFileType, SNIFF_BYTES } from './revision-type'
 import { supersedeRevision, type Told } from './superseded'
@@ -51,7 +51,7 @@ async function headOf(store: BlobStore, key: string, size: number): Promise<Uint
   return Buffer.concat(parts)
 }
 
-type Issued = { kind: 'issued'; revision: Revision } | { kind: 'conflict'; problems: string[]; currentCode: string | null }
+type Issued = { kind: 'issued'; revision: Revision } | { kind: 'conflict'; problems: string[]; history: RevisionHistory }
 
 /** Finishes a claimed revision session (photos/upload-complete.ts `claimSession`). */
 export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId: string): Promise<Revision> {
@@ -80,10 +80,10 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
       if (doc.state === 'Archived') throw archivedProblem()
       await ensureNotUnderReview(ctx, doc.id)
       await ensureQuota(ctx, size, { exceptSessionId: row.id })
-      const currentCode = await currentCodeOf(ctx, doc)
-      const errors = issueProblems(input.code, input.status, currentCode)
+      const history = await revisionHistoryOf(ctx, doc)
+      const errors = issueProblems(input.code, input.status, history.current, history.codes)
       const problems = [...(errors.status ?? []), ...(errors.code ?? [])]
-      if (problems.length > 0) return { kind: 'conflict', problems, currentCode }
+      if (problems.length > 0) return { kind: 'conflict', problems, history }
 
       const [next] = await ctx.tx
         .select({ version: sql<number>`coalesce(max(${documentRevisions.version}), 0)::int + 1` })
@@ -117,7 +117,7 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
       if (doc.currentRevisionId) {
         told = await supersedeRevision(ctx, rt.links, {
           document: doc,
-          from: { id: doc.currentRevisionId, code: currentCode ?? '' },
+          from: { id: doc.currentRevisionId, code: history.current ?? '' },
           to: { id: revisionId, code: input.code, status: input.status },
         })
         await movePinsToRevision(ctx, doc.id, revisionId)
@@ -127,7 +127,7 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
         version,
         code: input.code,
         status: input.status,
-        supersedes: currentCode,
+        supersedes: history.current,
         ...(told && { told }),
         fileName: row.fileName,
         contentType,
@@ -149,7 +149,7 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
     fileKey = undefined
     sheet = undefined
     await markFailed(rt, row, 'conflict')
-    throw revisionConflict(outcome.problems, outcome.currentCode, input.status)
+    throw revisionConflict(outcome.problems, outcome.history, input.status)
   } catch (error) {
     // Anything but a refusal that failed the session leaves it open, the bytes back in staging.
     await deleteBlobs(rt, [sheet?.key ?? null])

@@ -20,28 +20,30 @@ export function revisionKey(tenantId: string, revisionId: string, name: 'file' |
   return `${tenantId}/revisions/${revisionId}/${name}.${sha256}`
 }
 
-/** The code of the document's current revision, or null before the first. */
-export async function currentCodeOf(ctx: DomainContext, doc: Pick<DocumentRow, 'currentRevisionId'>): Promise<string | null> {
-  if (!doc.currentRevisionId) return null
-  const [row] = await ctx.tx
-    .select({ code: documentRevisions.code })
+/** What a new revision's code is checked against: the current revision's code (null before the first) and every code the document has had. */
+export type RevisionHistory = { current: string | null; codes: string[] }
+
+export async function revisionHistoryOf(ctx: DomainContext, doc: Pick<DocumentRow, 'id' | 'currentRevisionId'>): Promise<RevisionHistory> {
+  if (!doc.currentRevisionId) return { current: null, codes: [] }
+  const rows = await ctx.tx
+    .select({ id: documentRevisions.id, code: documentRevisions.code })
     .from(documentRevisions)
-    .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), eq(documentRevisions.id, doc.currentRevisionId)))
-    .limit(1)
-  return row?.code ?? null
+    .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), eq(documentRevisions.documentId, doc.id)))
+  return { current: rows.find((r) => r.id === doc.currentRevisionId)?.code ?? null, codes: rows.map((r) => r.code) }
 }
 
 /** Every problem of a new revision's code and status at once, as field errors (empty when it may be issued): the rule book's. */
-export function revisionFieldErrors(code: string, status: string, currentCode: string | null): FieldErrors {
-  return issueProblems(code, status, currentCode)
+export function revisionFieldErrors(code: string, status: string, history: RevisionHistory): FieldErrors {
+  return issueProblems(code, status, history.current, history.codes)
 }
 
 /**
  * Another revision was issued between this upload's start and its complete, and this code no
  * longer comes after the current one: `expectedCode` is what would.
  */
-export function revisionConflict(problems: string[], currentCode: string | null, status: string): Problem {
-  const expectedCode = nextRevisionCode(currentCode, status)
+export function revisionConflict(problems: string[], history: RevisionHistory, status: string): Problem {
+  const currentCode = history.current
+  const expectedCode = nextRevisionCode(currentCode, status, history.codes)
   return new Problem({
     status: 409,
     title: 'Conflict',

@@ -10,7 +10,7 @@ import type { DomainContext } from '../tenancy/context'
 import { isUuid } from '~/lib/schemas/uuid'
 import { requireLevel } from './access'
 import { findDocument, notFound, type DocumentRow } from './places'
-import { archivedProblem, currentCodeOf, MAX_REVISION_BYTES, revisionFieldErrors, revisionTooLarge } from './revision-rules'
+import { archivedProblem, MAX_REVISION_BYTES, revisionFieldErrors, revisionHistoryOf, revisionTooLarge } from './revision-rules'
 import { servedInline } from './revision-type'
 import { revisionColumns } from './views'
 // Revision sessions are completed by this finisher (server/domain/uploads/engine.ts): it registers with the engine.
@@ -39,7 +39,7 @@ async function startChecks(ctx: DomainContext, documentId: string, fields?: Pick
   requireLevel(level, 'upload')
   if (doc.state === 'Archived') throw archivedProblem()
   await ensureNotUnderReview(ctx, doc.id)
-  return { doc, errors: fields ? revisionFieldErrors(fields.code, fields.status, await currentCodeOf(ctx, doc)) : {} }
+  return { doc, errors: fields ? revisionFieldErrors(fields.code, fields.status, await revisionHistoryOf(ctx, doc)) : {} }
 }
 
 /** The checks of a new revision that need no file (the one-request form runs them before reading the file). */

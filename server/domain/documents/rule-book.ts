@@ -1,6 +1,6 @@
 import type { FieldErrors } from '#server/http/problem'
 import type { IssuePurpose } from '~/lib/doc-control/types'
-import { compareRevisionCodes, nextRevisionCode, parseRevisionCode, revisionCodeProblems, stateOfStatus, SUITABILITY_CODES } from '~/lib/documents/rules'
+import { comesAfter, nextRevisionCode, parseRevisionCode, revisionCodeProblems, stateOfStatus, SUITABILITY_CODES } from '~/lib/documents/rules'
 import type { CdeState } from '~/lib/documents/types'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
 
@@ -28,11 +28,15 @@ export function pairingProblems(code: string, status: string): string[] {
   return revisionCodeProblems(code, status, null)
 }
 
-/** A new revision (an upload, in any of its three ways): its code and suitability as field errors, empty when it may be issued. */
-export function issueProblems(code: string, status: string, currentCode: string | null): FieldErrors {
+/**
+ * A new revision (an upload, in any of its three ways): its code and suitability as field errors,
+ * empty when it may be issued. `codes`: every code the document has had (P02 may follow C01 only
+ * when the document never had a P02).
+ */
+export function issueProblems(code: string, status: string, currentCode: string | null, codes?: readonly string[]): FieldErrors {
   const errors: FieldErrors = {}
   if (!SUITABILITY_CODES.includes(status)) errors.status = [`Choose the suitability the revision is issued for: ${SUITABILITY_CODES.join(', ')}.`]
-  const problems = revisionCodeProblems(code, status, currentCode)
+  const problems = revisionCodeProblems(code, status, currentCode, codes)
   if (problems.length > 0) errors.code = problems
   return errors
 }
@@ -47,13 +51,13 @@ export function issueProblems(code: string, status: string, currentCode: string 
  */
 export type StatusEffect = { kind: 'set'; status: string } | { kind: 'issue'; code: string; status: string } | { kind: 'refuse'; message: string }
 
-export function statusEffect(revision: { number: string; code: string }, status: string): StatusEffect {
+export function statusEffect(revision: { number: string; code: string; codes?: readonly string[] }, status: string): StatusEffect {
   const state = stateOfStatus(status)
   const parsed = parseRevisionCode(revision.code)
   if (!state || !parsed) return { kind: 'refuse', message: `${revision.number} ${revision.code} cannot take ${status}: not a suitability and revision code the project uses.` }
   if (state === 'Published') {
     if (parsed.series === 'C') return { kind: 'set', status }
-    return { kind: 'issue', code: nextRevisionCode(revision.code, status), status }
+    return { kind: 'issue', code: nextRevisionCode(revision.code, status, revision.codes), status }
   }
   if (parsed.series === 'C')
     return { kind: 'refuse', message: `${revision.number} ${revision.code} is contractual: it cannot go back to ${status}. Upload a new revision for further work.` }
@@ -165,7 +169,8 @@ export function documentProblems(doc: DocumentFacts): string[] {
     if (!before || !after) continue
     const a = parseRevisionCode(before.code)
     const b = parseRevisionCode(after.code)
-    if (a && b && compareRevisionCodes(b, a) <= 0) problems.push(`${name}: ${after.code} (version ${after.version}) does not come after ${before.code}.`)
+    const earlier = byVersion.slice(0, i).map((r) => r.code)
+    if (a && b && !comesAfter(b, a, earlier)) problems.push(`${name}: ${after.code} (version ${after.version}) does not come after ${before.code}.`)
   }
   const current = doc.revisions.find((r) => r.id === doc.currentRevisionId)
   if (doc.currentRevisionId === null) {

@@ -33,8 +33,9 @@ const EXPORT_FALLBACK_POLL_MS = 5000
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const job = loaded(await api.GET('/api/exports/{id}', { path: { id: params.exportId } }), responseHeaders)
-  const mailOut = job.notify ? await mailSetUp(api) : true
-  return data({ job, mailOut }, { headers: responseHeaders })
+  // What the page says of the mail asked for: the truth, "queued" when mail is not set up.
+  const mailNote = job.notify ? ((await mailSetUp(api)) ? 'You will get an e-mail when it is ready.' : `You asked for an e-mail when it is ready: ${MAIL_QUEUED}.`) : null
+  return data({ job, mailNote }, { headers: responseHeaders })
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -48,7 +49,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function ExportJobPage({ loaderData }: Route.ComponentProps) {
-  const { job, mailOut } = loaderData
+  const { job, mailNote } = loaderData
   useLiveRevalidation((change) => change.entityType === 'ExportJob' && change.entityId === job.id)
   const locale = useLocale()
   const running = isExportInProgress(job)
@@ -75,9 +76,7 @@ export default function ExportJobPage({ loaderData }: Route.ComponentProps) {
       />
       <div className="flex max-w-2xl flex-col gap-4">
         <Progress job={job} locale={locale} />
-        {job.notify && job.status !== 'failed' ? (
-          <p className="text-sm text-muted">{mailOut ? 'You will get an e-mail when it is ready.' : `You asked for an e-mail when it is ready: ${MAIL_QUEUED}.`}</p>
-        ) : null}
+        {mailNote && job.status !== 'failed' ? <p className="text-sm text-muted">{mailNote}</p> : null}
       </div>
     </>
   )

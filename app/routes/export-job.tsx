@@ -20,9 +20,11 @@ import type { Route } from './+types/export-job'
 /**
  * /exports/{exportId} (docs/exports.md "Large exports as a job"): a large export's progress, then
  * its download link until it expires; a failed or expired one can be run again. With JavaScript
- * the page reloads its data whenever the hub says the job changed (its owner alone hears it);
- * without, the page refreshes itself every few seconds while the job runs (a meta refresh inside
- * <noscript>, so a page with script never reloads), and "Refresh status" does it at once.
+ * the page reloads its data whenever the hub says the job changed (its owner alone hears it).
+ * Without, `?follow=1` (where starting an export lands) refreshes the page every few seconds while
+ * the job runs: an HTTP Refresh header, which only a whole page load obeys (a navigation with
+ * script reads the loader's data and ignores it), and which the person can stop ("Stop
+ * refreshing", WCAG 2.2.1) or start again; "Refresh status" reloads it once.
  */
 
 /** Seconds between the refreshes of the page without JavaScript. */
@@ -33,9 +35,11 @@ const EXPORT_FALLBACK_POLL_MS = 5000
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const job = loaded(await api.GET('/api/exports/{id}', { path: { id: params.exportId } }), responseHeaders)
+  const following = new URL(request.url).searchParams.get('follow') === '1'
+  if (following && isExportInProgress(job)) responseHeaders.set('refresh', String(EXPORT_REFRESH_SECONDS))
   // What the page says of the mail asked for: the truth, "queued" when mail is not set up.
   const mailNote = job.notify ? ((await mailSetUp(api)) ? 'You will get an e-mail when it is ready.' : `You asked for an e-mail when it is ready: ${MAIL_QUEUED}.`) : null
-  return data({ job, mailNote }, { headers: responseHeaders })
+  return data({ job, mailNote, following }, { headers: responseHeaders })
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -45,11 +49,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await api.POST('/api/exports/{id}/retry', { path: { id: params.exportId }, idempotencyKey: true })
   if (!result.ok && result.error.status === 404) throw data(null, { status: 404, headers: responseHeaders })
   await setFlash(responseHeaders, result.ok ? { tone: 'success', message: 'The export runs again.' } : { tone: 'critical', message: 'The export could not be started again. Try again.' })
-  throw redirect(`/exports/${params.exportId}`, { headers: responseHeaders })
+  throw redirect(`/exports/${params.exportId}?follow=1`, { headers: responseHeaders })
+}
+
+/** The page's own Refresh header (set by the loader while it follows a running job) on the whole page's response. */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const refresh = loaderHeaders.get('refresh')
+  return refresh ? { refresh } : {}
 }
 
 export default function ExportJobPage({ loaderData }: Route.ComponentProps) {
-  const { job, mailNote } = loaderData
+  const { job, mailNote, following } = loaderData
   useLiveRevalidation((change) => change.entityType === 'ExportJob' && change.entityId === job.id)
   const locale = useLocale()
   const running = isExportInProgress(job)
@@ -62,7 +72,6 @@ export default function ExportJobPage({ loaderData }: Route.ComponentProps) {
   }, [running, revalidate])
   return (
     <>
-      {running ? <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${EXPORT_REFRESH_SECONDS}">` }} /> : null}
       <PageHeader
         title={job.title}
         description={
@@ -75,14 +84,14 @@ export default function ExportJobPage({ loaderData }: Route.ComponentProps) {
         }
       />
       <div className="flex max-w-2xl flex-col gap-4">
-        <Progress job={job} locale={locale} />
+        <Progress job={job} locale={locale} following={following} />
         {mailNote && job.status !== 'failed' ? <p className="text-sm text-muted">{mailNote}</p> : null}
       </div>
     </>
   )
 }
 
-function Progress({ job, locale }: { job: ExportJob; locale: string }) {
+function Progress({ job, locale, following }: { job: ExportJob; locale: string; following: boolean }) {
   const hydrated = useHydrated()
   const location = useLocation()
   const running = isExportInProgress(job)
@@ -120,10 +129,21 @@ function Progress({ job, locale }: { job: ExportJob; locale: string }) {
           <p className="text-sm text-muted">This updates by itself; you may leave the page and come back.</p>
         ) : (
           <div className="flex flex-wrap items-center gap-3">
-            <Link to={`${location.pathname}${location.search}`} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+            <Link to={`${location.pathname}${following ? '?follow=1' : ''}`} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
               Refresh status
             </Link>
-            <span className="text-sm text-muted">This page refreshes itself every {EXPORT_REFRESH_SECONDS} seconds.</span>
+            {following ? (
+              <>
+                <span className="text-sm text-muted">This page refreshes itself every {EXPORT_REFRESH_SECONDS} seconds until the export is ready.</span>
+                <Link to={location.pathname} className="text-sm text-primary-strong underline underline-offset-2">
+                  Stop refreshing
+                </Link>
+              </>
+            ) : (
+              <Link to={`${location.pathname}?follow=1`} className="text-sm text-primary-strong underline underline-offset-2">
+                Refresh every {EXPORT_REFRESH_SECONDS} seconds until it is ready
+              </Link>
+            )}
           </div>
         )
       ) : null}

@@ -158,7 +158,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await form.getByText(`${JOB_ITEMS + 1} items, 1 photo: prepared in the background`).waitFor()
     await form.getByLabel('E-mail me when it is ready').check()
     await form.getByRole('button', { name: 'Report PDF' }).click()
-    await page.waitForURL(/\/exports\/[0-9a-f-]{36}$/)
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?follow=1$/)
     await expectScreen(page, `Report PDF: ${reportTitle}`)
     await page.getByRole('progressbar', { name: 'Export prepared' }).waitFor()
 

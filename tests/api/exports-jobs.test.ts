@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { onCommittedChanges, type CommittedChange } from '#server/db/committed-changes'
 import { exportJobs } from '#server/db/schema-exports'
 import { withTenant } from '#server/db/tenancy'
 import { createLogger } from '#server/http/logger'
@@ -98,7 +99,19 @@ test('a report PDF as a job: queued, then ready with a PDF of every item, downlo
   expect(job).toMatchObject({ kind: 'report-pdf', title: 'Report PDF: Walkdown 3', status: 'queued', percent: 0, itemsDone: 0, itemsTotal: 3, downloadUrl: null, notify: true, returnTo: `/reports/${reportId}` })
   await expectProblem(await org.writer.get(`/api/exports/${job.id}/download`), 409, 'KR_EXPORT_NOT_READY')
 
-  expect(await runExportPass(jobOptions(), [org.tenant.id])).toBe(1)
+  // What the hub is given: each change of the job, for its owner's connections alone.
+  const told: CommittedChange[] = []
+  const stopListening = onCommittedChanges(t.db, (changes) => told.push(...changes.filter((change) => change.entity === 'ExportJob')))
+  try {
+    expect(await runExportPass(jobOptions(), [org.tenant.id])).toBe(1)
+  } finally {
+    stopListening()
+  }
+  expect(told.map((change) => [change.entityId, change.audienceUserId])).toEqual([
+    [job.id, org.writer.member.user.id], // claimed
+    [job.id, org.writer.member.user.id], // a batch read
+    [job.id, org.writer.member.user.id], // ready
+  ])
   const ready = await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))
   expect(ready).toMatchObject({ status: 'ready', percent: 100, itemsDone: 3, itemsTotal: 3, error: null, expired: false, downloadUrl: `/api/exports/${job.id}/download`, expiresAt: '2026-11-29T09:00:00.000Z' })
   const row = await jobRow(org.tenant.id, job.id)

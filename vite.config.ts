@@ -21,9 +21,11 @@ const clientCodeSplitting = {
       priority: 3,
     },
     {
-      // The component kit, page furniture, form library and API client: nearly every screen.
+      // The component kit, page furniture, form library and API client: nearly every screen. Not
+      // Administration's own code (its labels, filters and form constraints, the licence words):
+      // it stays with the Administration screens, so a member's screen does not download it.
       name: 'app',
-      test: /[\\/](app[\\/]components[\\/](ui|shell|errors|auth)[\\/]|app[\\/]lib[\\/]|app[\\/]islands[\\/]upload[\\/]upload-field-text|node_modules[\\/]@conform-to[\\/])/,
+      test: /[\\/](app[\\/]components[\\/](ui|shell|errors|auth)[\\/]|app[\\/]lib[\\/](?!admin[\\/]|licensing[\\/]|schemas[\\/]admin-)|app[\\/]islands[\\/]upload[\\/]upload-field-text|node_modules[\\/]@conform-to[\\/])/,
       minShareCount: 2,
       priority: 2,
     },

@@ -5,6 +5,7 @@ import { routeErrorCorrelationId, routeErrorMessage, routeErrorStatus, useReport
 import { createServerApi } from '~/lib/api.server'
 import { MESSAGES } from '~/lib/api/messages'
 import { blockedPath } from '~/lib/api/paths'
+import { hasSessionCookie, parseCookieHeader } from '~/lib/api/cookies'
 import { buildFlags, isMobileSyncEnabled } from '~/lib/auth/flags'
 import { evaluateGuard } from '~/lib/auth/guard'
 import { guardModeFor } from '~/lib/auth/guard-mode'
@@ -32,7 +33,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const mode = guardModeFor(url.pathname)
 
-  const result = await api.GET('/auth/session')
+  // A browser with a session cookie is asked the organisation's telemetry switches beside the
+  // session, not after it: both then read in the page's one shared transaction (issue 37; asked
+  // after, it began a second one once the screen's reads were done). A visit without one makes
+  // the one call for the session (issue 8 §4). Not signed in after all, the answer is not used.
+  const sessionCall = api.GET('/auth/session')
+  const collectionCall = hasSessionCookie(parseCookieHeader(request.headers.get('cookie'))) ? api.GET('/api/telemetry/settings') : undefined
+  collectionCall?.catch(() => {})
+  const result = await sessionCall
   // The backend could not tell whether there is a session (its database is down): a 503 page, not a
   // sign-in page that cannot work either (docs/operations.md "Database outage").
   if (!result.ok && (result.error.status ?? 0) >= 500 && mode !== 'public') {
@@ -63,9 +71,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 
   // What the page's telemetry and error batchers may send (issue 15): the organisation's switches
-  // for a signed-in person (one in-process call); signed out there is no organisation to ask.
+  // for a signed-in person; signed out there is no organisation to ask.
   const signedIn = session !== null && !session.requiresMfa
-  const collection = signedIn ? await api.GET('/api/telemetry/settings') : null
+  const collection = signedIn ? await (collectionCall ?? api.GET('/api/telemetry/settings')) : null
   const flash = await takeFlash(request, responseHeaders)
   // This device's appearance (spec §9), applied by Layout on the first paint; on a settings page a device without one takes the account's.
   const appearance =

@@ -4,8 +4,9 @@ import { currentTotp } from '#server/domain/auth/totp'
 /**
  * What the benches that start the built server share: wait until it answers, then sign in as the
  * seeded demo user the way a browser does (CSRF cookie from GET /auth/session, then POST /auth/login).
+ * A first start builds the data folder: up to three minutes on a busy machine.
  */
-export async function waitForHealth(base: string, attempts = 300): Promise<void> {
+export async function waitForHealth(base: string, attempts = 900): Promise<void> {
   for (let i = 0; i < attempts; i++) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) return

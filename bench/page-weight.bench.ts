@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { signInDemo, signInDemoAdmin, waitForHealth } from './demo-client'
 
 const port = 3900 + Math.floor(Math.random() * 90)
@@ -49,20 +49,28 @@ async function report(pagePath: string, cookie: string) {
   const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] as string)
   let js = 0
   let jsGz = 0
+  /** Brotli at quality 11, as scripts/build-compress.mjs writes the .br files Chromium is sent. */
+  let jsBr = 0
+  const files: string[] = []
   let css = 0
   let cssGz = 0
   for (const asset of new Set(assets)) {
     const body = Buffer.from(await (await fetch(`${base}${asset}`)).arrayBuffer())
     const gz = gzipSync(body).length
     if (asset.endsWith('.js')) {
+      const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
       js += body.length
       jsGz += gz
+      jsBr += br
+      files.push(`${asset.replace(/^\/assets\//, '')} ${(br / 1024).toFixed(1)}`)
     } else {
       css += body.length
       cssGz += gz
     }
   }
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
-  console.log(`${pagePath.padEnd(14)} HTML ${kb(html.length)}  JS ${kb(js)} (gzip ${kb(jsGz)})  CSS ${kb(css)} (gzip ${kb(cssGz)})  files ${new Set(assets).size}`)
+  // BENCH_FILES=1: each script and its brotli KB, to see what a screen's JavaScript is made of.
+  if (process.env.BENCH_FILES === '1') console.log(`  ${files.join(', ')}`)
+  console.log(`${pagePath.padEnd(14)} HTML ${kb(html.length)}  JS ${kb(js)} (gzip ${kb(jsGz)}, brotli ${kb(jsBr)})  CSS ${kb(css)} (gzip ${kb(cssGz)})  files ${new Set(assets).size}`)
 }
 

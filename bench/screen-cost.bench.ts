@@ -5,7 +5,9 @@
 // machines), on PGlite and on PostgreSQL (BENCH_DATABASE_URL, default this machine's; its backends'
 // CPU is counted apart, "+ postgres"). Then the SQL statements each answer sends, from GET
 // /metrics' db_statements_total around a few answers one after another.
-// `npm run bench -- screen-cost [--seconds 5] [--connections 20] [--only pglite,postgres]`.
+// `npm run bench -- screen-cost [--seconds 5] [--connections 20] [--only pglite,postgres]`; with
+// `--log`, no CPU figures: each answer's statements are printed, one answer after a warm-up
+// (DB_STATEMENT_LOG; a background job's statement may fall between them).
 // Needs `npm run build` first. The figures want a quiet machine: say how quiet it was beside them.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, existsSync } from 'node:fs'
@@ -25,7 +27,7 @@ import { launch, migrationsFolder, POSTGRES_URL, removeFolder, rootDir, scratchF
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, only: { type: 'string' }, items: { type: 'string', default: '2000' } },
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, only: { type: 'string' }, items: { type: 'string', default: '2000' }, log: { type: 'boolean', default: false } },
 })
 const SECONDS = Number(values.seconds)
 const CONNECTIONS = Number(values.connections)
@@ -146,6 +148,7 @@ async function seedFor(db: Database, config: ReturnType<typeof configFor>): Prom
 }
 
 async function run(name: string, env: Record<string, string>, data: Data, dbPids: () => Promise<number[]>): Promise<void> {
+  if (values.log) return logStatements(name, env, data)
   const server: Instance = await launch({ ...env, METRICS_TOKEN })
   try {
     const rows: Row[] = [await bare()]
@@ -157,6 +160,26 @@ async function run(name: string, env: Record<string, string>, data: Data, dbPids
     }
     rows.push(await bare())
     print(name, rows)
+  } finally {
+    await server.stop()
+  }
+}
+
+/** Each answer's statements as the server logged them, one answer after a warm-up. */
+async function logStatements(name: string, env: Record<string, string>, data: Data): Promise<void> {
+  const server: Instance = await launch({ ...env, METRICS_TOKEN, DB_STATEMENT_LOG: '1' })
+  let lines: string[] = []
+  server.child.stderr?.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter((line) => line.startsWith('[sql] '))))
+  try {
+    for (const answer of answers(data.itemId)) {
+      const ask = async () => (await fetch(server.base + answer.path, { headers: headersFor(data.session, answer.html), redirect: 'manual' })).text()
+      await ask()
+      await sleep(200)
+      lines = []
+      await ask()
+      await sleep(200)
+      console.log(`\n${name} ${answer.label}: ${lines.length} statements\n${lines.map((line, n) => `${String(n + 1).padStart(3)} ${line.slice(6)}`).join('\n')}`)
+    }
   } finally {
     await server.stop()
   }

@@ -87,6 +87,7 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  DB_STATEMENT_LOG: booleanish.default(false),
   // docs/exports.md "Large exports as a job": a PDF export of more items (or, for a report, more photos) than these runs as a job.
   EXPORT_JOB_ITEMS: z.coerce.number().int().min(0).max(1_000_000).default(200),
   EXPORT_JOB_PHOTOS: z.coerce.number().int().min(0).max(1_000_000).default(400),
@@ -138,7 +139,13 @@ export type Config = {
   /** Where photo and document bytes live (docs/operations.md "File storage"): the data folder, or an S3-compatible bucket. */
   blobs: BlobsConfig
   /** GET /metrics (docs/operations.md "Metrics"): behind a bearer token, on a port of its own, both, or neither (then off). */
-  metrics: { token: string | undefined; port: number | undefined; host: string }
+  metrics: {
+    token: string | undefined
+    port: number | undefined
+    host: string
+    /** DB_STATEMENT_LOG: every SQL statement's text on stderr (finding what a screen sends; docs/performance.md). */
+    statementLog: boolean
+  }
   /** How long a stopping instance lets requests and uploads in flight finish (SIGTERM → exit). */
   shutdownDeadlineMs: number
   /** docs/exports.md "Large exports as a job": above `items` items (or, for a report PDF, `photos` photos) a PDF export runs as a job; its link works `linkHours`. */
@@ -212,7 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     billing: billingConfig(e, sessionSecret),
     store: store.config,
     blobs: blobsConfig(e),
-    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST, statementLog: e.DB_STATEMENT_LOG },
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_SECONDS * 1000,
     exportJobs: { items: e.EXPORT_JOB_ITEMS, photos: e.EXPORT_JOB_PHOTOS, linkHours: e.EXPORT_LINK_HOURS },
   }

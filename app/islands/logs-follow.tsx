@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Button } from '~/components/ui/button'
-import { LOGS_ROOM, matchesLogFilter, type LogFilter, type LogLine } from '~/lib/admin/logs'
+import { matchesLogFilter, type LogFilter, type LogLine } from '~/lib/admin/logs'
+import { LOGS_ROOM } from '~/lib/realtime/events'
 import { realtime, useRealtimeState } from './realtime/realtime'
 
 export type LogsFollowProps = {

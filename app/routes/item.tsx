@@ -38,21 +38,25 @@ import type { Route } from './+types/item'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
   const id = encodeURIComponent(params.itemId)
-  const [itemResult, responses, members, photos, pin] = await Promise.all([
-    api.GET('/api/items/{id}', { path: { id } }),
+  const itemCall = api.GET('/api/items/{id}', { path: { id } })
+  // The project's packages are asked as soon as the item is known, while the page's other reads
+  // are still under way: they then share the page's one read transaction (issue 37).
+  const packagesCall = itemCall.then((result) => (result.ok ? api.GET('/api/projects/{id}/packages', { path: { id: result.data.projectId } }) : null))
+  const [itemResult, responses, members, photos, pin, packages] = await Promise.all([
+    itemCall,
     api.GET('/api/items/{id}/responses', { path: { id } }),
     api.GET('/api/members'),
     loadPhotos(api, params.itemId),
     api.GET('/api/items/{id}/pin', { path: { id } }),
+    packagesCall,
   ])
   const item = loaded(itemResult, responseHeaders)
-  const packages = await api.GET('/api/projects/{id}/packages', { path: { id: item.projectId } })
   return data(
     {
       item,
       responses: loaded(responses, responseHeaders).items,
       members: members.ok ? members.data.items : [],
-      packages: packages.ok ? packages.data.items : [],
+      packages: packages?.ok ? packages.data.items : [],
       photos,
       pin: pinState(pin),
     },

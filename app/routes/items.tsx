@@ -51,13 +51,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseItemsQuery(new URL(request.url).searchParams)
   const { api, responseHeaders } = createServerApi(request, context)
   const me = query.assignee === 'me' || query.verifier === 'me' ? await signedInUser(api, responseHeaders) : null
-  const [list, projects, packages, members, personal, shared, report, compared, punchListSize] = await Promise.all([
+  const [list, projects, packages, members, views, report, compared, punchListSize] = await Promise.all([
     loadOutstanding(api, query, me),
     api.GET('/api/projects', { query: { limit: 100 } }),
     api.GET('/api/packages'),
     api.GET('/api/members'),
-    api.GET('/api/views', { query: { scope: 'personal' } }),
-    api.GET('/api/views', { query: { scope: 'shared' } }),
+    // Both lists in one call (no scope: my personal views and the shared ones), split here.
+    api.GET('/api/views'),
     query.reportId ? api.GET('/api/reports/{id}', { path: { id: query.reportId } }) : null,
     Promise.all(query.compare.map((id) => api.GET('/api/items/{id}', { path: { id } }))),
     api.GET('/api/exports/estimate', { query: new URLSearchParams([['kind', 'punch-list-pdf'], ...punchListParams(query)]) }),
@@ -74,7 +74,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         members: members.ok ? members.data.items : [],
         reportTitle: report?.ok ? reportTitle(report.data.title) : null,
       },
-      views: { personal: personal.ok ? personal.data.items : null, shared: shared.ok ? shared.data.items : null },
+      views: {
+        personal: views.ok ? views.data.items.filter((view) => view.scope === 'personal') : null,
+        shared: views.ok ? views.data.items.filter((view) => view.scope === 'shared') : null,
+      },
       compare: { items: compareItems, missing: compared.length - compareItems.length },
       // A selection too large to stream is printed as a job (docs/exports.md); without the answer, the PDF streams as before.
       punchListJob: punchListSize.ok && punchListSize.data.asJob ? punchListSize.data : null,

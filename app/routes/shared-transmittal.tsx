@@ -102,6 +102,7 @@ export default function SharedTransmittalPage({ loaderData }: Route.ComponentPro
   const { recipient } = shared
   const received = recipient.acknowledgedAt !== null
   const pkg = shared.package
+  const superseded = shared.revisions.filter((r) => r.superseded)
   return (
     <Frame title={`Transmittal ${shared.number}`}>
       {actionData?.notice ? (
@@ -134,6 +135,23 @@ export default function SharedTransmittalPage({ loaderData }: Route.ComponentPro
         </dl>
       </Card>
 
+      {superseded.length > 0 ? (
+        <Banner tone="warning" title={superseded.length === 1 ? 'A document has a newer revision' : 'Documents have newer revisions'}>
+          <ul aria-label="Superseded revisions" className="flex flex-col gap-1">
+            {superseded.map((r) => (
+              <li key={r.revisionId} className="break-words">
+                {r.number} {r.code} is superseded
+                {r.currentRevision ? ` by ${r.currentRevision.code} (${r.currentRevision.status}), issued ${formatDate(r.currentRevision.issuedAt, locale)}` : ''}.
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2">
+            This transmittal keeps what was sent. The new revision is not part of it: it reaches you by a new transmittal. Ask {shared.senderName ?? 'the sender'} of{' '}
+            {shared.organisationName} if you need it.
+          </p>
+        </Banner>
+      ) : null}
+
       <section aria-labelledby="documents-heading" className="flex flex-col gap-3">
         <h2 id="documents-heading" className="text-lg font-semibold">
           Documents ({shared.revisions.length})
@@ -148,7 +166,7 @@ export default function SharedTransmittalPage({ loaderData }: Route.ComponentPro
                 <span className="text-sm break-words">{r.title}</span>
                 <span className="text-xs text-muted">
                   Suitability {r.status} · {fileSizeText(r.sizeBytes)}
-                  {r.superseded ? ' · superseded by a newer revision' : ''}
+                  {r.superseded ? ` · superseded${r.currentRevision ? ` by ${r.currentRevision.code}` : ''}` : ''}
                 </span>
               </span>
               {/* A file download, not a screen: a plain link the browser saves. */}

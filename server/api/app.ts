@@ -12,6 +12,7 @@ import { clientAddress } from '#server/http/client-address'
 import { csrfProtection } from '#server/http/csrf'
 import { createInstanceMetrics, recordHttpRequest, routeOf, type InstanceMetrics } from '#server/http/metrics'
 import { inServerSpan, instrumentQueries, nameServerSpan, tracingOn } from '#server/http/tracing'
+import { logStatements } from '#server/db/statements'
 import { resolveSession } from '#server/http/session'
 import { readScope } from '#server/domain/tenancy/request-scope'
 import { auditRoutes } from './admin/audit'
@@ -98,6 +99,7 @@ export function createBackend(deps: BackendDeps): Backend {
   const app = new Hono<BackendEnv>({ strict: false })
   const metrics = createInstanceMetrics(deps.db, deps.logger)
   instrumentQueries()
+  logStatements(deps.config.metrics.statementLog)
 
   app.use(async (c, next) => {
     const correlationId = correlationIdFor(c.req.header(HEADERS.correlationId))

@@ -169,7 +169,7 @@ export async function openPglite(dir: string, migrationsFolder: string, loadData
 function countTransactionEnds(client: PGlite): void {
   const transaction = client.transaction.bind(client)
   client.transaction = ((callback: Parameters<PGlite['transaction']>[0]) => {
-    countStatements(2)
+    countStatements(2, "BEGIN … COMMIT (PGlite transaction)")
     return transaction(callback)
   }) as PGlite['transaction']
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { and, asc, eq } from 'drizzle-orm'
 import sharp from 'sharp'
@@ -148,6 +149,9 @@ export async function seedDocuments(db: Database, people: { tenantId: string; ad
   let clock = now
   const rt: PhotoRuntime = {
     store,
+    // The demo's revisions are issued before any transmittal exists (seed-doc-control runs after),
+    // so a superseded one has nobody to tell and no link is ever signed with this throwaway key.
+    links: { publicUrl: '', linkSecret: randomBytes(32).toString('hex') },
     run: (work) => withTenant(db, tenantId, (tx) => work({ tx, actor: { tenantId, userId: adminId, roleKey: 'admin' }, now: clock } satisfies DomainContext)),
     warn: () => undefined,
   }

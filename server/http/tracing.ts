@@ -195,7 +195,7 @@ export function instrumentQueries(): void {
   if (typeof original !== 'function') throw new Error('drizzle-orm no longer has PgPreparedQuery.queryWithCache: update server/http/tracing.ts for its new version.')
   queriesInstrumented = true
   prototype.queryWithCache = async function (queryString, params, query) {
-    countStatements()
+    countStatements(1, queryString)
     if (!on || !trace.getSpan(context.active())) {
       try {
         return await original.call(this, queryString, params, query)

@@ -3,7 +3,7 @@ import type { Database } from '#server/db/client'
 import { tenants, users } from '#server/db/schema'
 import { workflows, workflowTasks } from '#server/db/schema-doc-control'
 import { withTenant } from '#server/db/tenancy'
-import { linksOf, mailReminder, templatesOf, type Links } from '#server/domain/doc-control/workflow-store'
+import { linksOf, mailReminder, templatesOf, type ReminderLinks } from '#server/domain/doc-control/workflow-store'
 import { byNumber, revisionShapes } from '#server/domain/doc-control/workflow-views'
 import { REMINDER_LEAD_MS } from '#server/domain/doc-control/working-days'
 import type { DomainContext } from '#server/domain/tenancy/context'
@@ -20,7 +20,7 @@ const BATCH = 200
  * once. Tasks are tenant rows under row-level security: the pass walks the tenants and works in
  * each one's transaction; SKIP LOCKED lets several instances run it at once without sending twice.
  */
-export async function sendWorkflowReminders(db: Database, now: Date, links: Links): Promise<number> {
+export async function sendWorkflowReminders(db: Database, now: Date, links: ReminderLinks): Promise<number> {
   let sent = 0
   for (const tenant of await db.select({ id: tenants.id }).from(tenants)) {
     for (;;) {
@@ -32,7 +32,7 @@ export async function sendWorkflowReminders(db: Database, now: Date, links: Link
   return sent
 }
 
-async function remindBatch(ctx: DomainContext, links: Links): Promise<number> {
+async function remindBatch(ctx: DomainContext, links: ReminderLinks): Promise<number> {
   const due = await ctx.tx
     .select({
       id: workflowTasks.id,
@@ -84,7 +84,7 @@ async function remindBatch(ctx: DomainContext, links: Links): Promise<number> {
 }
 
 /** Runs the reminders every `intervalMs` (an hour by default), one pass at a time, until stopped. */
-export function startWorkflowReminders(options: { db: Database; logger: Logger; links: Links; intervalMs?: number }): PeriodicJob {
+export function startWorkflowReminders(options: { db: Database; logger: Logger; links: ReminderLinks; intervalMs?: number }): PeriodicJob {
   const { db, logger, links, intervalMs = 60 * 60_000 } = options
   return startPeriodic({
     name: 'workflow reminders',

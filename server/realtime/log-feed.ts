@@ -3,8 +3,8 @@ import type { Database } from '#server/db/client'
 import { memberships } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
 import type { LogRing } from '#server/domain/observability/log-ring'
-import { LOGS_ROOM, type LogLine, type LogLineBatch } from '~/lib/admin/logs'
-import type { JoinedRoom } from '~/lib/realtime/events'
+import type { LogLine, LogLineBatch } from '~/lib/admin/logs'
+import { type JoinedRoom, LOGS_ROOM } from '~/lib/realtime/events'
 import { HubError, type ConnectionInfo, type Principal } from './types'
 
 /**

@@ -14,7 +14,6 @@ import { unreadOf } from '#server/domain/notifications/notifications'
 import { cookieName } from '#server/http/cookies'
 import type { LogRing } from '#server/domain/observability/log-ring'
 import type { Logger } from '#server/http/logger'
-import { LOG_LINE_EVENT, LOGS_ROOM } from '~/lib/admin/logs'
 import { NOTIFICATIONS_CHANGED_EVENT, type NotificationsChanged } from '~/lib/notifications'
 import { textProblem } from '~/lib/schemas/text'
 import {
@@ -22,6 +21,8 @@ import {
   HUB_EVENTS,
   HUB_METHODS,
   REALTIME_HUB_PATH,
+  LOG_LINE_EVENT,
+  LOGS_ROOM,
   ROOM_HISTORY_LIMIT,
   ROOM_KINDS,
   ROOM_MESSAGE_MAX_LENGTH,

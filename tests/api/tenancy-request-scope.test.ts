@@ -1,11 +1,16 @@
 // A page's calls in one request context (issue 37, server/domain/tenancy/request-scope.ts): the
 // calls of a page reach the backend with the page's scope, as the front door sends them.
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { tenants } from '#server/db/schema'
+import { adminConfig } from '#server/db/schema-settings'
 import { statementsSent } from '#server/db/statements'
+import { withTenant } from '#server/db/tenancy'
 import { createRequestScope } from '#server/domain/tenancy/request-scope'
 import { TEST_ORIGIN, TEST_REMOTE_ADDRESS, createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { CSRF_COOKIE, expectProblem } from '#tests/helpers/auth'
 import { HEADERS } from '~/lib/constants'
+import type { Session } from '~/lib/auth/session'
 import type { Item } from '~/lib/reporting/types'
 import { createItem, createOrg, json, setMembershipStatus, type SignedIn } from '#tests/helpers/reporting-b'
 
@@ -72,4 +77,40 @@ test('an unsafe call ends the shared reads: what it wrote is read after it', asy
   const changed = await call(scope, org.writer, `/api/items/${item.id}`, { method: 'PATCH', json: { title: 'Renamed in the same page request' } })
   expect(changed.status).toBe(200)
   expect((await json<Item>(await call(scope, org.writer, `/api/items/${item.id}`))).title).toBe('Renamed in the same page request')
+})
+
+test('the reads every page makes (the session view, the telemetry switches, the bell’s count) answer from the shared transaction’s one opening statement, as they answer alone', async () => {
+  const org = await createOrg(t)
+  await createItem(org.admin, org.reportId, { assigneeUserId: org.writer.member.user.id })
+  await withTenant(t.db, org.tenant.id, async (tx) => {
+    await tx.insert(adminConfig).values({ tenantId: org.tenant.id, category: 'telemetry', values: { enabled: true, samplingPercent: 25 }, version: 1 })
+    await tx.update(tenants).set({ orgSettings: { diagnostics: { collectUsageTelemetry: true, collectFrontendErrors: false } } }).where(eq(tenants.id, org.tenant.id))
+  })
+  const paths = ['/auth/session', '/api/telemetry/settings', '/api/notifications/unread-count']
+  const own = await Promise.all(paths.map(async (path) => json<Record<string, unknown>>(await org.writer.get(path))))
+
+  const scope = createRequestScope()
+  const before = statementsSent()
+  const shared = await Promise.all(paths.map(async (path) => json<Record<string, unknown>>(await call(scope, org.writer, path))))
+  // The session (1), BEGIN and COMMIT (2), the role and tenant (1) and the opening statement (1): nothing else.
+  expect(statementsSent() - before).toBe(5)
+
+  const [session, telemetry, unread] = shared as [Session, Record<string, unknown>, Record<string, unknown>]
+  const { correlationId: _own, ...ownSession } = own[0] as Session
+  const { correlationId: _shared, ...sharedSession } = session
+  expect(sharedSession).toEqual(ownSession)
+  expect(session).toMatchObject({ displayName: org.writer.member.user.displayName, tenantId: org.tenant.id, roles: own[0]!.roles })
+  expect(telemetry).toEqual({ usage: true, samplingPercent: 25, errors: false })
+  expect(telemetry).toEqual(own[1])
+  expect(unread).toEqual({ unread: 1 })
+  expect(unread).toEqual(own[2])
+})
+
+test('a member no longer active still reads their session view in a shared scope, and is refused the bell', async () => {
+  const org = await createOrg(t)
+  await setMembershipStatus(t, org.reader.member, 'suspended')
+  const scope = createRequestScope()
+  const [session, bell] = await Promise.all([call(scope, org.reader, '/auth/session'), call(scope, org.reader, '/api/notifications/unread-count')])
+  expect((await json<Session>(session)).tenantId).toBe(org.tenant.id)
+  await expectProblem(bell, 403)
 })

@@ -13,6 +13,8 @@ import { demoUserApi, enterAdminCode, expectScreen, signIn, VARIANTS } from './s
  * Issue 32: a document controller adds an outside contact to a party and sends a revision by
  * transmittal; the contact opens the link of the mail (a real SMTP server) in a browser with no
  * session, downloads the file and the ZIP and acknowledges; the sender sees "Acknowledged by … at …".
+ * Then a new revision supersedes the one sent, and the contact gets the notice: a mail whose link
+ * opens their page, which names the new revision and where it comes from.
  */
 
 let portal: Portal
@@ -48,14 +50,14 @@ async function projectWithDocument() {
   form.append('status', 'S2')
   form.append('file', new File([new Uint8Array(pngImage(16, 12, 3))], 'quay-1.png', { type: 'image/png' }))
   await call<Revision>('POST', `/api/documents/${doc.id}/revisions`, form)
-  return { project, number }
+  return { project, number, documentId: doc.id }
 }
 
 describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
   test(
-    'an outside contact receives a transmittal by link, downloads it and acknowledges; the sender sees the receipt',
+    'an outside contact receives a transmittal by link, downloads it and acknowledges; the sender sees the receipt; P02 supersedes it and the contact gets the notice',
     async () => {
-      const { project, number } = await projectWithDocument()
+      const { project, number, documentId } = await projectWithDocument()
       const alex = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
       onTestFinished(() => alex.close())
       const { page } = alex
@@ -148,6 +150,38 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       await expectScreen(page, transmittal)
       await page.getByRole('list', { name: 'Receipts of outside contacts' }).getByText(/Acknowledged by Olive Outsider \(Outside Partners\) at /).waitFor()
       expect(await page.getByText('has not opened it yet', { exact: false }).count()).toBe(0)
+
+      // P02 supersedes P01, the revision Olive received (the issue's "P02 supersedes C01": the rule
+      // book puts no P revision after a C one, so the journey's sent revision is P01).
+      await page.goto(`/documents/${documentId}`)
+      await expectScreen(page, number)
+      const newRevision = page.getByRole('region', { name: 'New revision' })
+      expect(await newRevision.getByLabel('Revision', { exact: true }).inputValue()).toBe('P02')
+      await newRevision.getByLabel('Suitability status').selectOption('S3')
+      await newRevision.getByLabel('File', { exact: true }).setInputFiles({ name: 'quay-1-p02.png', mimeType: 'image/png', buffer: pngImage(16, 12, 4) })
+      await newRevision.getByRole('button', { name: 'Upload revision' }).click()
+      await page.getByText(`Revision P02 of ${number} uploaded.`).waitFor()
+      alex.assertNoConsoleErrors()
+
+      // Olive gets the notice, through SMTP, with her link: it opens her page, which says what replaced what she has.
+      const notice = await smtp.waitFor((m) => m.to.includes(email) && m.subject === `Superseded: ${number} P01 is replaced by P02`, 30_000)
+      expect(notice.text).toContain(`transmittal ${transmittal}`)
+      const noticeLink = notice.text.match(/https?:\/\/\S+\/shared\/transmittals\/\S+/)?.[0]
+      if (!noticeLink) throw new Error(`no link in: ${notice.text}`)
+      expect(new URL(noticeLink).pathname).toBe(new URL(link).pathname)
+      await olive.page.goto(new URL(noticeLink).pathname)
+      await expectScreen(olive.page, `Transmittal ${transmittal}`)
+      await olive.page.getByRole('list', { name: 'Superseded revisions' }).getByText(`${number} P01 is superseded by P02 (S3)`, { exact: false }).waitFor()
+      await olive.page.getByText('The new revision is not part of it: it reaches you by a new transmittal.', { exact: false }).waitFor()
+      // What was sent stays hers to download.
+      await olive.page.getByRole('link', { name: `Download ${number} P01` }).waitFor()
+      await checkAccessibility(olive.page)
+      olive.assertNoConsoleErrors()
+
+      // Alex's transmittal page says she was told.
+      await page.goto(transmittalUrl)
+      await expectScreen(page, transmittal)
+      await page.getByRole('list', { name: 'Superseded notices to outside contacts' }).getByText(`Olive Outsider was told ${number} P01 is superseded`, { exact: false }).waitFor()
       alex.assertNoConsoleErrors()
     },
     JOURNEY_LIMIT_MS,

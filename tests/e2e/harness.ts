@@ -451,6 +451,10 @@ type Violation = { id: string; impact: string | null; help: string; helpUrl: str
  * without JavaScript sees it. Limit: live form values typed in the page are not in the snapshot.
  */
 export async function checkAccessibility(page: Page): Promise<void> {
+  // The whole page: an element a journey waited for can show while the rest is still arriving
+  // (without JavaScript a form post's answer streams in), and a snapshot of half a page is cut
+  // mid-element (a <summary> whose words had not arrived yet failed "summary-name").
+  await page.waitForLoadState('load')
   const journey = journeys.get(page.context())
   if (await checkedBefore(page, journey)) return
   const started = performance.now()

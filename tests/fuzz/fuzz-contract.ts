@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { OpenApiDocument, OpenApiOperation } from '#server/http/openapi'
-import { client, createMember, signedInClient, type TestClient } from '#tests/helpers/auth'
+import { client, createMember, mailsTo, signedInClient, uniqueEmail, type TestClient } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { createItem, createOrg, createProject, createReport, type Org } from '#tests/helpers/reporting-b'
 import { uploadRevision } from '#tests/helpers/documents'
@@ -110,14 +110,21 @@ async function freshRows(path: string): Promise<Rows> {
   const revision2 = await uploadRevision(org.admin, doc2.id, pngImage(), { code: 'P01', status: 'S2' })
   const set = await made<{ id: string }>(org.admin.post(`/api/projects/${projectId}/sets`, { name: `Fuzz ${randomUUID()}`, revisionIds: [revision2.id] }))
   const transmittal = await made<{ id: string }>(org.admin.post(`/api/projects/${projectId}/transmittals`, { subject: 'Fuzz', revisionIds: [revision2.id] }))
-  await made(org.admin.request(`/api/transmittals/${transmittal.id}/recipients`, { method: 'PUT', json: { userIds: [org.writer.member.user.id], partyIds: [] } }))
+  // The party holds an outside contact too: sending mails them a signed link, whose token the
+  // public calls (/api/shared/transmittals/{token}) take.
+  const outside = uniqueEmail('fuzz-outside')
+  await made(org.admin.post(`/api/parties/${party.id}/contacts`, { name: 'Olive Outsider', company: 'Outside LLP', email: outside }))
+  await made(org.admin.request(`/api/transmittals/${transmittal.id}/recipients`, { method: 'PUT', json: { userIds: [org.writer.member.user.id], partyIds: [party.id] } }))
   await made(org.admin.post(`/api/transmittals/${transmittal.id}/send`))
+  const tokens = (await mailsTo(t.db, outside)).flatMap((mail) => [...mail.textBody.matchAll(/\/shared\/transmittals\/([^\s/?#]+)/g)].map((match) => match[1] ?? ''))
+  if (tokens.length === 0) throw new Error('fuzz set-up: the outside contact got no link')
   return {
     ...rows,
     documents: [doc.id, doc2.id],
     revisions: [revision.id, revision2.id],
     sets: [set.id],
     transmittals: [transmittal.id],
+    tokens,
     parties: [party.id],
     deliverables: [deliverable.id],
     'workflow-templates': [template.id],
@@ -166,8 +173,8 @@ const NOT_REACHED_RELIABLY_YET = new Set<string>([
   'GET /api/items/outstanding/export',
   'GET /api/photos/{photoId}/{variant}',
   'GET /api/settings/site/logo',
-  'GET /api/shared/transmittals/{token}',
   'GET /api/transmittals/{transmittalId}/package',
+  'GET /api/shared/transmittals/{token}/package/download',
   'PATCH /api/admin/organisations/{id}/packages/{key}',
   'POST /api/admin/email-templates/{key}/preview',
   'POST /api/admin/invites',
@@ -190,8 +197,6 @@ const NOT_REACHED_RELIABLY_YET = new Set<string>([
   'POST /api/seats/{seatId}/revoke',
   'POST /api/sets/{setId}/publish',
   'POST /api/settings/user/email/confirm',
-  'POST /api/shared/transmittals/{token}/acknowledge',
-  'POST /api/shared/transmittals/{token}/package',
   'POST /api/support/tickets/{id}/attachments',
   'POST /api/support/tickets/{id}/messages',
   'POST /api/tenants/{tenantId}/seats/invite',
@@ -251,6 +256,7 @@ function kindOfField(field: string): string | undefined {
 
 /** The kind of row a path parameter names: `{projectId}`, or `{id}` after the collection (`/api/projects/{id}`). */
 function kindOfPathParameter(template: string, name: string): string | undefined {
+  if (name === 'token') return 'tokens'
   if (name !== 'id') return kindOfField(name)
   const segments = template.split('/')
   return segments[segments.indexOf('{id}') - 1]

@@ -12,6 +12,7 @@ const ALL_KEYS: MailTemplateKey[] = [
   'workflow-due',
   'transmittal-sent',
   'document-renumbered',
+  'revision-superseded',
   'invite',
   'project-invite',
   'join-request-received',

@@ -64,7 +64,8 @@ describe('PGlite reads drizzle’s types once', { timeout: 30_000 }, () => {
     after = await patched.transaction((tx) => tx.select().from(sample))
     beforeRaw = (await plain.execute(sql`select * from sample`)).rows
     afterRaw = (await patched.execute(sql`select * from sample`)).rows
-  })
+    // Two new PGlite databases (initdb each): over the unit suite's 10 s hook limit on a busy machine.
+  }, 60_000)
   afterAll(async () => {
     for (const client of clients) await client.close()
   })

@@ -1,17 +1,30 @@
 import { Banner } from '~/components/ui/banner'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
 import { DataTable } from '~/components/ui/data-table'
-import type { OutsideRecipient } from '~/lib/doc-control/types'
+import type { OutsideRecipient, WorkflowRevision } from '~/lib/doc-control/types'
 import { formatDateTime } from '~/lib/format'
 import { RecipientStatusBadge } from './transmittal-labels'
 
 /**
  * The outside contacts a transmittal went to by link (issue 32), for its sender: "Acknowledged by …
  * at …", when each opened it and downloaded (and how often), who has not opened it yet, when the
- * link expires; and "Revoke link…" after a confirmation.
+ * link expires; who was told that a revision they received is superseded; and "Revoke link…"
+ * after a confirmation.
  */
-export function TransmittalOutsideRecipients({ recipients, locale, canRevoke }: { recipients: readonly OutsideRecipient[]; locale: string; canRevoke: boolean }) {
+export function TransmittalOutsideRecipients({
+  recipients,
+  revisions,
+  locale,
+  canRevoke,
+}: {
+  recipients: readonly OutsideRecipient[]
+  revisions: readonly WorkflowRevision[]
+  locale: string
+  canRevoke: boolean
+}) {
   const when = (at: string | null) => (at ? formatDateTime(at, locale) : <span className="text-muted">–</span>)
+  const nameOf = new Map(revisions.map((r) => [r.revisionId, `${r.number} ${r.code}`]))
+  const told = recipients.flatMap((r) => r.supersededNotices.map((n) => ({ ...n, recipient: r })))
   const unopened = recipients.filter((r) => r.status === 'sent' && r.revokedAt === null)
   const acknowledged = recipients.filter((r) => r.acknowledgedAt !== null)
   return (
@@ -22,6 +35,15 @@ export function TransmittalOutsideRecipients({ recipients, locale, canRevoke }: 
             <li key={r.id}>
               Acknowledged by {r.name}
               {r.company ? ` (${r.company})` : ''} at {formatDateTime(r.acknowledgedAt ?? '', locale)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {told.length > 0 ? (
+        <ul aria-label="Superseded notices to outside contacts" className="flex flex-col gap-1 text-sm">
+          {told.map((n) => (
+            <li key={`${n.recipient.id}-${n.revisionId}`}>
+              {n.recipient.name} was told {nameOf.get(n.revisionId) ?? 'a revision'} is superseded, {formatDateTime(n.at, locale)}
             </li>
           ))}
         </ul>

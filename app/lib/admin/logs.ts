@@ -37,9 +37,6 @@ export const LOG_QUERY_MAX = 200
 /** How many lines one page of /admin/logs shows unless asked (its "Older lines" link pages back). */
 export const LOG_PAGE_DEFAULT_LINES = 50
 
-/** The room an administrator's hub connection joins to follow its organisation's lines, and the event they arrive by. */
-export const LOGS_ROOM = 'logs'
-export const LOG_LINE_EVENT = 'LogLine'
 /** The live list keeps at most this many lines (the oldest go first). */
 export const LOG_FOLLOW_MAX_LINES = 1000
 

@@ -1,6 +1,6 @@
 import { loginPath } from '~/lib/auth/guard'
 import { COOKIES } from '~/lib/constants'
-import { createAnswerChecker } from './answer-check'
+import type { CheckedAnswer } from './answer-check'
 import { createApiClient } from './client'
 import { loadBrowserClientId } from './client-id'
 import { detectClientOs } from '../client-os'
@@ -28,35 +28,44 @@ export function createBrowserApi(options: BrowserApiOptions = {}): ApiClient {
     onBlocked: options.onBlocked ?? ((correlationId) => window.location.assign(blockedPath(correlationId))),
     onSignedOut: options.onSignedOut ?? signInAgain,
     onTenantCleared: options.onTenantCleared,
-    onAnswer: answerChecker(),
+    onAnswer: checkAnswer,
   })
 }
 
-let checker: ReturnType<typeof createAnswerChecker> | undefined
+let checker: Promise<(answer: CheckedAnswer) => void> | undefined
 
 /**
  * One checker per page (spec: Administration › Schema incidents, source web): the contract is
  * fetched once, and a mismatch goes to /telemetry/schema-incidents through a client of its own
- * that checks nothing, so a report never reports itself.
+ * that checks nothing, so a report never reports itself. Its module is fetched with the first
+ * answer, not with the page: the check runs when the browser is idle anyway, and the first load's
+ * JavaScript stays smaller (docs/performance.md).
  */
-function answerChecker(): ReturnType<typeof createAnswerChecker> {
-  checker ??= createAnswerChecker({
-    loadDocument: async () => {
-      const response = await fetch('/api/openapi.json', { credentials: 'same-origin' })
-      return response.ok ? ((await response.json()) as unknown) : undefined
+function checkAnswer(answer: CheckedAnswer): void {
+  checker ??= import('./answer-check').then(({ createAnswerChecker }) =>
+    createAnswerChecker({
+      loadDocument: async () => {
+        const response = await fetch('/api/openapi.json', { credentials: 'same-origin' })
+        return response.ok ? ((await response.json()) as unknown) : undefined
+      },
+      report: (incidents) =>
+        createApiClient({
+          transport: (request) => fetch(request),
+          origin: window.location.origin,
+          getCsrfToken: () => csrfTokenFromCookies(parseCookieHeader(document.cookie)),
+          clientId: browserClientId(),
+          os: detectClientOs(navigator.userAgent),
+          // A report is never worth a session refresh or a sign-out.
+          canRefreshSession: () => false,
+        }).POST('/telemetry/schema-incidents', { body: { incidents } }),
+    }),
+    (error: unknown) => {
+      // Offline: this answer stays unchecked, as after a failed check; a later one tries again.
+      checker = undefined
+      throw error
     },
-    report: (incidents) =>
-      createApiClient({
-        transport: (request) => fetch(request),
-        origin: window.location.origin,
-        getCsrfToken: () => csrfTokenFromCookies(parseCookieHeader(document.cookie)),
-        clientId: browserClientId(),
-        os: detectClientOs(navigator.userAgent),
-        // A report is never worth a session refresh or a sign-out.
-        canRefreshSession: () => false,
-      }).POST('/telemetry/schema-incidents', { body: { incidents } }),
-  })
-  return checker
+  )
+  checker.then((check) => check(answer)).catch(() => undefined)
 }
 
 /** This browser's client id (spec §5): the one the API client sends, also the sync island's device id. */

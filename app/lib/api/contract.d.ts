@@ -6037,6 +6037,15 @@ export interface components {
             acknowledgedAt: string | null;
             respondedAt: string | null;
             response: string | null;
+            supersededNotices: {
+                /** Format: uuid */
+                revisionId: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 */
+                at: string;
+            }[];
         };
         TransmittalPackage: {
             /** Format: uuid */
@@ -6111,6 +6120,16 @@ export interface components {
                 fileName: string;
                 sizeBytes: number;
                 superseded: boolean;
+                supersededAt: string | null;
+                currentRevision: {
+                    code: string;
+                    status: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC.
+                     */
+                    issuedAt: string;
+                } | null;
                 downloadUrl: string;
             }[];
             package: {
@@ -19311,7 +19330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description A byte range. */
@@ -19320,7 +19339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Not modified. */

@@ -249,6 +249,8 @@ export type OutsideRecipient = {
   acknowledgedAt: string | null
   respondedAt: string | null
   response: string | null
+  /** The revisions of this transmittal the contact was told, through this link, have been superseded (and when). */
+  supersededNotices: Array<{ revisionId: string; at: string }>
 }
 
 /** What an outside contact's link shows (GET /api/shared/transmittals/{token}): that transmittal alone, read-only. */
@@ -264,7 +266,20 @@ export type SharedTransmittal = {
   organisationName: string
   projectTitle: string
   recipient: { name: string; company: string; email: string; status: RecipientStatus; acknowledgedAt: string | null; respondedAt: string | null; response: string | null; expiresAt: string }
-  revisions: Array<WorkflowRevision & { fileName: string; sizeBytes: number; superseded: boolean; downloadUrl: string }>
+  /**
+   * The revisions as sent. A superseded one names its document's current revision (`currentRevision`),
+   * which the link does not reach: it was not sent with this transmittal.
+   */
+  revisions: Array<
+    WorkflowRevision & {
+      fileName: string
+      sizeBytes: number
+      superseded: boolean
+      supersededAt: string | null
+      currentRevision: { code: string; status: string; issuedAt: string } | null
+      downloadUrl: string
+    }
+  >
   package: { status: PackageStatus; percent: number; downloadUrl: string | null } | null
 }
 

@@ -15,6 +15,14 @@ export const HUB_METHODS = { joinRoom: 'JoinRoom', leaveRoom: 'LeaveRoom', sendM
 /** Server events (spec §7). */
 export const HUB_EVENTS = { receiveMessage: 'ReceiveMessage', entityChanged: 'EntityChanged', presenceChanged: 'PresenceChanged' } as const
 
+/**
+ * The room an administrator's hub connection joins to follow its organisation's log lines, and the
+ * event they arrive by (Administration › Logs). Here, not with the logs page's code, because the
+ * realtime client on every screen names the event.
+ */
+export const LOGS_ROOM = 'logs'
+export const LOG_LINE_EVENT = 'LogLine'
+
 /** Every connection is in these two groups (spec §7). */
 export const GLOBAL_GROUP = 'tenant:global'
 export const tenantGroup = (tenantId: string) => `tenant:${tenantId}`

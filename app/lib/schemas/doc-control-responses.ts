@@ -259,6 +259,7 @@ export const OutsideRecipientSchema = z
     acknowledgedAt: at.nullable(),
     respondedAt: at.nullable(),
     response: z.string().nullable(),
+    supersededNotices: z.array(z.object({ revisionId: z.uuid(), at })),
   })
   .meta({ id: 'OutsideRecipient' }) satisfies z.ZodType<OutsideRecipient>
 
@@ -328,7 +329,16 @@ export const SharedTransmittalSchema = z
       response: z.string().nullable(),
       expiresAt: at,
     }),
-    revisions: z.array(WorkflowRevisionSchema.extend({ fileName: z.string(), sizeBytes: count, superseded: z.boolean(), downloadUrl: z.string() })),
+    revisions: z.array(
+      WorkflowRevisionSchema.extend({
+        fileName: z.string(),
+        sizeBytes: count,
+        superseded: z.boolean(),
+        supersededAt: at.nullable(),
+        currentRevision: z.object({ code: z.string(), status: z.string(), issuedAt: at }).nullable(),
+        downloadUrl: z.string(),
+      }),
+    ),
     package: z.object({ status: z.enum(['queued', 'running', 'ready', 'failed']), percent: z.number().int().min(0).max(100), downloadUrl: z.string().nullable() }).nullable(),
   })
   .meta({ id: 'SharedTransmittal' }) satisfies z.ZodType<SharedTransmittal>

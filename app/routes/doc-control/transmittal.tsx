@@ -134,7 +134,7 @@ export default function TransmittalPage({ loaderData }: Route.ComponentProps) {
           </Section>
           {t.outsideRecipients.length > 0 ? (
             <Section title={`Outside contacts (${t.outsideRecipients.length})`} description="People of other firms, who open it by a link in their mail without an account.">
-              <TransmittalOutsideRecipients recipients={t.outsideRecipients} locale={locale} canRevoke={t.status !== 'draft'} />
+              <TransmittalOutsideRecipients recipients={t.outsideRecipients} revisions={t.revisions} locale={locale} canRevoke={t.status !== 'draft'} />
             </Section>
           ) : null}
         </div>

@@ -92,6 +92,6 @@ export const adminTelemetryRoutes = new Hono<BackendEnv>()
       c.header('cache-control', 'private, no-store')
       if (!session || session.requiresMfa || userStatusProblem(session.userStatus)) return c.json(SIGNED_OUT_COLLECTION)
       const { db } = c.get('deps')
-      return c.json(await asTenantReader(db, session, (tx) => collectionSettingsIn(tx, session.tenantId)))
+      return c.json(await asTenantReader(db, session, (tx, opened) => collectionSettingsIn(tx, session.tenantId, opened?.member)))
     },
   )

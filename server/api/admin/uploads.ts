@@ -27,6 +27,7 @@ function adminRuntime(c: Context<BackendEnv>): PhotoRuntime {
   const log = c.get('log')
   return {
     store: blobStoreFor(config),
+    links: { publicUrl: config.publicUrl, linkSecret: config.sessionSecret },
     run: (work) => runAdmin(c, work),
     warn: (details, message) => log.warn(details, message),
   }

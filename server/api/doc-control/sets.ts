@@ -109,7 +109,10 @@ export const setRoutes = new Hono<BackendEnv>()
       },
     }),
     idempotent,
-    async (c) => c.json(await run(c, (ctx) => publishSet(ctx, c.req.param('setId'), c.req.valid('json')))),
+    async (c) => {
+      const { publicUrl, sessionSecret } = c.get('deps').config
+      return c.json(await run(c, (ctx) => publishSet(ctx, c.req.param('setId'), c.req.valid('json'), { publicUrl, linkSecret: sessionSecret })))
+    },
   )
   .post(
     '/api/sets/:setId/derive',

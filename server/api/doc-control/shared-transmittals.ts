@@ -76,7 +76,8 @@ export const sharedTransmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'public',
       params: FileParams,
-      responses: fileResponses('application/octet-stream'),
+      // The file's own type (a drawing's PDF, a PNG…), as the members' revision download declares it.
+      responses: fileResponses('*/*'),
     }),
     async (c) => {
       const { token, revisionId } = c.req.valid('param')

@@ -18,7 +18,7 @@ import { ApproveSchema, CancelSchema, CommentSchema, MAX_WORKFLOW_REVISIONS, Rea
 function run<T>(c: Context<BackendEnv>, work: (ctx: DomainContext, links: Links) => Promise<T>): Promise<T> {
   const session = requireSession(c)
   const { db, now, config } = c.get('deps')
-  return asMember(db, session, now(), (ctx) => work(ctx, { publicUrl: config.publicUrl }))
+  return asMember(db, session, now(), (ctx) => work(ctx, { publicUrl: config.publicUrl, linkSecret: config.sessionSecret }))
 }
 
 export const WORKFLOW_PAGE_SIZE = 20

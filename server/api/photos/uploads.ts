@@ -36,6 +36,7 @@ export function photoRuntime(c: Context<BackendEnv>): PhotoRuntime {
   const log = c.get('log')
   return {
     store: blobStoreFor(config),
+    links: { publicUrl: config.publicUrl, linkSecret: config.sessionSecret },
     run: <T>(work: (ctx: DomainContext) => Promise<T>) => asMember(db, session, now(), work),
     warn: (details, message) => log.warn(details, message),
   }

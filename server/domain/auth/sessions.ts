@@ -139,23 +139,19 @@ export async function revokeAllSessions(db: Database, userId: string, now: Date,
 export type SessionView = Session
 
 export async function sessionView(db: Database, session: AuthSession, correlationId: string, defaultFlags: Record<string, unknown> = {}): Promise<SessionView> {
-  const [identity] = await db
-    .select({ displayName: users.displayName, email: users.email, tenantName: tenants.name, tenantSlug: tenants.slug, featureFlags: tenants.featureFlags })
-    .from(users)
-    .innerJoin(tenants, eq(tenants.id, session.tenantId))
-    .where(eq(users.id, session.userId))
-    .limit(1)
-  if (!identity) throw new Error('session without user or tenant')
-  // In a page's shared reads the membership is already read; otherwise it is read here.
-  const membership = await asTenantReader(db, session, async (tx, known) => {
-    if (known) return known
+  // In a page's shared reads the membership, the user's names and the organisation's were read as
+  // it began (one statement for the page); otherwise they are read here.
+  const known = await asTenantReader(db, session, async (tx, opened) => {
+    if (opened) return opened
     const [row] = await tx
       .select({ roleKey: memberships.roleKey })
       .from(memberships)
       .where(and(eq(memberships.userId, session.userId), eq(memberships.tenantId, session.tenantId)))
       .limit(1)
-    return row
+    return { membership: row, member: undefined }
   })
+  const membership = known.membership
+  const identity = known.member ?? (await identityOf(db, session))
   const roles = membership ? rolesFor(membership.roleKey) : ['User']
   return {
     userId: session.userId,
@@ -177,6 +173,18 @@ export async function sessionView(db: Database, session: AuthSession, correlatio
     requiresMfa: session.requiresMfa,
     mfaEnrollment: session.mfaEnrollment,
   }
+}
+
+/** The user's names and the organisation's, read apart when no page's shared reads have them. */
+async function identityOf(db: Database, session: AuthSession) {
+  const [identity] = await db
+    .select({ displayName: users.displayName, email: users.email, tenantName: tenants.name, tenantSlug: tenants.slug, featureFlags: tenants.featureFlags })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, session.tenantId))
+    .where(eq(users.id, session.userId))
+    .limit(1)
+  if (!identity) throw new Error('session without user or tenant')
+  return identity
 }
 
 /**

@@ -54,7 +54,13 @@ async function savedIn(tx: Tx, tenantId: string, category: ConfigCategory): Prom
 
 /** The category's saved values over its defaults (no secrets), read in the caller's tenant transaction. */
 export async function effectiveValuesIn(tx: Tx, tenantId: string, category: ConfigCategory): Promise<Effective<Record<string, unknown>>> {
-  const saved = await savedIn(tx, tenantId, category)
+  return effectiveValuesOf(category, await savedIn(tx, tenantId, category))
+}
+
+/** The same from a category's row read already (a page's shared reads read the telemetry row as they begin). */
+export function effectiveValuesOf(category: ConfigCategory, row: { values: Record<string, unknown>; version: number } | undefined): Effective<Record<string, unknown>> {
+  // A row at version 0 only holds a test result: nothing was saved.
+  const saved = row && row.version > 0 ? row : undefined
   return { configured: saved !== undefined, values: { ...defaultsOf(category), ...saved?.values } }
 }
 

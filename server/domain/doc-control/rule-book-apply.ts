@@ -2,6 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { documentRevisions, documents } from '#server/db/schema-documents'
 import { movePinsToRevision } from '#server/domain/documents/pins'
 import { recordDocumentChange } from '#server/domain/documents/places'
+import { supersedeRevision } from '#server/domain/documents/superseded'
+import type { OutsideLinks } from '#server/domain/transmittal-link-token'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem } from '#server/http/problem'
 import { stateOfStatus } from '~/lib/documents/rules'
@@ -32,8 +34,11 @@ export function ruleBookRefusal(messages: readonly string[]): Problem {
 
 type Target = { revisionId: string; documentId: string; status: string }
 
-/** Gives each revision its suitability (each may have its own), by the rule book; refuses all when one is refused. */
-export async function applySuitabilities(ctx: DomainContext, targets: readonly Target[], origin: Origin): Promise<Applied> {
+/**
+ * Gives each revision its suitability (each may have its own), by the rule book; refuses all when
+ * one is refused. A C revision issued supersedes the one asked, whose recipients are told (`links`).
+ */
+export async function applySuitabilities(ctx: DomainContext, targets: readonly Target[], origin: Origin, links: OutsideLinks): Promise<Applied> {
   const applied: Applied = new Map()
   if (targets.length === 0) return applied
   const rows = await ctx.tx
@@ -74,7 +79,7 @@ export async function applySuitabilities(ctx: DomainContext, targets: readonly T
       await setStatus(ctx, target, effect.status, current, origin)
       applied.set(target.revisionId, target.revisionId)
     } else {
-      applied.set(target.revisionId, await issueFrom(ctx, target, effect.code, effect.status, origin))
+      applied.set(target.revisionId, await issueFrom(ctx, target, effect.code, effect.status, origin, links))
     }
   }
   return applied
@@ -86,11 +91,13 @@ export async function applySuitability(
   links: ReadonlyArray<{ revisionId: string; documentId: string }>,
   status: string,
   origin: Origin,
+  mailLinks: OutsideLinks,
 ): Promise<Applied> {
   return applySuitabilities(
     ctx,
     links.map((l) => ({ revisionId: l.revisionId, documentId: l.documentId, status })),
     origin,
+    mailLinks,
   )
 }
 
@@ -118,7 +125,7 @@ async function setStatus(ctx: DomainContext, target: Target, status: string, cur
  * a new version, the reviewed revision superseded (it keeps its own suitability and its review),
  * pins moved on, the document current at the new revision. Answers the new revision's id.
  */
-async function issueFrom(ctx: DomainContext, target: Target, code: string, status: string, origin: Origin): Promise<string> {
+async function issueFrom(ctx: DomainContext, target: Target, code: string, status: string, origin: Origin, links: OutsideLinks): Promise<string> {
   const tenantId = ctx.actor.tenantId
   const [from] = await ctx.tx
     .select()
@@ -153,10 +160,13 @@ async function issueFrom(ctx: DomainContext, target: Target, code: string, statu
     })
     .returning({ id: documentRevisions.id })
   if (!issued) throw new Error('issueFrom: revision not stored')
-  await ctx.tx
-    .update(documentRevisions)
-    .set({ supersededAt: ctx.now, supersededById: issued.id })
-    .where(and(eq(documentRevisions.tenantId, tenantId), eq(documentRevisions.id, from.id)))
+  const [document] = await ctx.tx
+    .select({ id: documents.id, projectId: documents.projectId, folderId: documents.folderId, number: documents.number, title: documents.title })
+    .from(documents)
+    .where(and(eq(documents.tenantId, tenantId), eq(documents.id, target.documentId)))
+    .limit(1)
+  if (!document) throw new Error('issueFrom: the document is gone')
+  const told = await supersedeRevision(ctx, links, { document, from: { id: from.id, code: from.code }, to: { id: issued.id, code, status } })
   await movePinsToRevision(ctx, target.documentId, issued.id)
   const revision = await recordDocumentChange(ctx, 'Document', target.documentId, 'Updated', 'documents.revision.issued', {
     revisionId: issued.id,
@@ -165,6 +175,7 @@ async function issueFrom(ctx: DomainContext, target: Target, code: string, statu
     status,
     supersedes: from.code,
     issuedFrom: from.id,
+    told,
     ...origin,
   })
   await ctx.tx

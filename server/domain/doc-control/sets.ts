@@ -13,6 +13,7 @@ import type { DocumentSet, IssuePurpose, SetStatus } from '~/lib/doc-control/typ
 import { peopleById, revisionsFor, revisionViews, shown, visibleRevisions } from './revisions'
 import { PUBLISHED_BY_SET, setPublishEffect } from '#server/domain/documents/rule-book'
 import { applySuitabilities } from './rule-book-apply'
+import type { OutsideLinks } from '#server/domain/transmittal-link-token'
 
 /**
  * Sets (docs/doc-control.md "Sets"): a named selection of revisions, one per document. A draft is
@@ -284,7 +285,7 @@ function conflict(code: string, detail: string, extensions?: Record<string, unkn
  * while a document is archived, has a newer revision than the set's, or is under an active review
  * (the review's outcome decides its status then).
  */
-export async function publishSet(ctx: DomainContext, setId: string, body: { message: string; purpose: IssuePurpose }): Promise<DocumentSet> {
+export async function publishSet(ctx: DomainContext, setId: string, body: { message: string; purpose: IssuePurpose }, links: OutsideLinks): Promise<DocumentSet> {
   const { set, revisions } = await changeableSet(ctx, setId)
   if (revisions.length === 0) {
     throw new Problem({
@@ -337,7 +338,7 @@ export async function publishSet(ctx: DomainContext, setId: string, body: { mess
     const effect = setPublishEffect(r)
     return effect ? [{ revisionId: r.revisionId, documentId: r.documentId, status: PUBLISHED_STATUS }] : []
   })
-  const applied = await applySuitabilities(ctx, targets, { setId: set.id })
+  const applied = await applySuitabilities(ctx, targets, { setId: set.id }, links)
   for (const [from, to] of applied) {
     if (from === to) continue
     await ctx.tx

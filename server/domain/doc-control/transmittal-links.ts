@@ -1,9 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#server/db/client'
 import { tenants } from '#server/db/schema'
 import { transmittalLinkEvents, transmittalLinks, transmittalPackages, transmittalRecipients, transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
-import { documentRevisions } from '#server/db/schema-documents'
+import { documentRevisions, documents } from '#server/db/schema-documents'
 import { projects } from '#server/db/schema-reporting'
 import { withTenant } from '#server/db/tenancy'
 import { recordAuditIn } from '#server/domain/audit'
@@ -13,6 +13,7 @@ import type { ServedBlob } from '#server/domain/uploads/served'
 import { recordChange } from '#server/domain/tenancy/change-log'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { isUuid } from '~/lib/schemas/uuid'
+import { readLinkToken, sharedUrl, type OutsideLinks } from '#server/domain/transmittal-link-token'
 import type { IssuePurpose, RecipientStatus, SharedTransmittal, TransmittalStatus } from '~/lib/doc-control/types'
 import { projectTitle } from '~/lib/reporting/types'
 import { contactsOfParties } from './parties'
@@ -34,38 +35,6 @@ import { iso, liveOutsideStatuses, OUTSIDE_ACTOR, stateProblem, type Transmittal
 /** How long a link works unless revoked first. */
 export const LINK_DAYS = 30
 const DAY_MS = 24 * 60 * 60 * 1000
-
-export type LinkPayload = { tenantId: string; linkId: string; expiresAt: number }
-
-function linkKey(secret: string): Buffer {
-  return createHmac('sha256', secret).update('transmittal-link-v1').digest()
-}
-
-export function signLinkToken(secret: string, payload: LinkPayload): string {
-  const body = Buffer.from(JSON.stringify({ t: payload.tenantId, l: payload.linkId, e: payload.expiresAt })).toString('base64url')
-  return `${body}.${createHmac('sha256', linkKey(secret)).update(body).digest('base64url')}`
-}
-
-/** The payload of a token this server signed; undefined when malformed or forged (the caller answers 404 alike). */
-export function readLinkToken(secret: string, token: string): LinkPayload | undefined {
-  if (token.length > 512) return undefined
-  const [body, signature, extra] = token.split('.')
-  if (!body || !signature || extra !== undefined) return undefined
-  const expected = createHmac('sha256', linkKey(secret)).update(body).digest()
-  const given = Buffer.from(signature, 'base64url')
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
-  try {
-    const json = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { t?: unknown; l?: unknown; e?: unknown }
-    if (typeof json.t !== 'string' || typeof json.l !== 'string' || typeof json.e !== 'number' || !isUuid(json.t) || !isUuid(json.l)) return undefined
-    return { tenantId: json.t, linkId: json.l, expiresAt: json.e }
-  } catch {
-    return undefined
-  }
-}
-
-export function sharedPath(token: string): string {
-  return `/shared/transmittals/${token}`
-}
 
 type LinkRow = typeof transmittalLinks.$inferSelect
 /** A draft's outside recipients: the outside contacts of the parties chosen, each once (the first party they are in). */
@@ -97,9 +66,7 @@ export async function outsideCount(ctx: DomainContext, transmittalId: string): P
   return Number(row?.n ?? 0)
 }
 
-export type OutsideMail = {
-  publicUrl: string
-  linkSecret: string
+export type OutsideMail = OutsideLinks & {
   senderName: string
   transmittal: TransmittalRow
   purpose: string
@@ -115,7 +82,6 @@ export async function sendToOutside(ctx: DomainContext, mail: OutsideMail): Prom
     .where(and(eq(transmittalLinks.tenantId, ctx.actor.tenantId), eq(transmittalLinks.transmittalId, mail.transmittal.id)))
     .returning()
   for (const row of rows) {
-    const token = signLinkToken(mail.linkSecret, { tenantId: ctx.actor.tenantId, linkId: row.id, expiresAt: expiresAt.getTime() })
     await enqueueMail(ctx.tx, {
       tenantId: ctx.actor.tenantId,
       to: row.email,
@@ -131,7 +97,7 @@ export async function sendToOutside(ctx: DomainContext, mail: OutsideMail): Prom
         message: mail.transmittal.message,
         documentCount: mail.documents.length,
         documents: mail.documents,
-        transmittalUrl: `${mail.publicUrl}${sharedPath(token)}`,
+        transmittalUrl: sharedUrl(mail, { tenantId: ctx.actor.tenantId, linkId: row.id, expiresAt: expiresAt.getTime() }),
       },
     })
   }
@@ -243,6 +209,7 @@ export async function sharedView(l: LinkContext, tokenPath: string): Promise<Sha
     .from(documentRevisions)
     .where(and(eq(documentRevisions.tenantId, ctx.actor.tenantId), inArray(documentRevisions.id, ids.map((r) => r.revisionId))))
   const fileOf = new Map(files.map((f) => [f.id, f]))
+  const replaced = await currentRevisionsOf(ctx, files.filter((f) => f.supersededAt !== null).map((f) => f.id))
   const [project] = await ctx.tx.select({ title: projects.title }).from(projects).where(and(eq(projects.tenantId, ctx.actor.tenantId), eq(projects.id, transmittal.projectId))).limit(1)
   const [tenant] = await ctx.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, ctx.actor.tenantId)).limit(1)
   const people = await peopleById(ctx, [transmittal.sentBy])
@@ -273,7 +240,17 @@ export async function sharedView(l: LinkContext, tokenPath: string): Promise<Sha
       const view = views.get(revisionId)
       const file = fileOf.get(revisionId)
       if (!view || !file) return []
-      return [{ ...shown(view), fileName: file.fileName, sizeBytes: file.sizeBytes, superseded: file.supersededAt !== null, downloadUrl: `${base}/revisions/${revisionId}/file` }]
+      return [
+        {
+          ...shown(view),
+          fileName: file.fileName,
+          sizeBytes: file.sizeBytes,
+          superseded: file.supersededAt !== null,
+          supersededAt: iso(file.supersededAt),
+          currentRevision: replaced.get(revisionId) ?? null,
+          downloadUrl: `${base}/revisions/${revisionId}/file`,
+        },
+      ]
     }),
     package: pkg
       ? {
@@ -283,6 +260,23 @@ export async function sharedView(l: LinkContext, tokenPath: string): Promise<Sha
         }
       : null,
   }
+}
+
+/**
+ * For each superseded revision, its document's current revision: what replaced it (its code,
+ * suitability and when it was issued), which the page names. The revision itself is not reachable
+ * through the link: it was not sent with this transmittal.
+ */
+async function currentRevisionsOf(ctx: DomainContext, revisionIds: readonly string[]): Promise<Map<string, { code: string; status: string; issuedAt: string }>> {
+  if (revisionIds.length === 0) return new Map()
+  const old = alias(documentRevisions, 'old_revision')
+  const rows = await ctx.tx
+    .select({ revisionId: old.id, code: documentRevisions.code, status: documentRevisions.status, issuedAt: documentRevisions.createdAt })
+    .from(old)
+    .innerJoin(documents, and(eq(documents.tenantId, old.tenantId), eq(documents.id, old.documentId)))
+    .innerJoin(documentRevisions, and(eq(documentRevisions.tenantId, documents.tenantId), eq(documentRevisions.id, documents.currentRevisionId)))
+    .where(and(eq(old.tenantId, ctx.actor.tenantId), inArray(old.id, [...revisionIds])))
+  return new Map(rows.map((r) => [r.revisionId, { code: r.code, status: r.status, issuedAt: r.issuedAt.toISOString() }]))
 }
 
 async function latestPackageOf(ctx: DomainContext, transmittalId: string) {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { users } from '#server/db/schema'
-import { transmittalLinks, transmittalPackages, transmittalRecipients, transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
+import { transmittalLinkEvents, transmittalLinks, transmittalPackages, transmittalRecipients, transmittalRevisions, transmittals } from '#server/db/schema-doc-control'
 import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { findProject, notFound } from '#server/domain/documents/places'
 import { recordChange } from '#server/domain/tenancy/change-log'
@@ -97,7 +97,7 @@ export function iso(at: Date | null): string | null {
 
 type LinkRow = typeof transmittalLinks.$inferSelect
 
-function outsideView(row: LinkRow): OutsideRecipient {
+function outsideView(row: LinkRow, notices: OutsideRecipient['supersededNotices']): OutsideRecipient {
   return {
     id: row.id,
     name: row.name,
@@ -114,6 +114,7 @@ function outsideView(row: LinkRow): OutsideRecipient {
     acknowledgedAt: iso(row.acknowledgedAt),
     respondedAt: iso(row.respondedAt),
     response: row.response,
+    supersededNotices: notices,
   }
 }
 
@@ -126,7 +127,26 @@ export async function outsideRecipientsOf(ctx: DomainContext, transmittalIds: re
     .from(transmittalLinks)
     .where(and(eq(transmittalLinks.tenantId, ctx.actor.tenantId), inArray(transmittalLinks.transmittalId, [...transmittalIds])))
     .orderBy(asc(sql`lower(${transmittalLinks.name})`), asc(transmittalLinks.email))
-  for (const row of rows) byId.get(row.transmittalId)?.push(outsideView(row))
+  const notices = new Map<string, OutsideRecipient['supersededNotices']>()
+  if (rows.length > 0) {
+    // Told that a revision they received was superseded (documents/superseded.ts records it on the link it mailed).
+    const told = await ctx.tx
+      .select({ linkId: transmittalLinkEvents.linkId, revisionId: transmittalLinkEvents.revisionId, at: transmittalLinkEvents.at })
+      .from(transmittalLinkEvents)
+      .where(
+        and(
+          eq(transmittalLinkEvents.tenantId, ctx.actor.tenantId),
+          inArray(
+            transmittalLinkEvents.linkId,
+            rows.map((r) => r.id),
+          ),
+          eq(transmittalLinkEvents.kind, 'superseded'),
+        ),
+      )
+      .orderBy(asc(transmittalLinkEvents.at))
+    for (const event of told) if (event.revisionId) notices.set(event.linkId, [...(notices.get(event.linkId) ?? []), { revisionId: event.revisionId, at: event.at.toISOString() }])
+  }
+  for (const row of rows) byId.get(row.transmittalId)?.push(outsideView(row, notices.get(row.id) ?? []))
   return byId
 }
 

@@ -112,7 +112,7 @@ async function answer(ctx: DomainContext, loaded: Loaded, action: 'approve' | 'r
     const next = template.steps[index + 1]
     if (!next) {
       if (!definition) throw new Error('an approval outcome the step does not define')
-      const applied = await setRevisionStatus(ctx, current, definition.status, row.id)
+      const applied = await setRevisionStatus(ctx, current, definition.status, row.id, links)
       await followIssued(ctx, row.id, row.round, current, applied)
       return saveWorkflow(ctx, row.id, { status: 'approved', currentStep: null, outcome: result, completedAt: ctx.now })
     }
@@ -124,7 +124,7 @@ async function answer(ctx: DomainContext, loaded: Loaded, action: 'approve' | 'r
   await closeOpenTasks(ctx, row.id)
   if (step.onReject.to === 'author') {
     // Back to the author: the revisions stay shared with the step's code for revise/rejected, unlocked for a new revision.
-    if (definition) await setRevisionStatus(ctx, current, definition.status, row.id)
+    if (definition) await setRevisionStatus(ctx, current, definition.status, row.id, links)
     return saveWorkflow(ctx, row.id, { status: 'returned', currentStep: null, outcome: result })
   }
   const target = step.onReject.step
@@ -287,6 +287,7 @@ export async function resubmitWorkflow(ctx: DomainContext, workflowId: string, i
     revisions.filter((r) => stateOfStatus(r.status) === 'WIP'),
     SHARED_FOR_REVIEW,
     row.id,
+    links,
   )
   const first = template.steps[0]
   if (!first) throw new Error('a template version without steps')

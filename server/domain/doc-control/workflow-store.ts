@@ -11,6 +11,7 @@ import { isUuid } from '~/lib/schemas/uuid'
 import type { OutcomeKind, WorkflowAction, WorkflowRevision, WorkflowStatus, WorkflowStepDefinition } from '~/lib/doc-control/types'
 import { peopleById } from './revisions'
 import { applySuitability, type Applied } from './rule-book-apply'
+import type { OutsideLinks } from '#server/domain/transmittal-link-token'
 import { dueAfterWorkingDays } from './working-days'
 
 /**
@@ -21,8 +22,14 @@ import { dueAfterWorkingDays } from './working-days'
  * begins.
  */
 
-/** Where the mails' links point: the portal's public address (config.publicUrl). */
-export type Links = { publicUrl: string }
+/**
+ * Where the mails' links point: the portal's public address (config.publicUrl), and the key that
+ * signs outside contacts' links (a review's outcome may supersede a revision they received).
+ */
+export type Links = OutsideLinks
+
+/** What the reminders need: the address alone. */
+export type ReminderLinks = Pick<Links, 'publicUrl'>
 
 export const workflowColumns = {
   id: workflows.id,
@@ -252,8 +259,9 @@ export async function setRevisionStatus(
   links: ReadonlyArray<Pick<RevisionLink, 'revisionId' | 'documentId'>>,
   code: string,
   workflowId: string,
+  mailLinks: Links,
 ): Promise<Applied> {
-  return applySuitability(ctx, links, code, { workflowId })
+  return applySuitability(ctx, links, code, { workflowId }, mailLinks)
 }
 
 /** How a review is named in mail and in the inbox: its first document and revision, and how many more. */
@@ -264,7 +272,7 @@ export function reviewLabel(revisions: ReadonlyArray<Pick<WorkflowRevision, 'num
   return `${first.number} ${first.code}${more > 0 ? ` and ${more} more` : ''}`
 }
 
-export function reviewUrl(links: Links, workflow: { id: string; projectId: string }): string {
+export function reviewUrl(links: ReminderLinks, workflow: { id: string; projectId: string }): string {
   return `${links.publicUrl}${reviewPath(workflow)}`
 }
 
@@ -321,7 +329,7 @@ export async function mailReviewers(
 /** `workflow-due`: the day-before reminder of one task (the hourly job), and its in-app notification (review due). */
 export async function mailReminder(
   ctx: DomainContext,
-  links: Links,
+  links: ReminderLinks,
   review: { id: string; projectId: string; stepName: string; revisions: WorkflowRevision[] },
   person: { email: string; displayName: string; assigneeId?: string | null | undefined },
   dueAt: Date,

@@ -171,7 +171,7 @@ export async function startWorkflow(ctx: DomainContext, projectId: string, input
     .insert(workflowRevisions)
     .values(revisions.map((r) => ({ tenantId: ctx.actor.tenantId, workflowId: id, revisionId: r.revisionId, documentId: r.documentId, round: 1, current: true })))
   const wip = revisions.filter((r) => stateOfStatus(r.status) === 'WIP')
-  await setRevisionStatus(ctx, wip, SHARED_FOR_REVIEW, id)
+  await setRevisionStatus(ctx, wip, SHARED_FOR_REVIEW, id, links)
   await insertRound(ctx, id, 1, 0, plan, steps)
   const first = steps[0]
   if (!first) throw new Error('a template version without steps')

@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { documentRevisions, documents } from '#server/db/schema-documents'
-import { notifySuperseded } from '#server/domain/notifications/superseded'
 import type { BlobStore } from '#server/storage/blob-store'
 import { DRAWING_TYPE, stateOfStatus } from '~/lib/documents/rules'
 import type { Revision } from '~/lib/documents/types'
@@ -18,6 +17,7 @@ import { findDocument, recordDocumentChange } from './places'
 import { archivedProblem, currentCodeOf, revisionConflict, revisionKey } from './revision-rules'
 import { sheetSourceType, storeSheet, type Sheet } from './revision-sheet'
 import { sniffFileType, SNIFF_BYTES } from './revision-type'
+import { supersedeRevision, type Told } from './superseded'
 import { revisionColumns, revisionViews } from './views'
 
 /**
@@ -113,13 +113,14 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
         })
         .returning(revisionColumns)
       if (!inserted) throw new Error('revision not stored')
+      let told: Told | undefined
       if (doc.currentRevisionId) {
-        await ctx.tx
-          .update(documentRevisions)
-          .set({ supersededAt: ctx.now, supersededById: revisionId })
-          .where(and(eq(documentRevisions.tenantId, tenantId), eq(documentRevisions.id, doc.currentRevisionId)))
+        told = await supersedeRevision(ctx, rt.links, {
+          document: doc,
+          from: { id: doc.currentRevisionId, code: currentCode ?? '' },
+          to: { id: revisionId, code: input.code, status: input.status },
+        })
         await movePinsToRevision(ctx, doc.id, revisionId)
-        await notifySuperseded(ctx, doc, { id: doc.currentRevisionId, code: currentCode }, { code: input.code })
       }
       const revision = await recordDocumentChange(ctx, 'Document', doc.id, 'Updated', 'documents.revision.issued', {
         revisionId,
@@ -127,6 +128,7 @@ export async function finishRevision(rt: PhotoRuntime, row: SessionRow, tenantId
         code: input.code,
         status: input.status,
         supersedes: currentCode,
+        ...(told && { told }),
         fileName: row.fileName,
         contentType,
         sizeBytes: size,

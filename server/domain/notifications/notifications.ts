@@ -5,6 +5,7 @@ import { memberships, users } from '#server/db/schema'
 import { notifications } from '#server/db/schema-settings'
 import { decodeCursor, pageOf } from '#server/domain/tenancy/paging'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { readOnceIn, unreadCountKey } from '#server/domain/tenancy/request-scope'
 import { wantsInApp } from '#server/domain/settings/notification-preferences'
 import { Problem, problems } from '#server/http/problem'
 import { isPortalPath, PREFERENCE_OF_KIND, type NotificationKind } from '~/lib/notifications'
@@ -71,8 +72,11 @@ function view(row: typeof notifications.$inferSelect): NotificationView {
 
 /** How many of my notifications are unread. */
 export async function unreadCount(ctx: DomainContext): Promise<number> {
-  const [row] = await ctx.tx.select({ n: count() }).from(notifications).where(and(own(ctx), isNull(notifications.readAt)))
-  return Number(row?.n ?? 0)
+  // A page's shared reads read it as they began (server/domain/tenancy/context.ts).
+  return readOnceIn(ctx.tx, unreadCountKey(ctx.actor.tenantId, ctx.actor.userId), async () => {
+    const [row] = await ctx.tx.select({ n: count() }).from(notifications).where(and(own(ctx), isNull(notifications.readAt)))
+    return Number(row?.n ?? 0)
+  })
 }
 
 /** GET /api/notifications: mine, newest first, a page at a time (keyset), with the unread count. */

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import type { Tx } from '#server/db/client'
 import { tenants } from '#server/db/schema'
-import { effectiveValuesIn } from '#server/domain/config/effective'
+import { effectiveValuesIn, effectiveValuesOf } from '#server/domain/config/effective'
+import type { MemberFacts } from '#server/domain/tenancy/request-scope'
 import { DIAGNOSTICS_DEFAULTS, type DiagnosticsSettings } from '~/lib/settings/settings'
 import type { TelemetryCollection } from '~/lib/telemetry-settings'
 
@@ -15,7 +16,11 @@ import type { TelemetryCollection } from '~/lib/telemetry-settings'
 /** The diagnostics switches of Settings › Admin, each with its default (server/domain/settings/organisation.ts keeps them). */
 export async function diagnosticsSwitchesIn(tx: Tx, tenantId: string): Promise<DiagnosticsSettings> {
   const [row] = await tx.select({ orgSettings: tenants.orgSettings }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-  const saved = row?.orgSettings?.diagnostics
+  return diagnosticsSwitchesOf(row?.orgSettings)
+}
+
+function diagnosticsSwitchesOf(orgSettings: Record<string, unknown> | undefined): DiagnosticsSettings {
+  const saved = orgSettings?.diagnostics
   const out = { ...DIAGNOSTICS_DEFAULTS }
   if (saved && typeof saved === 'object') {
     for (const key of Object.keys(out) as (keyof DiagnosticsSettings)[]) {
@@ -26,9 +31,14 @@ export async function diagnosticsSwitchesIn(tx: Tx, tenantId: string): Promise<D
   return out
 }
 
-/** The organisation's collection settings, read in its tenant transaction. */
-export async function collectionSettingsIn(tx: Tx, tenantId: string): Promise<TelemetryCollection> {
-  const [switches, config] = [await diagnosticsSwitchesIn(tx, tenantId), await effectiveValuesIn(tx, tenantId, 'telemetry')]
+/**
+ * The organisation's collection settings, read in its tenant transaction; in a page's shared reads
+ * from what that transaction read as it began (the organisation's settings and its telemetry
+ * configuration row: server/domain/tenancy/context.ts), with no statement of its own.
+ */
+export async function collectionSettingsIn(tx: Tx, tenantId: string, known?: MemberFacts): Promise<TelemetryCollection> {
+  const switches = known ? diagnosticsSwitchesOf(known.orgSettings) : await diagnosticsSwitchesIn(tx, tenantId)
+  const config = known ? effectiveValuesOf('telemetry', known.telemetryConfig) : await effectiveValuesIn(tx, tenantId, 'telemetry')
   const enabled = config.values.enabled === true
   const sampling = typeof config.values.samplingPercent === 'number' ? config.values.samplingPercent : 0
   return { usage: enabled && switches.collectUsageTelemetry, samplingPercent: Math.max(0, Math.min(100, sampling)), errors: switches.collectFrontendErrors }

@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm'
-import { packages, projectPackages } from '#server/db/schema-reporting'
+import { packages, projectPackages, projects } from '#server/db/schema-reporting'
 import type { PackageInfo } from '~/lib/reporting/types'
 import type { DomainContext } from '../tenancy/context'
 
@@ -25,6 +25,22 @@ export async function projectPackageList(ctx: DomainContext, projectId: string):
   ])
   const override = new Map(overrides.map((o) => [o.key, o.active]))
   return all.map((p) => ({ ...p, active: override.get(p.key) ?? p.active }))
+}
+
+/**
+ * The same in one statement (the item page asks it: issue 37), or undefined when the project is
+ * not one of this tenant's: the project, its organisation's packages and its own switches joined.
+ */
+export async function projectPackageListOrNone(ctx: DomainContext, projectId: string): Promise<PackageInfo[] | undefined> {
+  const rows = await ctx.tx
+    .select({ key: packages.key, name: packages.name, active: packages.active, override: projectPackages.active })
+    .from(projects)
+    .leftJoin(packages, eq(packages.tenantId, projects.tenantId))
+    .leftJoin(projectPackages, and(eq(projectPackages.tenantId, projects.tenantId), eq(projectPackages.projectId, projects.id), eq(projectPackages.packageKey, packages.key)))
+    .where(and(eq(projects.tenantId, ctx.actor.tenantId), eq(projects.id, projectId)))
+    .orderBy(asc(packages.sortOrder), asc(packages.name))
+  if (rows.length === 0) return undefined
+  return rows.flatMap((r) => (r.key === null || r.name === null || r.active === null ? [] : [{ key: r.key, name: r.name, active: r.override ?? r.active }]))
 }
 
 export async function usablePackageKeys(ctx: DomainContext, projectId: string): Promise<Set<string>> {

@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Database, Tx } from '#server/db/client'
-import { memberships } from '#server/db/schema'
+import { memberships, tenants, users } from '#server/db/schema'
+import { adminConfig, notifications } from '#server/db/schema-settings'
 import { withTenant } from '#server/db/tenancy'
 import { Problem } from '#server/http/problem'
 import type { RoleKey } from '#server/domain/tenancy/roles'
-import { readScope, type Membership } from '#server/domain/tenancy/request-scope'
+import { readScope, unreadCountKey, type Membership, type Opened } from '#server/domain/tenancy/request-scope'
 
 /** Who acts, in which tenant, with which membership role. */
 export type Actor = { tenantId: string; userId: string; roleKey: RoleKey }
@@ -27,7 +28,7 @@ export async function asMember<T>(
   work: (ctx: DomainContext) => Promise<T>,
 ): Promise<T> {
   const asActive = (tx: Tx, membership: Membership | undefined) => {
-    if (!membership || membership.status !== 'active') {
+    if (membership?.status !== 'active') {
       throw new Problem({
         status: 403,
         title: 'Forbidden',
@@ -38,19 +39,20 @@ export async function asMember<T>(
     return work({ tx, actor: { tenantId: session.tenantId, userId: session.userId, roleKey: membership.roleKey as RoleKey }, now })
   }
   const shared = readScope.getStore()
-  if (shared) return shared.run(db, session.tenantId, session.userId, openMember, asActive)
+  if (shared) return shared.run(db, session.tenantId, session.userId, openMember, (tx, opened) => asActive(tx, opened.membership))
   return withTenant(db, session.tenantId, async (tx) => asActive(tx, await membershipOf(tx, session.tenantId, session.userId)))
 }
 
 /**
  * A read of the tenant that needs no active membership (the session's own view, the telemetry
- * switches): it joins the page's shared read transaction when there is one, and is told the
- * membership that transaction read; otherwise it runs in a tenant transaction of its own.
+ * switches): it joins the page's shared read transaction when there is one, and is told what that
+ * transaction read as it began (membership, the member's facts); otherwise it runs in a tenant
+ * transaction of its own, told nothing.
  */
 export async function asTenantReader<T>(
   db: Database,
   session: { tenantId: string; userId: string },
-  work: (tx: Tx, membership: Membership | undefined) => Promise<T>,
+  work: (tx: Tx, opened: Opened | undefined) => Promise<T>,
 ): Promise<T> {
   const shared = readScope.getStore()
   if (shared) return shared.run(db, session.tenantId, session.userId, openMember, work)
@@ -66,9 +68,45 @@ async function membershipOf(tx: Tx, tenantId: string, userId: string): Promise<M
   return membership
 }
 
-/** Begins a shared read transaction: the tenant's settings and the member's membership, read once. */
-function openMember(db: Database, tenantId: string, userId: string, inside: (tx: Tx, membership: Membership | undefined) => Promise<void>): Promise<void> {
-  return withTenant(db, tenantId, async (tx) => inside(tx, await membershipOf(tx, tenantId, userId)))
+/**
+ * Begins a shared read transaction with one statement (issue 37): the member's membership, and what
+ * every signed-in page shows of them and their organisation (the session view's names and flags,
+ * the telemetry switches' settings, the bell's unread count), read once for all the page's reads. As app_user with the
+ * tenant set, like every read of the transaction: the membership and the configuration row are
+ * the tenant's under row-level security; users and tenants are read by id.
+ */
+function openMember(db: Database, tenantId: string, userId: string, inside: (tx: Tx, opened: Opened) => Promise<void>): Promise<void> {
+  return withTenant(db, tenantId, async (tx) => {
+    const [row] = await tx
+      .select({
+        roleKey: memberships.roleKey,
+        status: memberships.status,
+        displayName: users.displayName,
+        email: users.email,
+        tenantName: tenants.name,
+        tenantSlug: tenants.slug,
+        featureFlags: tenants.featureFlags,
+        orgSettings: tenants.orgSettings,
+        telemetryValues: adminConfig.values,
+        telemetryVersion: adminConfig.version,
+        unread: sql<number>`(select count(*)::int from ${notifications} where ${notifications.tenantId} = ${tenants.id} and ${notifications.userId} = ${users.id} and ${notifications.readAt} is null)`,
+      })
+      .from(tenants)
+      .innerJoin(users, eq(users.id, userId))
+      .leftJoin(memberships, and(eq(memberships.tenantId, tenants.id), eq(memberships.userId, users.id)))
+      .leftJoin(adminConfig, and(eq(adminConfig.tenantId, tenants.id), eq(adminConfig.category, 'telemetry')))
+      .where(eq(tenants.id, tenantId))
+      .limit(1)
+    if (!row) return inside(tx, { membership: undefined, member: undefined })
+    const membership = row.roleKey !== null && row.status !== null ? { roleKey: row.roleKey, status: row.status } : undefined
+    const telemetryConfig = row.telemetryValues !== null && row.telemetryVersion !== null ? { values: row.telemetryValues, version: row.telemetryVersion } : undefined
+    const { displayName, email, tenantName, tenantSlug, featureFlags, orgSettings } = row
+    return inside(tx, {
+      membership,
+      member: { displayName, email, tenantName, tenantSlug, featureFlags, orgSettings, telemetryConfig },
+      known: [[unreadCountKey(tenantId, userId), Number(row.unread)]],
+    })
+  })
 }
 
 /** Where a call came from, as the audit log records it. */

@@ -46,11 +46,32 @@ export function createRequestScope<S>(): RequestScope<S> {
 /** The membership the shared transaction checked: what asMember needs of it. */
 export type Membership = { roleKey: string; status: string }
 
+/**
+ * What every signed-in page shows of the member and their organisation (the session view, the
+ * telemetry switches), read with the membership in the shared transaction's one opening statement.
+ */
+export type MemberFacts = {
+  displayName: string
+  email: string
+  tenantName: string
+  tenantSlug: string
+  featureFlags: Record<string, unknown>
+  orgSettings: Record<string, unknown>
+  /** The organisation's saved telemetry configuration (admin_config), if there is a row. */
+  telemetryConfig: { values: Record<string, unknown>; version: number } | undefined
+}
+
+/**
+ * What a shared transaction read once as it began: the membership (undefined for a non-member),
+ * the member's facts, and other reads answered already (by `readOnceIn` key, see `rememberIn`).
+ */
+export type Opened = { membership: Membership | undefined; member: MemberFacts | undefined; known?: [key: string, value: unknown][] }
+
 type Shared = {
   db: Database
   key: string
-  /** The open transaction and the member's membership, or the reason there is none. */
-  ready: Promise<{ tx: Tx; membership: Membership | undefined }>
+  /** The open transaction and what it read as it began, or the reason there is none. */
+  ready: Promise<{ tx: Tx; opened: Opened }>
   users: number
   closing: boolean
   /** A work failed for a reason other than a Problem (a failed statement): roll back. */
@@ -73,8 +94,8 @@ export class SharedReads {
     db: Database,
     tenantId: string,
     userId: string,
-    open: (db: Database, tenantId: string, userId: string, inside: (tx: Tx, membership: Membership | undefined) => Promise<void>) => Promise<void>,
-    work: (tx: Tx, membership: Membership | undefined) => Promise<T>,
+    open: (db: Database, tenantId: string, userId: string, inside: (tx: Tx, opened: Opened) => Promise<void>) => Promise<void>,
+    work: (tx: Tx, opened: Opened) => Promise<T>,
   ): Promise<T> {
     const key = `${tenantId}/${userId}`
     let shared = this.#current
@@ -85,8 +106,8 @@ export class SharedReads {
     }
     shared.users += 1
     try {
-      const { tx, membership } = await shared.ready
-      return await work(tx, membership)
+      const { tx, opened } = await shared.ready
+      return await work(tx, opened)
     } catch (error) {
       if (!(error instanceof Problem)) shared.failed = true
       throw error
@@ -107,10 +128,10 @@ export class SharedReads {
     await shared.done
   }
 
-  #open(db: Database, key: string, begin: (inside: (tx: Tx, membership: Membership | undefined) => Promise<void>) => Promise<void>): Shared {
-    let resolveReady!: (value: { tx: Tx; membership: Membership | undefined }) => void
+  #open(db: Database, key: string, begin: (inside: (tx: Tx, opened: Opened) => Promise<void>) => Promise<void>): Shared {
+    let resolveReady!: (value: { tx: Tx; opened: Opened }) => void
     let rejectReady!: (error: unknown) => void
-    const ready = new Promise<{ tx: Tx; membership: Membership | undefined }>((resolve, reject) => {
+    const ready = new Promise<{ tx: Tx; opened: Opened }>((resolve, reject) => {
       resolveReady = resolve
       rejectReady = reject
     })
@@ -118,9 +139,10 @@ export class SharedReads {
     let release!: () => void
     const released = new Promise<void>((resolve) => (release = resolve))
     const shared: Shared = { db, key, ready, users: 0, closing: false, failed: false, release, done: Promise.resolve() }
-    shared.done = begin(async (tx, membership) => {
+    shared.done = begin(async (tx, opened) => {
       sharedTransactions.add(tx)
-      resolveReady({ tx, membership })
+      for (const [readKey, value] of opened.known ?? []) rememberIn(tx, readKey, value)
+      resolveReady({ tx, opened })
       await released
       if (shared.failed) throw new RollBack()
     }).then(
@@ -174,3 +196,21 @@ export function readOnceIn<T>(tx: Tx, key: string, read: () => Promise<T>): Prom
   }
   return answer
 }
+
+/**
+ * A read answered already (by the shared transaction's opening statement: the bell's unread
+ * count, which every signed-in page's shell asks), given to `readOnceIn` under `key` as if read
+ * there. Outside a shared transaction nothing is remembered.
+ */
+function rememberIn<T>(tx: Tx, key: string, value: T): void {
+  if (!sharedTransactions.has(tx)) return
+  let reads = readsIn.get(tx)
+  if (!reads) readsIn.set(tx, (reads = new Map()))
+  reads.set(key, Promise.resolve(value))
+}
+
+/** The `readOnceIn` key of a member's unread notification count. */
+export function unreadCountKey(tenantId: string, userId: string): string {
+  return `notifications-unread:${tenantId}:${userId}`
+}
+

@@ -149,6 +149,47 @@ Open the document:
 `,
   },
   {
+    key: 'revision-superseded',
+    title: 'Revision superseded',
+    description:
+      'Sent once to everyone who received a revision by transmittal when a newer revision of its document supersedes it: members (unless they switched transmittal mail off) and outside contacts, whose mail holds their link again.',
+    variables: [
+      { name: 'recipientName', description: 'The recipient’s name.', sample: 'Jordan Lee' },
+      { name: 'documentNumber', description: 'The document number.', sample: 'HB-ARC-Z1-01-DR-A-0101' },
+      { name: 'documentTitle', description: 'The document title.', sample: 'General arrangement, level 1' },
+      { name: 'oldCode', description: 'The revision the recipient received.', sample: 'C01' },
+      { name: 'newCode', description: 'The revision that supersedes it.', sample: 'C02' },
+      { name: 'newStatus', description: 'The new revision’s suitability.', sample: 'A1' },
+      { name: 'supersededBy', description: 'Who issued the new revision.', sample: 'Sam Taylor' },
+      { name: 'transmittalNumber', description: 'The transmittal the recipient received the old revision with (the newest, when several).', sample: 'HB-TRN-0007' },
+      { name: 'senderName', description: 'Who sent that transmittal.', sample: 'Sam Taylor' },
+      { name: 'outside', description: 'Yes for an outside contact (no account; the new revision reaches them only by a new transmittal). Use as a section.', sample: true },
+      { name: 'openUrl', description: 'Where to look: the document’s page for a member who may view it, else the transmittal’s page (an outside contact’s own link); empty when an outside contact’s link has expired (use as a section).', sample: 'https://portal.example.com/shared/transmittals/sample' },
+      { name: 'openLabel', description: 'The words of that link.', sample: 'Open transmittal HB-TRN-0007' },
+    ],
+    subject: 'Superseded: {{documentNumber}} {{oldCode}} is replaced by {{newCode}}',
+    html: `<p>{{recipientName}},</p>
+<p><strong>{{documentNumber}} {{oldCode}}</strong> ({{documentTitle}}), which you received with transmittal {{transmittalNumber}}, is superseded by revision <strong>{{newCode}}</strong> ({{newStatus}}), issued by {{supersededBy}}. Check before you use {{oldCode}} again.</p>
+{{#outside}}<p>{{newCode}} is not part of transmittal {{transmittalNumber}}: it reaches you by a new transmittal. Ask {{senderName}} ({{organisationName}}) if you need it.</p>
+{{/outside}}{{#openUrl}}<p><a href="{{openUrl}}">{{openLabel}}</a></p>
+{{/openUrl}}{{^openUrl}}<p>Your link to transmittal {{transmittalNumber}} has expired: ask {{senderName}} to send it again.</p>
+{{/openUrl}}`,
+    text: `{{recipientName}},
+
+{{documentNumber}} {{oldCode}} ({{documentTitle}}), which you received with transmittal {{transmittalNumber}}, is superseded by revision {{newCode}} ({{newStatus}}), issued by {{supersededBy}}. Check before you use {{oldCode}} again.
+{{#outside}}
+
+{{newCode}} is not part of transmittal {{transmittalNumber}}: it reaches you by a new transmittal. Ask {{senderName}} ({{organisationName}}) if you need it.
+{{/outside}}
+{{#openUrl}}
+{{openLabel}}:
+{{openUrl}}
+{{/openUrl}}{{^openUrl}}
+Your link to transmittal {{transmittalNumber}} has expired: ask {{senderName}} to send it again.
+{{/openUrl}}
+`,
+  },
+  {
     key: 'item-assigned',
     title: 'Item assigned',
     description: 'Sent to a member when an item is assigned to them (unless they switched it off).',

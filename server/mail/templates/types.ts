@@ -7,6 +7,7 @@ export type MailTemplateKey =
   | 'workflow-due'
   | 'transmittal-sent'
   | 'document-renumbered'
+  | 'revision-superseded'
   | 'invite'
   | 'project-invite'
   | 'join-request-received'

@@ -21,6 +21,7 @@ import { startRetention } from '#server/jobs/retention'
 import { startTelemetryRetention } from '#server/jobs/telemetry-retention'
 import { startUploadPurge } from '#server/jobs/upload-purge'
 import { startTransmittalPackaging } from '#server/jobs/transmittal-packaging'
+import { startExportJobs } from '#server/jobs/export-jobs'
 import { startWorkflowReminders } from '#server/jobs/workflow-reminders'
 import { startNotificationDigest } from '#server/jobs/notification-digest'
 import { startRealtime, type Realtime } from '#server/realtime/start'
@@ -95,6 +96,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const mail = startMail(config, database, logger.child({ unit: 'mail' }))
   const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger: jobs })
   const packaging = startTransmittalPackaging({ db: database.db, store: blobStoreFor(config), logger: jobs })
+  const exportJobs = startExportJobs({ db: database.db, store: blobStoreFor(config), logger: jobs, publicUrl: config.publicUrl, linkHours: config.exportJobs.linkHours })
   const vacuum = database.driver === 'pglite' ? startPgliteVacuum({ db: database.db, logger: jobs }) : undefined
   const compaction = startChangeLogCompaction({ db: database.db, logger: jobs })
   const workflowReminders = startWorkflowReminders({ db: database.db, logger: jobs, links: { publicUrl: config.publicUrl } })
@@ -124,6 +126,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
       await mail.stop()
       await uploadPurge.stop()
       await packaging.stop()
+      await exportJobs.stop()
       await vacuum?.stop()
       await compaction.stop()
       await workflowReminders.stop()

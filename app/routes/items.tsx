@@ -5,6 +5,9 @@ import { ItemCompare } from '~/components/reporting/item-compare'
 import { ActiveFilters, ItemFilters } from '~/components/reporting/item-filters'
 import { ItemList } from '~/components/reporting/item-list'
 import { ItemSavedViews } from '~/components/reporting/item-saved-views'
+import { BackgroundExportForm, EXPORT_JOB_INTENT } from '~/components/exports/background-export-form'
+import { startBackgroundExport } from '~/lib/exports/start-export.server'
+import type { ExportEstimate } from '~/lib/exports/types'
 import { bulkSummary, ItemDeleteConfirmation, ItemSelectionForm } from '~/components/reporting/item-selection'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { invalidForm, noticeFailure, noticeOf, resultFor } from '~/components/reporting/report-action'
@@ -25,6 +28,7 @@ import {
   itemsHref,
   itemsPunchListHref,
   type ItemsQuery,
+  punchListParams,
   outstandingSearch,
   parseItemsQuery,
   viewQueryOf,
@@ -47,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseItemsQuery(new URL(request.url).searchParams)
   const { api, responseHeaders } = createServerApi(request, context)
   const me = query.assignee === 'me' || query.verifier === 'me' ? await signedInUser(api, responseHeaders) : null
-  const [list, projects, packages, members, views, report, compared] = await Promise.all([
+  const [list, projects, packages, members, views, report, compared, punchListSize] = await Promise.all([
     loadOutstanding(api, query, me),
     api.GET('/api/projects', { query: { limit: 100 } }),
     api.GET('/api/packages'),
@@ -56,6 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     api.GET('/api/views'),
     query.reportId ? api.GET('/api/reports/{id}', { path: { id: query.reportId } }) : null,
     Promise.all(query.compare.map((id) => api.GET('/api/items/{id}', { path: { id } }))),
+    api.GET('/api/exports/estimate', { query: new URLSearchParams([['kind', 'punch-list-pdf'], ...punchListParams(query)]) }),
   ])
   const compareItems = compared.flatMap((result) => (result.ok ? [result.data] : []))
   return data(
@@ -74,6 +79,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         shared: views.ok ? views.data.items.filter((view) => view.scope === 'shared') : null,
       },
       compare: { items: compareItems, missing: compared.length - compareItems.length },
+      // A selection too large to stream is printed as a job (docs/exports.md); without the answer, the PDF streams as before.
+      punchListJob: punchListSize.ok && punchListSize.data.asJob ? punchListSize.data : null,
     },
     { headers: responseHeaders },
   )
@@ -120,6 +127,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       return saveView(api, formData, query, responseHeaders)
     case 'delete-view':
       return deleteView(api, formData, query, responseHeaders)
+    case EXPORT_JOB_INTENT: {
+      const failed = await startBackgroundExport(api, responseHeaders, formData, { kind: 'punch-list-pdf', ...Object.fromEntries(punchListParams(query)) })
+      return noticeFailure(intent, failed.error, responseHeaders)
+    }
     default:
       throw data('Unknown intent', { status: 400 })
   }
@@ -188,7 +199,7 @@ async function deleteView(api: ApiClient, formData: FormData, query: ItemsQuery,
 
 export default function Items({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation(liveMatch.reporting)
-  const { query, page, loadNotice, choices, views, compare } = loaderData
+  const { query, page, loadNotice, choices, views, compare, punchListJob } = loaderData
   const actionData = useActionData<typeof action>()
   const session = useShellSession()
   const can = useReportingAbilities()
@@ -201,7 +212,7 @@ export default function Items({ loaderData }: Route.ComponentProps) {
   const items = page?.items ?? []
   return (
     <>
-      <PageHeader title="Items" description="Outstanding items, open or waiting for their close to be confirmed, newest first." actions={<ItemsExports query={query} />} />
+      <PageHeader title="Items" description="Outstanding items, open or waiting for their close to be confirmed, newest first." actions={<ItemsExports query={query} punchListJob={punchListJob} />} />
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
           {notice.message}
@@ -241,7 +252,7 @@ export default function Items({ loaderData }: Route.ComponentProps) {
 }
 
 /** Downloads of every item the filters select, not only this page: plain links the browser saves. */
-function ItemsExports({ query }: { query: ItemsQuery }) {
+function ItemsExports({ query, punchListJob }: { query: ItemsQuery; punchListJob: ExportEstimate | null }) {
   const link = buttonClasses({ variant: 'secondary', size: 'sm' })
   return (
     <>
@@ -251,9 +262,13 @@ function ItemsExports({ query }: { query: ItemsQuery }) {
       <a href={itemsExportHref(query, 'xlsx')} download className={link}>
         Export Excel
       </a>
-      <a href={itemsPunchListHref(query)} download className={link}>
-        Punch list PDF
-      </a>
+      {punchListJob ? (
+        <BackgroundExportForm label="Punch list PDF" estimate={punchListJob} />
+      ) : (
+        <a href={itemsPunchListHref(query)} download className={link}>
+          Punch list PDF
+        </a>
+      )}
     </>
   )
 }

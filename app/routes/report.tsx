@@ -6,6 +6,9 @@ import { ReportAddItemForm } from '~/components/reporting/report-add-item-form'
 import { ReportItemsTable } from '~/components/reporting/report-items-table'
 import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
 import { ReportRenameForm } from '~/components/reporting/report-rename-form'
+import { BackgroundExportForm, EXPORT_JOB_INTENT } from '~/components/exports/background-export-form'
+import { startBackgroundExport } from '~/lib/exports/start-export.server'
+import type { ExportEstimate } from '~/lib/exports/types'
 import { Banner } from '~/components/ui/banner'
 import { buttonClasses } from '~/components/ui/button'
 import { ButtonLink } from '~/components/ui/button-link'
@@ -39,11 +42,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     throw data(found.error.problem ?? null, { status: failureStatus(found.error), headers: responseHeaders })
   }
   const report = found.data
-  const [items, project, members, packages] = await Promise.all([
+  const [items, project, members, packages, pdfSize] = await Promise.all([
     api.GET('/api/reports/{reportId}/items', { path: { reportId: params.reportId }, query: new URLSearchParams(cursorQuery(position)) }),
     api.GET('/api/projects/{id}', { path: { id: report.projectId } }),
     api.GET('/api/members'),
     api.GET('/api/projects/{id}/packages', { path: { id: report.projectId } }),
+    api.GET('/api/exports/estimate', { query: new URLSearchParams({ kind: 'report-pdf', report: report.id }) }),
   ])
   const failed = [items, project, members, packages].find((result) => !result.ok)
   return data(
@@ -55,6 +59,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       members: members.ok ? members.data.items : [],
       packages: packages.ok ? packages.data.items : [],
       renaming: url.searchParams.has('rename'),
+      // A report too large to stream is exported as a job (docs/exports.md); without the answer, the PDF streams as before.
+      pdfJob: pdfSize.ok && pdfSize.data.asJob ? pdfSize.data : null,
       loadNotice: failed && !failed.ok ? noticeOf(failed.error) : null,
     },
     { headers: responseHeaders },
@@ -98,6 +104,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       await setFlash(responseHeaders, { tone: 'success', message: `Item ${result.data.number} “${result.data.title}” added.` })
       throw redirect(back, { headers: responseHeaders })
     }
+    case EXPORT_JOB_INTENT: {
+      const failed = await startBackgroundExport(api, responseHeaders, formData, { kind: 'report-pdf', report: params.reportId })
+      return noticeFailure(intent, failed.error, responseHeaders)
+    }
     default:
       throw data('Unknown intent', { status: 400 })
   }
@@ -105,7 +115,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function ReportPage({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation(liveMatch.reporting)
-  const { report, position, items, projectArchived, members, packages, renaming, loadNotice } = loaderData
+  const { report, position, items, projectArchived, members, packages, renaming, loadNotice, pdfJob } = loaderData
   const actionData = useActionData<typeof action>()
   const location = useLocation()
   const locale = useLocale()
@@ -132,7 +142,7 @@ export default function ReportPage({ loaderData }: Route.ComponentProps) {
             {` · created ${report.createdBy ? `by ${report.createdBy.displayName} ` : ''}on ${formatDate(report.createdAtUtc, locale)}`}
           </>
         }
-        actions={<ReportActions report={report} renameTo={renamePath} canRename={can.write} canArchive={can.archiveReport(report)} />}
+        actions={<ReportActions report={report} pdfJob={pdfJob} renameTo={renamePath} canRename={can.write} canArchive={can.archiveReport(report)} />}
       />
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
@@ -177,14 +187,30 @@ export default function ReportPage({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function ReportActions({ report, renameTo, canRename, canArchive }: { report: Report; renameTo: string; canRename: boolean; canArchive: boolean }) {
+function ReportActions({
+  report,
+  pdfJob,
+  renameTo,
+  canRename,
+  canArchive,
+}: {
+  report: Report
+  pdfJob: ExportEstimate | null
+  renameTo: string
+  canRename: boolean
+  canArchive: boolean
+}) {
   const title = reportTitle(report.title)
   return (
     <div className="flex flex-wrap items-start gap-2">
-      {/* A file download, not a screen: a plain link the browser saves; every reader may print it. */}
-      <a href={`/api/reports/${encodeURIComponent(report.id)}/pdf`} download className={buttonClasses({ variant: 'secondary' })}>
-        Report PDF
-      </a>
+      {/* A file download, not a screen: a plain link the browser saves; every reader may print it. A large one is prepared in the background. */}
+      {pdfJob ? (
+        <BackgroundExportForm label="Report PDF" estimate={pdfJob} />
+      ) : (
+        <a href={`/api/reports/${encodeURIComponent(report.id)}/pdf`} download className={buttonClasses({ variant: 'secondary' })}>
+          Report PDF
+        </a>
+      )}
       {canRename ? (
         <ButtonLink to={renameTo} variant="secondary">
           Rename

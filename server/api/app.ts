@@ -62,6 +62,7 @@ import { uploadsRoutes } from './photos/uploads'
 import { dashboardRoutes } from './reporting/dashboard'
 import { itemsRoutes } from './reporting/items'
 import { exportRoutes } from './exports/exports'
+import { exportJobRoutes } from './exports/export-jobs'
 import { projectsRoutes } from './reporting/projects'
 import { reportsRoutes } from './reporting/reports'
 import { syncRoutes } from './reporting/sync'
@@ -162,6 +163,7 @@ export function createBackend(deps: BackendDeps): Backend {
   app.route('/', projectsRoutes)
   app.route('/', reportsRoutes)
   app.route('/', exportRoutes)
+  app.route('/', exportJobRoutes)
   app.route('/', itemsRoutes)
   app.route('/', viewsRoutes)
   app.route('/', dashboardRoutes)

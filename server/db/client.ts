@@ -22,11 +22,12 @@ import * as billingSchema from './schema-billing'
 import * as storeSchema from './schema-store'
 import * as oidcSchema from './schema-oidc'
 import * as opsSchema from './schema-ops'
+import * as exportsSchema from './schema-exports'
 import { parseAsDrizzleOnce } from './pglite-parsers'
 import { takeTurns } from './turns'
 import { countStatements } from './statements'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema, ...opsSchema }
+const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema, ...opsSchema, ...exportsSchema }
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]

@@ -15,8 +15,8 @@ export type CommittedChange = {
   changedAt: Date
   actorUserId: string | null
   /**
-   * Set when the change concerns one person only (their in-app notifications): the hub tells that
-   * person's own connections and never the tenant's group.
+   * Set when the change concerns one person only (their in-app notifications, their export job):
+   * the hub tells that person's own connections and never the tenant's group.
    */
   audienceUserId?: string
 }

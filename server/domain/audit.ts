@@ -45,6 +45,7 @@ export type AuditAction =
   | 'doc-control.transmittal.received'
   | 'doc-control.transmittal.packaged'
   | 'doc-control.numbering.changed'
+  | 'exports.job'
   | 'admin.user.changed'
   | 'admin.user.deactivated'
   | 'admin.user.reactivated'

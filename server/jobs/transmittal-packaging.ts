@@ -1,4 +1,3 @@
-import { tenants } from '#server/db/schema'
 import type { Database } from '#server/db/client'
 import { withTenant } from '#server/db/tenancy'
 import {
@@ -18,6 +17,7 @@ import { PackageFileError, writePackage } from '#server/domain/doc-control/packa
 import type { DomainContext } from '#server/domain/tenancy/context'
 import type { Logger } from '#server/http/logger'
 import type { BlobStore } from '#server/storage/blob-store'
+import { claimEach, ClaimLost, startClaimingJob, Stopping, whileHeartbeating, type ClaimingJob } from './claimed-rows'
 
 /**
  * The transmittal packaging job (docs/doc-control.md "Packaging"), on every instance. Packages are
@@ -39,27 +39,7 @@ export type PackagingOptions = {
   heartbeatMs?: number
 }
 
-export type PackagingJob = {
-  /** Looks for work in the tenant now (a package was just queued there). */
-  nudge(tenantId: string): void
-  /** Resolves once no pass is running (tests, and the bench, wait on it). */
-  whenIdle(): Promise<void>
-  stop(): Promise<void>
-}
-
-class ClaimLost extends Error {
-  constructor() {
-    super('another instance took the package over')
-    this.name = 'ClaimLost'
-  }
-}
-
-class Stopping extends Error {
-  constructor() {
-    super('the instance is stopping')
-    this.name = 'Stopping'
-  }
-}
+export type PackagingJob = ClaimingJob
 
 const jobs = new Set<PackagingJob>()
 
@@ -78,28 +58,21 @@ export async function packageOne(options: PackagingOptions, claim: Claim, signal
   const run = tenantRunner(db, claim.tenantId, claim.requestedBy, now)
   const contents = await run((ctx) => packageContents(ctx, claim))
   if (!contents) return 'lost'
-  const controller = new AbortController()
-  const stop = () => controller.abort(signal?.reason ?? new Stopping())
-  if (signal?.aborted) stop()
-  signal?.addEventListener('abort', stop, { once: true })
-  const heartbeat = setInterval(() => {
-    run((ctx) => reportProgress(ctx, claim))
-      .then((ok) => {
-        if (!ok) controller.abort(new ClaimLost())
-      })
-      .catch((error: unknown) => logger.warn({ err: error, packageId: claim.packageId }, 'a packaging heartbeat failed'))
-  }, heartbeatMs)
-  heartbeat.unref()
   const workKey = packageWorkKey(claim.tenantId, claim.transmittalId, claim.packageId, claim.attempt)
   try {
-    const stored = await writePackage(
-      store,
-      workKey,
-      contents,
-      async (progress) => {
-        if (!(await run((ctx) => reportProgress(ctx, claim, progress)))) throw new ClaimLost()
-      },
-      controller.signal,
+    const stored = await whileHeartbeating(
+      { everyMs: heartbeatMs, logger, stopping: signal, what: 'the package' },
+      () => run((ctx) => reportProgress(ctx, claim)),
+      (working) =>
+        writePackage(
+          store,
+          workKey,
+          contents,
+          async (progress) => {
+            if (!(await run((ctx) => reportProgress(ctx, claim, progress)))) throw new ClaimLost('the package')
+          },
+          working,
+        ),
     )
     const key = packageKey(claim.tenantId, claim.transmittalId, claim.packageId, claim.attempt, stored.sha256)
     await store.move(workKey, key)
@@ -111,19 +84,15 @@ export async function packageOne(options: PackagingOptions, claim: Claim, signal
     return 'lost'
   } catch (error) {
     await store.delete(workKey).catch(() => undefined)
-    const reason: unknown = controller.signal.aborted ? controller.signal.reason : error
-    if (reason instanceof Stopping) {
+    if (error instanceof Stopping) {
       await run((ctx) => releasePackage(ctx, claim)).catch((releaseError: unknown) => logger.warn({ err: releaseError }, 'a package could not be handed back'))
       return 'lost'
     }
-    if (reason instanceof ClaimLost || error instanceof ClaimLost) return 'lost'
-    const message = reason instanceof PackageFileError ? reason.message : 'Packaging failed unexpectedly; start it again.'
+    if (error instanceof ClaimLost) return 'lost'
+    const message = error instanceof PackageFileError ? error.message : 'Packaging failed unexpectedly; start it again.'
     logger.warn({ err: error, tenantId: claim.tenantId, packageId: claim.packageId, attempt: claim.attempt }, 'transmittal packaging failed')
     await run((ctx) => failPackage(ctx, claim, message))
     return 'failed'
-  } finally {
-    clearInterval(heartbeat)
-    signal?.removeEventListener('abort', stop)
   }
 }
 
@@ -133,59 +102,29 @@ export async function packageOne(options: PackagingOptions, claim: Claim, signal
  */
 export async function runPackagingPass(options: PackagingOptions, tenantIds?: readonly string[], signal?: AbortSignal): Promise<number> {
   const { db, now = () => new Date() } = options
-  const ids = tenantIds ?? (await db.select({ id: tenants.id }).from(tenants)).map((t) => t.id)
-  let handled = 0
-  for (const tenantId of ids) {
-    while (!signal?.aborted) {
-      const staleBefore = new Date(now().getTime() - PACKAGE_STALE_MS)
-      const claim = await tenantRunner(db, tenantId, null, now)((ctx) => claimPackage(ctx, staleBefore))
-      if (!claim) break
-      if ((await packageOne(options, claim, signal)) !== 'lost') handled++
-    }
-  }
-  return handled
+  return claimEach(
+    db,
+    tenantIds,
+    signal,
+    (tenantId) => tenantRunner(db, tenantId, null, now)((ctx) => claimPackage(ctx, new Date(now().getTime() - PACKAGE_STALE_MS))),
+    (claim) => packageOne(options, claim, signal),
+  )
 }
 
 /** Starts the job on this instance: a pass at once, then every `intervalMs`, and on every nudge; one pass at a time. */
 export function startTransmittalPackaging(options: PackagingOptions): PackagingJob {
-  const { logger, intervalMs = 10_000 } = options
-  const controller = new AbortController()
-  let stopped = false
-  let running: Promise<void> | undefined
-  // Work asked for while a pass runs: every tenant, or these.
-  let pending: Set<string> | 'all' | undefined
-  const run = (tenantIds?: string[]) => {
-    if (stopped) return
-    if (running) {
-      pending = tenantIds === undefined || pending === 'all' ? 'all' : new Set([...(pending ?? []), ...tenantIds])
-      return
-    }
-    running = runPackagingPass(options, tenantIds, controller.signal)
-      .then(() => undefined)
-      .catch((error: unknown) => logger.error({ err: error, job: 'transmittal packaging' }, 'transmittal packaging pass failed'))
-      .finally(() => {
-        running = undefined
-        const next = pending
-        pending = undefined
-        if (next !== undefined) run(next === 'all' ? undefined : [...next])
-      })
-  }
-  const timer = setInterval(() => run(), intervalMs)
-  timer.unref()
-  const job: PackagingJob = {
-    nudge: (tenantId) => run([tenantId]),
-    async whenIdle() {
-      while (running) await running
-    },
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      jobs.delete(job)
-      controller.abort(new Stopping())
-      await running
-    },
-  }
+  const job = startClaimingJob({
+    name: 'transmittal packaging',
+    logger: options.logger,
+    intervalMs: options.intervalMs ?? 10_000,
+    pass: (tenantIds, signal) => runPackagingPass(options, tenantIds, signal),
+  })
   jobs.add(job)
-  run()
-  return job
+  return {
+    ...job,
+    async stop() {
+      jobs.delete(job)
+      await job.stop()
+    },
+  }
 }

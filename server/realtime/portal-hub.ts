@@ -240,10 +240,16 @@ export function createPortalHub(options: PortalHubOptions): PortalHub {
         for (const change of broadcast) {
           await hub.sendToGroup(tenantGroup(change.tenantId), HUB_EVENTS.entityChanged, [entityChanged(change, refs)])
         }
+        // A change of one person's own (their export job): told to that person's connections only.
+        for (const change of changes) {
+          if (change.audienceUserId !== undefined && change.entity !== 'Notification') {
+            await hub.sendToGroup(userGroup(change.tenantId, change.audienceUserId), HUB_EVENTS.entityChanged, [entityChanged(change, new Map())])
+          }
+        }
         // In-app notifications: each person concerned hears their unread count now, once per commit.
         const people = new Map<string, { tenantId: string; userId: string }>()
         for (const change of changes) {
-          if (change.audienceUserId !== undefined) people.set(`${change.tenantId}:${change.audienceUserId}`, { tenantId: change.tenantId, userId: change.audienceUserId })
+          if (change.audienceUserId !== undefined && change.entity === 'Notification') people.set(`${change.tenantId}:${change.audienceUserId}`, { tenantId: change.tenantId, userId: change.audienceUserId })
         }
         for (const { tenantId, userId } of people.values()) {
           const payload: NotificationsChanged = { unread: await withTenant(db, tenantId, (tx) => unreadOf(tx, tenantId, userId)) }

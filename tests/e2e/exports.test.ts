@@ -14,7 +14,9 @@ import { expectScreen, openMainDestination, signIn, VARIANTS } from './steps'
  * Exports (docs/exports.md): from the dashboard to Items, filtered to one project and grouped by
  * status, a person downloads the punch list PDF and the Excel file of what the screen lists, and
  * both are read back with real readers (pdftotext, exceljs); then, from the report, the report PDF
- * with the photo of its first item (pdfimages). JavaScript on and off, desktop and phone.
+ * with the photo of its first item (pdfimages). A report larger than the limit (EXPORT_JOB_ITEMS,
+ * made small here) is prepared as a job: its progress page ends in a download link, live through
+ * the hub with JavaScript and by refreshing itself without. JavaScript on and off, desktop and phone.
  */
 
 const run = promisify(execFile)
@@ -22,8 +24,11 @@ const run = promisify(execFile)
 let portal: Portal
 let browser: Browser
 
+/** A report of more items than this is exported as a job (docs/exports.md "Large exports as a job"): small, so a journey can make one. */
+const JOB_ITEMS = 3
+
 beforeAll(async () => {
-  portal = await startPortal()
+  portal = await startPortal({ env: { EXPORT_JOB_ITEMS: String(JOB_ITEMS), EXPORT_JOB_PHOTOS: '1' } })
   browser = await launchBrowser()
 })
 
@@ -128,6 +133,44 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     expect(reportText).toContain('Photo 1 · crack.jpg')
     const { stdout: images } = await run('pdfimages', ['-list', reportFile])
     expect(images.trim().split('\n').slice(2).filter((line) => / image /.test(line))).toHaveLength(1)
+    assertNoConsoleErrors()
+  })
+
+  test('a report larger than the limit is prepared as a job: its progress page ends in a download link', async () => {
+    const suffix = randomBytes(2).toString('hex')
+    const titles = Array.from({ length: JOB_ITEMS + 1 }, (_, i) => `Snag ${i + 1} ${suffix}`)
+    const reportTitle = `Large walk ${suffix}`
+    await projectWithItems(titles, reportTitle)
+    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page, assertNoConsoleErrors } = j
+
+    await page.goto('/')
+    await signIn(page, DEMO.user.email, DEMO.user.password)
+    await expectScreen(page, 'Dashboard')
+    await openMainDestination(page, 'Reports')
+    await expectScreen(page, 'Reports')
+    await page.getByRole('link', { name: reportTitle }).filter({ visible: true }).first().click()
+    await expectScreen(page, reportTitle)
+    // Too large to stream: no download link, a form that starts the job.
+    expect(await page.getByRole('link', { name: 'Report PDF' }).count()).toBe(0)
+    const form = page.getByRole('form', { name: 'Report PDF' })
+    await form.getByText(`${JOB_ITEMS + 1} items, 1 photo: prepared in the background`).waitFor()
+    await form.getByLabel('E-mail me when it is ready').check()
+    await form.getByRole('button', { name: 'Report PDF' }).click()
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?follow=1$/)
+    await expectScreen(page, `Report PDF: ${reportTitle}`)
+    await page.getByRole('progressbar', { name: 'Export prepared' }).waitFor()
+
+    // The job runs on the server; the page follows it (the hub with script, a refresh every 2 s without) to its end.
+    const download = page.getByRole('link', { name: 'Download PDF' })
+    await download.waitFor({ timeout: 60_000 })
+    expect(await page.getByRole('progressbar', { name: 'Export prepared' }).getAttribute('value')).toBe('100')
+    await page.getByRole('status').getByText(/^Ready, /).waitFor()
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()])
+    expect(file.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.pdf$/)
+    const { stdout: text } = await run('pdftotext', ['-enc', 'UTF-8', (await file.path()) as string, '-'])
+    for (const title of [reportTitle, ...titles]) expect(text).toContain(title)
     assertNoConsoleErrors()
   })
 })

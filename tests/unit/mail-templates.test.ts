@@ -25,6 +25,7 @@ const ALL_KEYS: MailTemplateKey[] = [
   'item-response',
   'item-close-requested',
   'digest',
+  'export-ready',
 ]
 
 const common = { siteName: 'Site Portal', organisationName: 'Northwind', publicUrl: 'https://portal.test' }

@@ -632,6 +632,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How large a PDF export would be, and whether it runs as a job
+         * @description kind=report-pdf with report={id}, or kind=punch-list-pdf with the items screen’s filters. Counts the items (and, for a report, the photos) the caller may read; asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 items; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.
+         */
+        get: operations["getApiExportsEstimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a PDF export as a background job (a report PDF or a punch list PDF)
+         * @description Queues the export as the caller’s job: it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).
+         */
+        post: operations["postApiExports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s export job: progress (percent, items), then its download link until it expires */
+        get: operations["getApiExportsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a failed (or expired) export again, from the start
+         * @description A job that is queued, running or ready is answered as it is.
+         */
+        post: operations["postApiExportsByIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The export’s file, for its owner only, until its link expires (Range supported) */
+        get: operations["getApiExportsByIdDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/items/outstanding": {
         parameters: {
             query?: never;
@@ -4982,6 +5076,42 @@ export interface components {
             open: number;
             closeRequested: number;
             closed: number;
+        };
+        ExportEstimate: {
+            /** @enum {string} */
+            kind: "report-pdf" | "punch-list-pdf";
+            items: number;
+            photos: number;
+            asJob: boolean;
+            limits: {
+                items: number;
+                photos: number;
+            };
+        };
+        ExportJob: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "report-pdf" | "punch-list-pdf";
+            title: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "ready" | "failed";
+            percent: number;
+            itemsDone: number;
+            itemsTotal: number;
+            sizeBytes: number | null;
+            error: string | null;
+            notify: boolean;
+            downloadUrl: string | null;
+            expiresAt: string | null;
+            expired: boolean;
+            returnTo: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            startedAt: string;
+            finishedAt: string | null;
         };
         ReportItem: {
             /** Format: uuid */
@@ -9457,6 +9587,453 @@ export interface operations {
             };
             /** @description No such transmittal, or not one the caller may read. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as RFC 9457 problem details with a correlation id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiExportsEstimate: {
+        parameters: {
+            query: {
+                project?: string;
+                report?: string;
+                package?: string;
+                status?: "open" | "close_requested";
+                assignee?: "me" | string;
+                overdue?: "1" | "true" | "yes" | "on";
+                verifier?: "me";
+                group?: "none" | "project" | "report" | "package" | "status" | "assignee";
+                kind: "report-pdf" | "punch-list-pdf";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts and the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportEstimate"];
+                };
+            };
+            /** @description Some input is not valid: the field errors say which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the session has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is blocked (KR_USER_BLOCKED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such report or project in this organisation. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as RFC 9457 problem details with a correlation id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiExports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for 24 hours; the same key with another body is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 1048576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    project?: string;
+                    /** Format: uuid */
+                    report?: string;
+                    package?: string;
+                    /** @enum {string} */
+                    status?: "open" | "close_requested";
+                    assignee?: "me" | string;
+                    /** @enum {string} */
+                    overdue?: "1" | "true" | "yes" | "on";
+                    /** @constant */
+                    verifier?: "me";
+                    /** @enum {string} */
+                    group?: "none" | "project" | "report" | "package" | "status" | "assignee";
+                    /** @enum {string} */
+                    kind: "report-pdf" | "punch-list-pdf";
+                    notify?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The job, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJob"];
+                };
+            };
+            /** @description Some input is not valid: the field errors say which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the session has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is blocked (KR_USER_BLOCKED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such report or project in this organisation. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as RFC 9457 problem details with a correlation id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiExportsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJob"];
+                };
+            };
+            /** @description Not signed in, or the session has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is blocked (KR_USER_BLOCKED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of the caller’s (another member’s is a 404 too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as RFC 9457 problem details with a correlation id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiExportsByIdRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for 24 hours; the same key with another body is 422. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, queued again (or as it is). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJob"];
+                };
+            };
+            /** @description The Idempotency-Key header is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the session has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is blocked (KR_USER_BLOCKED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of the caller’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as RFC 9457 problem details with a correlation id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiExportsByIdDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description A byte range. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is blocked (KR_USER_BLOCKED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of the caller’s (another member’s or another organisation’s is a 404 too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not ready yet, or failed (KR_EXPORT_NOT_READY). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The link expired and the file was deleted (KR_EXPORT_EXPIRED): run it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The range is past the end. */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };

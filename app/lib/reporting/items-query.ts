@@ -192,10 +192,15 @@ export function itemsExportHref(query: ItemsQuery, format: ItemsExportFormat): s
 
 /** The punch list PDF of the same selection, grouped as the screen groups it. */
 export function itemsPunchListHref(query: ItemsQuery): string {
+  const search = punchListParams(query).toString()
+  return `/api/items/outstanding/punch-list${search ? `?${search}` : ''}`
+}
+
+/** The punch list's query: the selection's filters and the grouping (also what a punch list run as a job is asked with). */
+export function punchListParams(query: ItemsQuery): URLSearchParams {
   const params = new URLSearchParams(exportFilters(query))
   if (query.groupBy !== 'none') params.set('group', query.groupBy)
-  const search = params.toString()
-  return `/api/items/outstanding/punch-list${search ? `?${search}` : ''}`
+  return params
 }
 
 function exportFilters(query: ItemsQuery): string {

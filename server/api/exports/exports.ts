@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { checkSelection, type ItemsSelection, itemColumns, selectedItems } from '#server/domain/exports/items'
+import { checkSelection, itemColumns, selectedItems, selectionOf } from '#server/domain/exports/items'
+import { type PdfDeps, type PdfExport, punchListPdfExport, reportPdfExport } from '#server/domain/exports/pdf-exports'
 import { dispositionOf } from '#server/domain/formats/csv'
 import { createPdf } from '#server/domain/formats/pdf'
-import { writePunchList } from '#server/domain/exports/punch-list'
 import { registerColumns, registerFields, registerRows } from '#server/domain/exports/register'
-import { reportItems, writeReportPdf } from '#server/domain/exports/report-pdf'
-import { photosOfItems, storeImages } from '#server/domain/exports/pictures'
+import { storeImages } from '#server/domain/exports/pictures'
 import { blobStoreFor } from '#server/storage/blob-stores'
 import { writeCoverSheet } from '#server/domain/doc-control/cover-sheet-pdf'
 import { transmittalContents } from '#server/domain/doc-control/packaging'
@@ -17,7 +16,6 @@ import { Problem, problems } from '#server/http/problem'
 import { checkTransmittals, transmittalColumns, transmittalRows } from '#server/domain/exports/transmittals'
 import { TransmittalListQuery } from '~/lib/schemas/transmittals'
 import { SearchQuerySchema } from '#server/api/documents/search'
-import { getReport } from '#server/domain/reporting/reports'
 import { MEDIA_TYPES, spreadsheetStream } from '#server/domain/formats/table'
 import { asMember } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
@@ -25,7 +23,6 @@ import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 import { preferredLocale } from '~/lib/format'
 import { GROUP_BYS } from '~/lib/reporting/items-query'
-import { reportTitle } from '~/lib/reporting/types'
 
 /**
  * docs/exports.md: the items screen's selection as a spreadsheet or a punch list PDF, and a report as a PDF. The query is the screen's own
@@ -57,17 +54,6 @@ export const TransmittalsExportQuery = TransmittalListQuery.omit({ page: true, p
 
 export const PunchListQuery = z.object({ ...filterShape, group: optional(z.enum(GROUP_BYS, { error: `group must be one of ${GROUP_BYS.join(', ')}.` })) })
 
-export function selectionOf(query: Omit<z.output<typeof ItemsExportQuery>, 'format'>, userId: string): ItemsSelection {
-  return {
-    projectId: query.project,
-    reportId: query.report,
-    packageKey: query.package,
-    status: query.status,
-    assigneeUserId: query.assignee === 'me' ? userId : query.assignee,
-    overdue: query.overdue ? true : undefined,
-    verifierMe: query.verifier === 'me',
-  }
-}
 
 /** A spreadsheet's stream as the web stream a response takes: text chunks become bytes (objectMode off). */
 function webStreamOf(stream: Readable | AsyncIterable<string>): ReadableStream<Uint8Array> {
@@ -77,6 +63,21 @@ function webStreamOf(stream: Readable | AsyncIterable<string>): ReadableStream<U
 /** Stream headers shared by every download: never cached, saved under its name. */
 export function downloadHeaders(mediaType: string, disposition: string): Record<string, string> {
   return { 'content-type': mediaType, 'content-disposition': disposition, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+}
+
+function pdfDeps(c: Context<BackendEnv>): PdfDeps {
+  const { db, now, config } = c.get('deps')
+  return { db, now, publicUrl: config.publicUrl, images: storeImages(blobStoreFor(config)) }
+}
+
+/** A PDF written page by page to the response; a failure mid-way ends the stream with an error (the browser shows a failed download). */
+function streamPdf(c: Context<BackendEnv>, made: PdfExport): Response {
+  const log = c.get('log')
+  made.write().catch((error: unknown) => {
+    log.error({ err: error }, `${made.name} PDF failed mid-stream`)
+    made.doc.destroy(error instanceof Error ? error : new Error(String(error)))
+  })
+  return c.body(Readable.toWeb(made.doc) as ReadableStream<Uint8Array>, 200, downloadHeaders(MEDIA_TYPES.pdf, dispositionOf(made.name, 'pdf', c.get('deps').now())))
 }
 
 export const exportRoutes = new Hono<BackendEnv>()
@@ -123,37 +124,9 @@ export const exportRoutes = new Hono<BackendEnv>()
     }),
     async (c) => {
       const session = requireSession(c)
-      const { db, now, config } = c.get('deps')
       const { group, ...filters } = c.req.valid('query')
-      const selection = selectionOf(filters, session.userId)
-      const facts = await asMember(db, session, now(), (ctx) => checkSelection(ctx, selection))
-      const at = now()
-      const clock = { now: at, locale: preferredLocale(c.req.header('accept-language')), timeZone: facts.timeZone }
-      const doc = createPdf({ title: 'Punch list', author: facts.madeBy, footer: `${facts.organisation} · Punch list`, now: at })
-      const log = c.get('log')
-      const meta = {
-        organisation: facts.organisation,
-        title: 'Punch list',
-        filters: facts.filters,
-        madeBy: facts.madeBy,
-        groupBy: group ?? 'none',
-        packageName: (key: string) => facts.packageNames.get(key) ?? key,
-        publicUrl: config.publicUrl,
-        clock,
-        logoKey: facts.logoKey,
-        images: storeImages(blobStoreFor(config)),
-        thumbnails: async (ids: string[]) => {
-          const firsts = await asMember(db, session, now(), (ctx) => photosOfItems(ctx, ids, 'thumbnail', { firstOnly: true }))
-          return new Map([...firsts].flatMap(([id, list]) => (list[0] ? [[id, list[0]] as const] : [])))
-        },
-      }
-      writePunchList(doc, meta, selectedItems(db, session, now, selection))
-        .then(() => doc.end())
-        .catch((error: unknown) => {
-          log.error({ err: error }, 'punch list failed mid-stream')
-          doc.destroy(error instanceof Error ? error : new Error(String(error)))
-        })
-      return c.body(Readable.toWeb(doc) as ReadableStream<Uint8Array>, 200, downloadHeaders(MEDIA_TYPES.pdf, dispositionOf('punch-list', 'pdf', at)))
+      const made = await punchListPdfExport(pdfDeps(c), session, selectionOf(filters, session.userId), group, preferredLocale(c.req.header('accept-language')))
+      return streamPdf(c, made)
     },
   )
   .get(
@@ -171,30 +144,8 @@ export const exportRoutes = new Hono<BackendEnv>()
     }),
     async (c) => {
       const session = requireSession(c)
-      const { db, now, config } = c.get('deps')
-      const reportId = c.req.param('id')
-      const { report, facts } = await asMember(db, session, now(), async (ctx) => ({ report: await getReport(ctx, reportId), facts: await checkSelection(ctx, {}) }))
-      const at = now()
-      const clock = { now: at, locale: preferredLocale(c.req.header('accept-language')), timeZone: facts.timeZone }
-      const name = reportTitle(report.title)
-      const doc = createPdf({ title: name, author: facts.madeBy, footer: name, now: at })
-      const log = c.get('log')
-      const meta = {
-        organisation: facts.organisation,
-        logoKey: facts.logoKey,
-        madeBy: facts.madeBy,
-        packageName: (key: string) => facts.packageNames.get(key) ?? key,
-        publicUrl: config.publicUrl,
-        clock,
-        images: storeImages(blobStoreFor(config)),
-      }
-      writeReportPdf(doc, report, meta, reportItems(db, session, now, report.id))
-        .then(() => doc.end())
-        .catch((error: unknown) => {
-          log.error({ err: error }, 'report PDF failed mid-stream')
-          doc.destroy(error instanceof Error ? error : new Error(String(error)))
-        })
-      return c.body(Readable.toWeb(doc) as ReadableStream<Uint8Array>, 200, downloadHeaders(MEDIA_TYPES.pdf, dispositionOf('report', 'pdf', at)))
+      const made = await reportPdfExport(pdfDeps(c), session, c.req.param('id'), preferredLocale(c.req.header('accept-language')))
+      return streamPdf(c, made)
     },
   )
   .get(

@@ -29,6 +29,30 @@ export type ItemsSelection = Omit<OutstandingQuery, 'limit' | 'before'> & {
 
 type Session = { tenantId: string; userId: string }
 
+/** The items screen's filters by their names on the screen and in the export calls (app/lib/reporting/items-query.ts). */
+export type ItemsFilters = {
+  project?: string | undefined
+  report?: string | undefined
+  package?: string | undefined
+  status?: 'open' | 'close_requested' | undefined
+  assignee?: string | undefined
+  overdue?: string | undefined
+  verifier?: 'me' | undefined
+}
+
+/** The filters as the query they ask for, for this reader (`assignee=me` is the reader). */
+export function selectionOf(filters: ItemsFilters, userId: string): ItemsSelection {
+  return {
+    projectId: filters.project,
+    reportId: filters.report,
+    packageKey: filters.package,
+    status: filters.status,
+    assigneeUserId: filters.assignee === 'me' ? userId : filters.assignee,
+    overdue: filters.overdue ? true : undefined,
+    verifierMe: filters.verifier === 'me',
+  }
+}
+
 export type SelectionFacts = {
   packageNames: Map<string, string>
   /** The filters in words, for a PDF's cover. */

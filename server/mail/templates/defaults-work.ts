@@ -243,6 +243,33 @@ Review it, and close it or send it back: {{itemUrl}}
 `,
   },
   {
+    key: 'export-ready',
+    title: 'Export ready',
+    description: 'Sent to a member who asked for a mail when their large export (a report or punch list PDF run in the background) is ready or has failed.',
+    variables: [
+      { name: 'recipientName', description: 'The member’s name.', sample: 'Jordan Lee' },
+      { name: 'exportTitle', description: 'What was exported.', sample: 'Report PDF: Level 3 walkdown' },
+      { name: 'outcome', description: '“is ready”, or “failed”.', sample: 'is ready' },
+      { name: 'error', description: 'Why it failed, when it failed (use as a section).', sample: '' },
+      { name: 'expiresAt', description: 'Until when the download link works (UTC), when it is ready.', sample: '2026-12-02 17:00 UTC' },
+      { name: 'exportUrl', description: 'The export’s page: its download link, or “Run again”.', sample: 'https://portal.example.com/exports/sample' },
+    ],
+    subject: 'Your export {{outcome}}: {{exportTitle}}',
+    html: `<p>{{recipientName}},</p>
+<p>Your export <strong>{{exportTitle}}</strong> {{outcome}}.</p>
+{{#error}}<p>Why: {{error}}</p>
+{{/error}}{{#expiresAt}}<p>Its download link works until {{expiresAt}}, for you only (sign in to download).</p>
+{{/expiresAt}}<p><a href="{{exportUrl}}">Open the export</a></p>`,
+    text: `{{recipientName}},
+
+Your export {{exportTitle}} {{outcome}}.
+{{#error}}Why: {{error}}
+{{/error}}{{#expiresAt}}Its download link works until {{expiresAt}}, for you only (sign in to download).
+{{/expiresAt}}
+Open the export: {{exportUrl}}
+`,
+  },
+  {
     key: 'digest',
     title: 'Daily digest',
     description: 'The daily summary of a member’s open items, for members who chose a daily digest in Settings › Notifications.',

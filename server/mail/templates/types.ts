@@ -20,6 +20,7 @@ export type MailTemplateKey =
   | 'item-response'
   | 'item-close-requested'
   | 'digest'
+  | 'export-ready'
 
 /** A variable's value: text, a number, or (for a section such as the digest's items) a list of records. */
 export type MailVariables = Record<string, string | number | boolean | null | Record<string, string | number | boolean | null>[]>

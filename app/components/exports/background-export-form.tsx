@@ -1,0 +1,29 @@
+import { Form } from 'react-router'
+import { CsrfInput } from '~/components/ui/csrf-input'
+import { SubmitButton } from '~/components/ui/submit-button'
+import type { ExportEstimate } from '~/lib/exports/types'
+
+/** The form field and intent a screen's action reads (app/lib/exports/start-export.server.ts). */
+export const EXPORT_JOB_INTENT = 'export-job'
+
+/**
+ * docs/exports.md "Large exports as a job": where a screen offers a PDF that is too large to
+ * stream, a form that starts it as a job (the action redirects to its progress page), with the
+ * choice of a mail when it is ready. Works without JavaScript: a plain POST.
+ */
+export function BackgroundExportForm({ label, estimate }: { label: string; estimate: ExportEstimate }) {
+  const size = `${estimate.items} ${estimate.items === 1 ? 'item' : 'items'}${estimate.photos > 0 ? `, ${estimate.photos} ${estimate.photos === 1 ? 'photo' : 'photos'}` : ''}`
+  return (
+    <Form method="post" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-border px-3 py-1.5" aria-label={label}>
+      <CsrfInput />
+      <SubmitButton intent={EXPORT_JOB_INTENT} variant="secondary" pendingLabel="Starting…">
+        {label}
+      </SubmitButton>
+      <label className="flex items-center gap-2 text-sm text-text">
+        <input type="checkbox" name="notify" value="on" className="size-4 accent-primary" />
+        E-mail me when it is ready
+      </label>
+      <span className="w-full text-xs text-muted">{size}: prepared in the background, then offered for download.</span>
+    </Form>
+  )
+}

@@ -1,0 +1,134 @@
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { estimateExport, exportDownload, getExportJob, retryExportJob, startExportJob } from '#server/domain/exports/export-jobs'
+import { asMember, type DomainContext } from '#server/domain/tenancy/context'
+import { operation } from '#server/http/contract'
+import type { BackendEnv } from '#server/http/env'
+import { idempotent } from '#server/http/idempotency'
+import { requireSession } from '#server/http/session'
+import { nudgeExports } from '#server/jobs/export-jobs'
+import { EXPORT_JOB_KINDS } from '~/lib/exports/types'
+import { preferredLocale } from '~/lib/format'
+import { ExportEstimateSchema, ExportJobSchema } from '~/lib/schemas/export-jobs'
+import { serveBlob } from '../photos/serve-blob'
+import { PunchListQuery } from './exports'
+
+/**
+ * docs/exports.md "Large exports as a job": how large an export is (the screens ask, and offer a
+ * job above the limits), start one (202; the export job on any instance picks it up), follow it,
+ * run a failed or expired one again, and download its file. A job is its owner's alone: another
+ * member's or another organisation's job id is a 404, as one that does not exist; an expired link
+ * is a 410.
+ */
+
+const TAG = 'Exports'
+const kind = z.enum(EXPORT_JOB_KINDS, { error: `kind must be one of ${EXPORT_JOB_KINDS.join(', ')}.` })
+
+/** The punch list's filters (the items screen's names), or `report` for a report PDF. */
+export const ExportEstimateQuery = PunchListQuery.extend({ kind })
+export const ExportJobRequest = PunchListQuery.extend({ kind, notify: z.boolean({ error: 'notify must be true or false.' }).optional() })
+
+function run<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) => Promise<T>): Promise<T> {
+  const session = requireSession(c)
+  const { db, now } = c.get('deps')
+  return asMember(db, session, now(), work)
+}
+
+function limitsOf(c: Context<BackendEnv>) {
+  return c.get('deps').config.exportJobs
+}
+
+export const exportJobRoutes = new Hono<BackendEnv>()
+  .get(
+    '/api/exports/estimate',
+    operation({
+      summary: 'How large a PDF export would be, and whether it runs as a job',
+      description:
+        'kind=report-pdf with report={id}, or kind=punch-list-pdf with the items screen’s filters. Counts the items (and, for a report, the photos) the caller may read; asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 items; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.',
+      tag: TAG,
+      access: 'session',
+      query: ExportEstimateQuery,
+      responses: { 200: { description: 'The counts and the decision.', schema: ExportEstimateSchema }, 404: 'No such report or project in this organisation.' },
+    }),
+    async (c) => {
+      const request = c.req.valid('query')
+      const estimate = await run(c, (ctx) => estimateExport(ctx, request, limitsOf(c)))
+      c.header('cache-control', 'no-store')
+      return c.json({ kind: estimate.kind, items: estimate.items, photos: estimate.photos, asJob: estimate.asJob, limits: estimate.limits })
+    },
+  )
+  .post(
+    '/api/exports',
+    operation({
+      summary: 'Start a PDF export as a background job (a report PDF or a punch list PDF)',
+      description:
+        'Queues the export as the caller’s job: it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).',
+      tag: TAG,
+      access: 'session',
+      idempotent: true,
+      body: ExportJobRequest,
+      responses: { 202: { description: 'The job, queued.', schema: ExportJobSchema }, 404: 'No such report or project in this organisation.' },
+    }),
+    idempotent,
+    async (c) => {
+      const request = c.req.valid('json')
+      const locale = preferredLocale(c.req.header('accept-language'))
+      const job = await run(c, (ctx) => startExportJob(ctx, request, locale, limitsOf(c)))
+      nudgeExports(requireSession(c).tenantId)
+      c.header('location', `/api/exports/${job.id}`)
+      return c.json(job, 202)
+    },
+  )
+  .get(
+    '/api/exports/:id',
+    operation({
+      summary: 'The caller’s export job: progress (percent, items), then its download link until it expires',
+      tag: TAG,
+      access: 'session',
+      responses: { 200: { description: 'The job.', schema: ExportJobSchema }, 404: 'No such export of the caller’s (another member’s is a 404 too).' },
+    }),
+    async (c) => {
+      c.header('cache-control', 'no-store')
+      return c.json(await run(c, (ctx) => getExportJob(ctx, c.req.param('id'))))
+    },
+  )
+  .post(
+    '/api/exports/:id/retry',
+    operation({
+      summary: 'Run a failed (or expired) export again, from the start',
+      description: 'A job that is queued, running or ready is answered as it is.',
+      tag: TAG,
+      access: 'session',
+      idempotent: true,
+      responses: { 202: { description: 'The job, queued again (or as it is).', schema: ExportJobSchema }, 404: 'No such export of the caller’s.' },
+    }),
+    idempotent,
+    async (c) => {
+      const { job, queued } = await run(c, (ctx) => retryExportJob(ctx, c.req.param('id')))
+      if (queued) nudgeExports(requireSession(c).tenantId)
+      c.header('location', `/api/exports/${job.id}`)
+      return c.json(job, 202)
+    },
+  )
+  .get(
+    '/api/exports/:id/download',
+    operation({
+      summary: 'The export’s file, for its owner only, until its link expires (Range supported)',
+      tag: TAG,
+      access: 'session',
+      responses: {
+        200: { description: 'The PDF (attachment).', contentType: 'application/pdf' },
+        206: { description: 'A byte range.', contentType: 'application/pdf' },
+        302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.',
+        304: 'Not modified.',
+        404: 'No such export of the caller’s (another member’s or another organisation’s is a 404 too).',
+        409: 'Not ready yet, or failed (KR_EXPORT_NOT_READY).',
+        410: 'The link expired and the file was deleted (KR_EXPORT_EXPIRED): run it again.',
+        416: 'The range is past the end.',
+      },
+    }),
+    async (c) => {
+      const blob = await run(c, (ctx) => exportDownload(ctx, c.req.param('id')))
+      return serveBlob(c, blob, { cache: 'no-cache', csp: 'sandbox', disposition: 'attachment', missing: 'The export’s file was not found: run it again.' })
+    },
+  )

@@ -1,0 +1,263 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { onCommittedChanges, type CommittedChange } from '#server/db/committed-changes'
+import { exportJobs } from '#server/db/schema-exports'
+import { withTenant } from '#server/db/tenancy'
+import { createLogger } from '#server/http/logger'
+import { runExportPass, startExportJobs, type ExportJobOptions } from '#server/jobs/export-jobs'
+import { blobStoreFor } from '#server/storage/blob-stores'
+import type { ExportEstimate, ExportJob } from '~/lib/exports/types'
+import type { Item } from '~/lib/reporting/types'
+import { expectProblem, mailsTo } from '#tests/helpers/auth'
+import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
+import { readPdf } from '#tests/helpers/pdf-reader'
+import { pngImage, uploadPhoto } from '#tests/helpers/photos'
+import { allPages, createItem, createOrg, createReport, json, setMembershipStatus, type Org } from '#tests/helpers/reporting-b'
+
+/**
+ * docs/exports.md "Large exports as a job": the estimate that decides, start (202), follow, the job
+ * (claim, progress, the staging file, a restart, a failure), the download only its owner may use,
+ * the link that expires, running again, and the mail. Limits made small by the environment
+ * (EXPORT_JOB_ITEMS=2, EXPORT_JOB_PHOTOS=1), as the e2e journey makes them.
+ */
+
+let t: TestBackend
+const logger = createLogger('silent')
+
+beforeAll(async () => {
+  t = await createTestBackend({ now: '2026-11-28T09:00:00.000Z', env: { EXPORT_JOB_ITEMS: '2', EXPORT_JOB_PHOTOS: '1', EXPORT_LINK_HOURS: '24' } })
+})
+
+afterAll(async () => {
+  await t?.close()
+})
+
+function jobOptions(extra: Partial<ExportJobOptions> = {}): ExportJobOptions {
+  return { db: t.db, store: blobStoreFor(t.config), logger, now: t.now, publicUrl: t.config.publicUrl, linkHours: t.config.exportJobs.linkHours, ...extra }
+}
+
+async function jobRow(tenantId: string, id: string) {
+  return withTenant(t.db, tenantId, async (tx) => {
+    const [row] = await tx.select().from(exportJobs).where(and(eq(exportJobs.tenantId, tenantId), eq(exportJobs.id, id)))
+    if (!row) throw new Error('no export job row')
+    return row
+  })
+}
+
+/** Every blob the tenant's exports hold. */
+async function exportBlobs(tenantId: string): Promise<string[]> {
+  return (await blobStoreFor(t.config).list(`${tenantId}/exports`)).map((entry) => entry.key).sort()
+}
+
+async function reportWith(org: Org, titles: string[]): Promise<{ reportId: string; items: Item[] }> {
+  const reportId = await createReport(t, org.admin.member, org.projectId, { title: `Walkdown ${titles.length}` })
+  const items: Item[] = []
+  for (const title of titles) items.push(await createItem(org.writer, reportId, { title }))
+  return { reportId, items }
+}
+
+async function startReportJob(org: Org, reportId: string, notify = false): Promise<ExportJob> {
+  const started = await org.writer.post('/api/exports', { kind: 'report-pdf', report: reportId, notify })
+  const job = await json<ExportJob>(started, 202)
+  expect(started.headers.get('location')).toBe(`/api/exports/${job.id}`)
+  return job
+}
+
+test('the estimate decides: more items (or, for a report, photos) than the limits run as a job; another organisation’s report is a 404', async () => {
+  const org = await createOrg(t)
+  const small = await reportWith(org, ['One tile'])
+  expect(await json<ExportEstimate>(await org.reader.get(`/api/exports/estimate?kind=report-pdf&report=${small.reportId}`))).toEqual({
+    kind: 'report-pdf',
+    items: 1,
+    photos: 0,
+    asJob: false,
+    limits: { items: 2, photos: 1 },
+  })
+  // Photos beyond their limit make even a one-item report a job.
+  await uploadPhoto(org.writer, small.items[0]?.id ?? '', pngImage(8, 6, 1))
+  await uploadPhoto(org.writer, small.items[0]?.id ?? '', pngImage(8, 6, 2))
+  expect(await json<ExportEstimate>(await org.reader.get(`/api/exports/estimate?kind=report-pdf&report=${small.reportId}`))).toMatchObject({ items: 1, photos: 2, asJob: true })
+  const large = await reportWith(org, ['A', 'B', 'C'])
+  expect(await json<ExportEstimate>(await org.reader.get(`/api/exports/estimate?kind=report-pdf&report=${large.reportId}`))).toMatchObject({ items: 3, asJob: true })
+  // The punch list counts the screen's selection.
+  expect(await json<ExportEstimate>(await org.reader.get(`/api/exports/estimate?kind=punch-list-pdf&report=${large.reportId}`))).toMatchObject({ kind: 'punch-list-pdf', items: 3, asJob: true })
+  expect(await json<ExportEstimate>(await org.reader.get(`/api/exports/estimate?kind=punch-list-pdf&report=${small.reportId}`))).toMatchObject({ items: 1, asJob: false })
+
+  const theirs = await createOrg(t)
+  await expectProblem(await theirs.admin.get(`/api/exports/estimate?kind=report-pdf&report=${large.reportId}`), 404)
+  await expectProblem(await theirs.admin.post('/api/exports', { kind: 'report-pdf', report: large.reportId }), 404)
+  await expectProblem(await theirs.admin.post('/api/exports', { kind: 'punch-list-pdf', project: org.projectId }), 404)
+  await expectProblem(await org.reader.get('/api/exports/estimate?kind=report-pdf'), 400)
+  await expectProblem(await org.reader.get('/api/exports/estimate?kind=zip'), 400)
+})
+
+test('a report PDF as a job: queued, then ready with a PDF of every item, downloadable by its owner only; the mail says it is ready', async () => {
+  const org = await createOrg(t)
+  const titles = ['Zoë Ørsted’s cracked tile', 'Łukasz Wróbel’s loose rail', '山田 太郎 の 窓']
+  const { reportId } = await reportWith(org, titles)
+  const job = await startReportJob(org, reportId, true)
+  expect(job).toMatchObject({ kind: 'report-pdf', title: 'Report PDF: Walkdown 3', status: 'queued', percent: 0, itemsDone: 0, itemsTotal: 3, downloadUrl: null, notify: true, returnTo: `/reports/${reportId}` })
+  await expectProblem(await org.writer.get(`/api/exports/${job.id}/download`), 409, 'KR_EXPORT_NOT_READY')
+
+  // What the hub is given: each change of the job, for its owner's connections alone.
+  const told: CommittedChange[] = []
+  const stopListening = onCommittedChanges(t.db, (changes) => told.push(...changes.filter((change) => change.entity === 'ExportJob')))
+  try {
+    expect(await runExportPass(jobOptions(), [org.tenant.id])).toBe(1)
+  } finally {
+    stopListening()
+  }
+  expect(told.map((change) => [change.entityId, change.audienceUserId])).toEqual([
+    [job.id, org.writer.member.user.id], // claimed
+    [job.id, org.writer.member.user.id], // a batch read
+    [job.id, org.writer.member.user.id], // ready
+  ])
+  const ready = await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))
+  expect(ready).toMatchObject({ status: 'ready', percent: 100, itemsDone: 3, itemsTotal: 3, error: null, expired: false, downloadUrl: `/api/exports/${job.id}/download`, expiresAt: '2026-11-29T09:00:00.000Z' })
+  const row = await jobRow(org.tenant.id, job.id)
+  expect(row.blobKey).toMatch(new RegExp(`^${org.tenant.id}/exports/${job.id}-1\\.[0-9a-f]{64}$`))
+  // Only the finished file is left: the staging file was moved into place.
+  expect(await exportBlobs(org.tenant.id)).toEqual([row.blobKey])
+
+  const file = await org.writer.get(`/api/exports/${job.id}/download`)
+  expect(file.status).toBe(200)
+  expect(file.headers.get('content-type')).toBe('application/pdf')
+  expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename\*=UTF-8''report-2026-11-28\.pdf$/)
+  const pdf = await readPdf(await file.arrayBuffer())
+  for (const title of titles) expect(pdf.text).toContain(title)
+  expect(pdf.text).toContain('Walkdown 3')
+  expect(pdf.fontsEmbedded).toBe(true)
+  expect(ready.sizeBytes).toBe(Number(file.headers.get('content-length')))
+
+  // Only its owner: another member of the organisation (even its admin) and another organisation get a 404.
+  const theirs = await createOrg(t)
+  for (const c of [org.admin, org.other, org.reader, theirs.admin]) {
+    await expectProblem(await c.get(`/api/exports/${job.id}`), 404, 'KR_NOT_FOUND')
+    await expectProblem(await c.get(`/api/exports/${job.id}/download`), 404, 'KR_NOT_FOUND')
+    await expectProblem(await c.post(`/api/exports/${job.id}/retry`), 404, 'KR_NOT_FOUND')
+  }
+  await expectProblem(await org.writer.get('/api/exports/nope'), 404, 'KR_NOT_FOUND')
+  await expectProblem(await org.writer.get('/api/exports/nope/download'), 404, 'KR_NOT_FOUND')
+
+  const [mail] = await mailsTo(t.db, org.writer.member.user.email)
+  expect(mail).toMatchObject({ template: 'export-ready', subject: 'Your export is ready: Report PDF: Walkdown 3' })
+  expect(mail?.textBody).toContain(`${t.config.publicUrl}/exports/${job.id}`)
+  expect(mail?.textBody).toContain('2026-11-29 09:00 UTC')
+})
+
+test('a punch list as a job holds what the screen lists for the same filters, read as its owner', async () => {
+  const org = await createOrg(t)
+  const { reportId } = await reportWith(org, ['North door', 'South door', 'East door'])
+  const started = await org.reader.post('/api/exports', { kind: 'punch-list-pdf', report: reportId, group: 'status' })
+  const job = await json<ExportJob>(started, 202)
+  expect(job).toMatchObject({ title: expect.stringContaining('Punch list PDF: Report:'), itemsTotal: 3, returnTo: `/items?report=${reportId}&group=status` })
+  await runExportPass(jobOptions(), [org.tenant.id])
+  const listed = await allPages(org.reader, `/api/items/outstanding?report=${reportId}&limit=2`, 'before')
+  const pdf = await readPdf(await (await org.reader.get(`/api/exports/${job.id}/download`)).arrayBuffer())
+  for (const item of listed.items) expect(pdf.text).toContain(`#${item.number}`)
+  expect(pdf.text).toContain('3 items')
+})
+
+test('the link expires: the call says so (410), the next pass deletes the file, and running it again makes a new one', async () => {
+  const org = await createOrg(t)
+  const { reportId } = await reportWith(org, ['A', 'B', 'C'])
+  const job = await startReportJob(org, reportId)
+  await runExportPass(jobOptions(), [org.tenant.id])
+  const key = (await jobRow(org.tenant.id, job.id)).blobKey
+  // A day later (the session would not last so long: the link's end is moved instead).
+  await withTenant(t.db, org.tenant.id, (tx) => tx.update(exportJobs).set({ expiresAt: new Date(t.now().getTime() - 60_000) }).where(eq(exportJobs.id, job.id)))
+  {
+    expect(await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))).toMatchObject({ status: 'ready', expired: true, downloadUrl: null })
+    await expectProblem(await org.writer.get(`/api/exports/${job.id}/download`), 410, 'KR_EXPORT_EXPIRED')
+    await runExportPass(jobOptions(), [org.tenant.id])
+    expect(await blobStoreFor(t.config).stat(key ?? '')).toBeUndefined()
+    expect(await exportBlobs(org.tenant.id)).toEqual([])
+
+    const again = await json<ExportJob>(await org.writer.post(`/api/exports/${job.id}/retry`), 202)
+    expect(again).toMatchObject({ id: job.id, status: 'queued', expired: false, downloadUrl: null })
+    await runExportPass(jobOptions(), [org.tenant.id])
+    expect(await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))).toMatchObject({ status: 'ready', expired: false })
+    expect((await org.writer.get(`/api/exports/${job.id}/download`)).status).toBe(200)
+    // A ready job is answered as it is.
+    expect(await json<ExportJob>(await org.writer.post(`/api/exports/${job.id}/retry`), 202)).toMatchObject({ status: 'ready' })
+  }
+})
+
+test('a failure mid-way says why, leaves no file behind, and the job can be run again', async () => {
+  const org = await createOrg(t)
+  const { reportId } = await reportWith(org, ['A', 'B', 'C'])
+  const job = await startReportJob(org, reportId, true)
+  const broken = jobOptions({
+    afterBatch: () => {
+      throw new Error('the disk is full')
+    },
+  })
+  expect(await runExportPass(broken, [org.tenant.id])).toBe(1)
+  const failed = await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))
+  expect(failed).toMatchObject({ status: 'failed', error: 'The export failed unexpectedly; run it again.', downloadUrl: null })
+  expect(await exportBlobs(org.tenant.id)).toEqual([])
+  await expectProblem(await org.writer.get(`/api/exports/${job.id}/download`), 409, 'KR_EXPORT_NOT_READY')
+  expect((await mailsTo(t.db, org.writer.member.user.email)).map((m) => m.subject)).toEqual(['Your export failed: Report PDF: Walkdown 3'])
+
+  // A member whose membership ended: the job reads as them, so it fails and says why.
+  await setMembershipStatus(t, org.writer.member, 'suspended')
+  await withTenant(t.db, org.tenant.id, (tx) => tx.update(exportJobs).set({ status: 'queued' }).where(eq(exportJobs.id, job.id)))
+  await runExportPass(jobOptions(), [org.tenant.id])
+  expect((await jobRow(org.tenant.id, job.id)).error).toBe('Your membership of this organisation is not active.')
+  await setMembershipStatus(t, org.writer.member, 'active')
+
+  const again = await json<ExportJob>(await org.writer.post(`/api/exports/${job.id}/retry`), 202)
+  expect(again).toMatchObject({ status: 'queued', error: null, percent: 0 })
+  await runExportPass(jobOptions(), [org.tenant.id])
+  expect(await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))).toMatchObject({ status: 'ready', error: null })
+})
+
+test('after a restart: a job left running by a dead instance is claimed again, started over, and only the complete file is offered', async () => {
+  const org = await createOrg(t)
+  const { reportId } = await reportWith(org, ['A', 'B', 'C'])
+  const job = await startReportJob(org, reportId)
+  // The first instance writes every page, then hangs before the file is complete (and, with no heartbeat, looks dead).
+  let release = () => {}
+  let reached = () => {}
+  const hung = new Promise<void>((resolve) => (release = resolve))
+  const midway = new Promise<void>((resolve) => (reached = resolve))
+  const dying = runExportPass(
+    jobOptions({
+      heartbeatMs: 3_600_000,
+      afterBatch: async () => {
+        reached()
+        await hung
+      },
+    }),
+    [org.tenant.id],
+  )
+  await midway
+  expect(await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))).toMatchObject({ status: 'running', itemsDone: 3, downloadUrl: null })
+  await expectProblem(await org.writer.get(`/api/exports/${job.id}/download`), 409, 'KR_EXPORT_NOT_READY')
+  // The pages so far are in the store's temporary file of the staging key: nothing under the exports' keys yet.
+  expect(await exportBlobs(org.tenant.id)).toEqual([])
+
+  // While its heartbeat is recent nobody else takes it; once stale, a fresh instance does and starts over.
+  expect(await runExportPass(jobOptions(), [org.tenant.id])).toBe(0)
+  try {
+    t.now.advance(5 * 60_000)
+    const fresh = startExportJobs({ ...jobOptions(), intervalMs: 3_600_000 })
+    try {
+      await fresh.whenIdle()
+    } finally {
+      await fresh.stop()
+    }
+    const row = await jobRow(org.tenant.id, job.id)
+    expect(row).toMatchObject({ status: 'ready', attempts: 2, itemsDone: 3 })
+    expect(row.blobKey).toMatch(new RegExp(`/exports/${job.id}-2\\.[0-9a-f]{64}$`))
+    // The dead instance wakes: its claim is gone, so its file is deleted and the job left as the fresh instance made it.
+    release()
+    expect(await dying).toBe(0)
+    expect(await exportBlobs(org.tenant.id)).toEqual([row.blobKey])
+    expect(await jobRow(org.tenant.id, job.id)).toMatchObject({ status: 'ready', attempts: 2, blobKey: row.blobKey })
+    const pdf = await readPdf(await (await org.writer.get(`/api/exports/${job.id}/download`)).arrayBuffer())
+    expect(pdf.pages).toBeGreaterThanOrEqual(1)
+  } finally {
+    t.now.reset()
+  }
+})

@@ -24,6 +24,9 @@ export const projectParties = pgTable(
     /** appointing | lead-appointed | task-team */
     role: text('role').notNull(),
     parentId: uuid('parent_id'),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save: a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -106,6 +109,9 @@ export const deliverables = pgTable(
     title: text('title').notNull(),
     partyId: uuid('party_id'),
     milestones: jsonb('milestones').$type<Milestone[]>().notNull().default([]),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save: a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -492,6 +498,8 @@ export const transmittalNumbering = pgTable(
     projectId: uuid('project_id').notNull(),
     format: text('format').notNull(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save: a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   (t) => [

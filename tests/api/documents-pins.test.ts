@@ -491,3 +491,28 @@ test('another organisation’s items, drawings and projects answer 404 in every 
   expect(theirOverlay).toMatchObject({ inherited: true, sheets: [{ documentId: their.doc.id, pinning: true, rotation: 0 }] })
   await expectProblem(await mine.writer.c.get(pinPath(myItem.id)), 404)
 })
+
+test('a stale move of a pin is refused with the pin as it is now and who moved it (issue 36 §4); one removed since is refused too, with no pin', async () => {
+  const { admin, writer } = await organisation(t)
+  const { doc, report } = await site(admin)
+  const item = await newItem(writer, report)
+  const opened = await body<ItemPin>(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.25, y: 0.5 }))
+
+  const moved = await body<ItemPin>(await put(admin.c, pinPath(item.id), { documentId: doc.id, x: 0.75, y: 0.5, expectedRevision: opened.revision }))
+  expect(moved.revision).toBeGreaterThan(opened.revision)
+  const stale = await expectProblem(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.1, y: 0.1, expectedRevision: opened.revision }), 409, 'KR_EDIT_CONFLICT')
+  const conflict = stale as unknown as { changedBy: string; currentRevision: number; current: ItemPin }
+  expect(conflict.changedBy).toBe(admin.user.displayName)
+  expect(conflict.currentRevision).toBe(moved.revision)
+  expect([conflict.current.x, conflict.current.y]).toEqual([0.75, 0.5])
+  expect((await body<ItemPin>(await writer.c.get(pinPath(item.id)))).x).toBe(0.75)
+
+  // Removed and placed again: the revision goes on counting, so the first pin's revision is still stale.
+  expect((await admin.c.delete(pinPath(item.id))).status).toBe(204)
+  const gone = (await expectProblem(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.1, y: 0.1, expectedRevision: moved.revision }), 409, 'KR_EDIT_CONFLICT')) as unknown as { current: null }
+  expect(gone.current).toBeNull()
+  const again = await body<ItemPin>(await put(admin.c, pinPath(item.id), { documentId: doc.id, x: 0.5, y: 0.5 }))
+  await expectProblem(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.1, y: 0.1, expectedRevision: opened.revision }), 409, 'KR_EDIT_CONFLICT')
+  const saved = await body<ItemPin>(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.1, y: 0.1, expectedRevision: again.revision }))
+  expect([saved.x, saved.y]).toEqual([0.1, 0.1])
+})

@@ -5167,6 +5167,8 @@ export interface components {
             sha256: string;
             sortOrder: number;
             caption: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             uploadedBy: components["schemas"]["UserRef"] | null;
             /**
              * Format: date-time
@@ -5413,6 +5415,8 @@ export interface components {
             }[];
             example: string;
             updatedAtUtc: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         MetadataField: {
             key: string;
@@ -5444,6 +5448,8 @@ export interface components {
                 /** @enum {string} */
                 level: "none" | "view" | "upload" | "edit" | "manage";
             }[];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         ItemPin: {
             /** Format: uuid */
@@ -5467,6 +5473,8 @@ export interface components {
             documentTitle: string;
             sheet: components["schemas"]["SheetImage"] | null;
             colours: components["schemas"]["PinColours"];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         SheetImage: {
             /** Format: uuid */
@@ -5939,6 +5947,8 @@ export interface components {
             canChange: boolean;
             updatedAtUtc: string | null;
             updatedByName: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         SharedTransmittal: {
             number: string;
@@ -6014,6 +6024,8 @@ export interface components {
                 company: string;
                 email: string;
             }[];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6044,6 +6056,8 @@ export interface components {
                 code: string;
                 description: string;
             }[];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         Deliverable: {
             /** Format: uuid */
@@ -6062,6 +6076,8 @@ export interface components {
             firstIssuedAt: string | null;
             /** @enum {string} */
             flag: "issued" | "on-track" | "late" | "missing";
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -11838,6 +11854,8 @@ export interface operations {
                 "application/json": {
                     sortOrder?: number;
                     caption?: string | null;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -11880,6 +11898,15 @@ export interface operations {
             };
             /** @description No such photo. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13114,6 +13141,8 @@ export interface operations {
                             description: string;
                         }[] | null;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -13163,6 +13192,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is over the limit. */
             413: {
                 headers: {
@@ -13202,6 +13240,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["MetadataField"][];
+                        /** @description Bumped by every save; send it back as expectedRevision when you save. */
+                        revision: number;
                     };
                 };
             };
@@ -13266,6 +13306,8 @@ export interface operations {
                         /** @default [] */
                         options?: string[];
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -13278,6 +13320,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["MetadataField"][];
+                        /** @description Bumped by every save; send it back as expectedRevision when you save. */
+                        revision: number;
                     };
                 };
             };
@@ -13310,6 +13354,15 @@ export interface operations {
             };
             /** @description No such project. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13415,6 +13468,8 @@ export interface operations {
                         /** @enum {string} */
                         level: "none" | "view" | "upload" | "edit" | "manage";
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -13457,6 +13512,15 @@ export interface operations {
             };
             /** @description No such project. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13562,6 +13626,8 @@ export interface operations {
                         /** @enum {string} */
                         level: "none" | "view" | "upload" | "edit" | "manage";
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -13604,6 +13670,15 @@ export interface operations {
             };
             /** @description No such folder. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13709,6 +13784,8 @@ export interface operations {
                         /** @enum {string} */
                         level: "none" | "view" | "upload" | "edit" | "manage";
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -13751,6 +13828,15 @@ export interface operations {
             };
             /** @description No such document. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14171,6 +14257,8 @@ export interface operations {
                     documentId: string;
                     x: number;
                     y: number;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -14213,6 +14301,15 @@ export interface operations {
             };
             /** @description No such item or drawing. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18344,6 +18441,8 @@ export interface operations {
             content: {
                 "application/json": {
                     format: string;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -18393,7 +18492,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The project is archived. */
+            /** @description The project is archived. Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19306,6 +19405,8 @@ export interface operations {
                     /** @enum {string} */
                     role?: "appointing" | "lead-appointed" | "task-team";
                     parentId?: string | null;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -19355,6 +19456,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is over the limit. */
             413: {
                 headers: {
@@ -19393,6 +19503,8 @@ export interface operations {
                         /** @default false */
                         lead?: boolean;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -19435,6 +19547,15 @@ export interface operations {
             };
             /** @description No such party, or a person who is not a member of the organisation. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19714,6 +19835,8 @@ export interface operations {
                         /** @enum {string} */
                         responsibility: "produce" | "review";
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -19756,6 +19879,15 @@ export interface operations {
             };
             /** @description No such project or party. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20214,6 +20346,8 @@ export interface operations {
                         name: string;
                         plannedDate: string;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -20256,6 +20390,15 @@ export interface operations {
             };
             /** @description No such deliverable or party. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

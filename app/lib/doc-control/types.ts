@@ -27,6 +27,8 @@ export type Party = {
   members: PartyMember[]
   /** Outside contacts: people of other firms, reached by transmittal links. */
   contacts: PartyContact[]
+  /** Bumped by every change of the party or its people (expectedRevision). */
+  revision: number
   createdAt: string
   updatedAt: string
 }
@@ -52,6 +54,8 @@ export type Deliverable = {
   firstIssuedAt: string | null
   /** on-track | late | missing | issued: see docs/doc-control.md. */
   flag: DeliverableFlag
+  /** Bumped by every save (expectedRevision). */
+  revision: number
   createdAt: string
   updatedAt: string
 }
@@ -70,6 +74,8 @@ export type ResponsibilityMatrix = {
   entries: MatrixEntry[]
   disciplines: Array<{ code: string; description: string }>
   docTypes: Array<{ code: string; description: string }>
+  /** The matrix's revision, bumped by every save of it (expectedRevision). */
+  revision: number
 }
 
 // ---- Workflows ----

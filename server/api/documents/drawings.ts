@@ -7,6 +7,7 @@ import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 import { DrawingOverlaySchema, DrawingViewSchema, ItemPinSchema, PinListSchema, ProjectDrawingsSchema } from '~/lib/schemas/documents-responses'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /** docs/documents.md "Drawings and pins": item pins, a drawing's sheet and pins, the drawings overlay. */
 
@@ -53,6 +54,7 @@ const PinSchema = z.object({
   documentId: z.string({ error: 'Choose a drawing.' }).max(64, 'Choose a drawing.'),
   x: fraction('x is a fraction of the sheet’s width, from 0 (left) to 1 (right).'),
   y: fraction('y is a fraction of the sheet’s height, from 0 (top) to 1 (bottom).'),
+  expectedRevision,
 })
 
 const DrawingQuery = z.object({ revisionId: z.string().max(64, 'revisionId is a revision of this document.').optional() })
@@ -82,6 +84,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
         400: 'A drawing that takes no pin (another project’s, no sheet, pinning off), or a point off the sheet.',
         403: 'No right to edit items.',
         404: 'No such item or drawing.',
+        409: STALE_WRITE,
       },
     }),
     async (c) => c.json(await run(c, (ctx) => placeItemPin(ctx, c.req.param('id'), c.req.valid('json')))),

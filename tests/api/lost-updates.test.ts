@@ -66,15 +66,11 @@ const NOT_YET = new Set([
   'PATCH /api/transmittals/{transmittalId}',
   'PUT /api/transmittals/{transmittalId}/revisions',
   'PUT /api/transmittals/{transmittalId}/recipients',
-  'PUT /api/admin/retention',
   'PATCH /api/admin/users/{id}',
   'PUT /api/admin/organisations/{id}/packages',
   'PATCH /api/admin/organisations/{id}/packages/{key}',
   'PATCH /api/admin/support/tickets/{id}',
   'PATCH /api/settings/site',
-  'PATCH /api/settings/admin',
-  'PATCH /api/settings/licensing',
-  'PATCH /api/settings/diagnostics',
   'PATCH /api/tenants/{tenantId}/license',
 ])
 
@@ -342,6 +338,47 @@ const STALE: Array<{ call: string; open: (o: Managers) => Promise<Opened> }> = [
       }
     },
   },
+  {
+    call: 'PUT /api/admin/retention',
+    open: async ({ admin }) => {
+      const policy = await json<{ revision: number }>(admin.c, '/api/admin/retention')
+      return {
+        path: '/api/admin/retention',
+        method: 'PUT',
+        revision: policy.revision,
+        first: { enabled: true, archiveAfterDays: 90, purgeAfterDays: 400 },
+        second: { enabled: false, archiveAfterDays: 30, purgeAfterDays: 60 },
+        shown: (r) => (r as { archiveAfterDays: number }).archiveAfterDays,
+        read: (c) => json(c, '/api/admin/retention'),
+      }
+    },
+  },
+  ...(
+    [
+      ['PATCH /api/settings/admin', '/api/settings/admin', (on: boolean) => ({ diagnostics: { collectUsageTelemetry: on } })],
+      // Seat warnings are on by default: the first save turns them off.
+      ['PATCH /api/settings/licensing', '/api/settings/licensing', (on: boolean) => ({ warnNearSeatLimit: !on })],
+      ['PATCH /api/settings/diagnostics', '/api/settings/diagnostics', (on: boolean) => ({ collectUsageTelemetry: on })],
+    ] as const
+  ).map(([call, path, change]) => ({
+    call,
+    open: async ({ admin }: Managers): Promise<Opened> => {
+      // The three calls change one set of switches, read at /api/settings/admin, with one revision.
+      const switches = await json<{ revision: number }>(admin.c, '/api/settings/admin')
+      return {
+        path,
+        method: 'PATCH',
+        revision: switches.revision,
+        first: change(true),
+        second: change(false),
+        shown: (r) => {
+          const record = r as { licensing: { warnNearSeatLimit: boolean }; diagnostics: { collectUsageTelemetry: boolean } }
+          return path.endsWith('licensing') ? record.licensing.warnNearSeatLimit : record.diagnostics.collectUsageTelemetry
+        },
+        read: (c) => json(c, '/api/settings/admin'),
+      }
+    },
+  })),
   ...(['project', 'folder', 'document'] as const).map((target) => ({
     call: `PUT /api/${target}s/{id}/permissions`,
     open: async ({ admin, writer }: Managers): Promise<Opened> => {

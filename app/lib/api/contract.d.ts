@@ -6107,6 +6107,8 @@ export interface components {
             purgeAfterDays: number;
             lastRunAtUtc: string | null;
             updatedAtUtc: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         RetentionHealth: {
             activeCount: number;
@@ -6696,6 +6698,8 @@ export interface components {
                 collectUsageTelemetry: boolean;
                 identifyUsersInReports: boolean;
             };
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         AccountSession: {
             id: string;
@@ -20627,6 +20631,8 @@ export interface operations {
                     enabled: boolean;
                     archiveAfterDays: number;
                     purgeAfterDays: number;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -20660,6 +20666,15 @@ export interface operations {
             };
             /** @description Not an administrator of the organisation. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27925,6 +27940,8 @@ export interface operations {
                         collectUsageTelemetry?: boolean;
                         identifyUsersInReports?: boolean;
                     };
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -27958,6 +27975,15 @@ export interface operations {
             };
             /** @description Not an administrator. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27998,6 +28024,8 @@ export interface operations {
                 "application/json": {
                     enforceSeatLimit?: boolean;
                     warnNearSeatLimit?: boolean;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -28031,6 +28059,15 @@ export interface operations {
             };
             /** @description Not an administrator. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28072,6 +28109,8 @@ export interface operations {
                     collectFrontendErrors?: boolean;
                     collectUsageTelemetry?: boolean;
                     identifyUsersInReports?: boolean;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -28105,6 +28144,15 @@ export interface operations {
             };
             /** @description Not an administrator. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
--- Issue 36 §4, lost updates: a revision (and who saved last) on parties, deliverables, photos, naming standards and transmittal numbering; list_revisions for what is saved as a whole without a row of its own (matrix, metadata fields, permissions, an item's pin); forced row-level security like every tenant table.
+-- Issue 36 §4, lost updates: a revision (and who saved last) on parties, deliverables, photos, naming standards, transmittal numbering and retention policies; list_revisions for what is saved as a whole without a row of its own (matrix, metadata fields, permissions, an item's pin, the organisation's switches); forced row-level security like every tenant table.
 CREATE TABLE "list_revisions" (
 	"tenant_id" uuid NOT NULL,
 	"subject" text NOT NULL,
@@ -18,6 +18,7 @@ ALTER TABLE "deliverables" ADD COLUMN "revision" bigint DEFAULT 0 NOT NULL;--> s
 ALTER TABLE "project_parties" ADD COLUMN "updated_by" uuid;--> statement-breakpoint
 ALTER TABLE "project_parties" ADD COLUMN "revision" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "transmittal_numbering" ADD COLUMN "revision" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "retention_policies" ADD COLUMN "revision" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "list_revisions" ADD CONSTRAINT "list_revisions_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "list_revisions" ADD CONSTRAINT "list_revisions_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "photos" ADD CONSTRAINT "photos_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

@@ -26,7 +26,8 @@ export const tenantRevisions = pgTable(
  * The revision of a list edited as a whole that has no row of its own (issue 36 §4): a project's
  * responsibility matrix, its metadata fields, the permissions of a project, folder or document,
  * an item's pin (which is removed and placed again, so a row of its own would start over), the
- * organisation's switches (kept in tenants.org_settings).
+ * organisation's switches (kept in tenants.org_settings), a drawings overlay (the organisation's,
+ * keyed by its id, or a project's: colours that are removed when reset, and sheet settings).
  * `subject` names the list, `subjectId` its owner; no row is revision 0. Bumped on every save
  * (server/domain/tenancy/edit-conflict.ts), so a stale save of the whole list is refused.
  */
@@ -34,7 +35,7 @@ export const listRevisions = pgTable(
   'list_revisions',
   {
     tenantId: tenantRef(),
-    /** matrix | metadata-fields | permissions | item-pin | organisation-switches */
+    /** matrix | metadata-fields | permissions | item-pin | organisation-switches | drawings-overlay */
     subject: text('subject').notNull(),
     subjectId: uuid('subject_id').notNull(),
     revision: bigint('revision', { mode: 'number' }).notNull().default(0),

@@ -311,7 +311,7 @@ test('pins take the colour of their item’s status: the defaults, the organisat
   ])
 
   const organisationColours = await body<DrawingOverlay>(await put(admin.c, '/api/admin/drawings-overlay', { colours: { open: '#0000ff', close_requested: ' #00FF00 ', closed: '#333333' } }))
-  expect(organisationColours).toEqual({ projectId: null, colours: { open: '#0000FF', close_requested: '#00FF00', closed: '#333333' }, inherited: false, sheets: [] })
+  expect(organisationColours).toEqual({ projectId: null, colours: { open: '#0000FF', close_requested: '#00FF00', closed: '#333333' }, inherited: false, sheets: [], revision: 1 })
   expect(await colours()).toEqual([
     ['open', '#0000FF'],
     ['close_requested', '#00FF00'],
@@ -412,6 +412,8 @@ test('only organisation administrators read or change the overlay', async () => 
     colours: { open: '#D92D20', close_requested: '#F79009', closed: '#12B76A' },
     inherited: false,
     sheets: [],
+    // Never saved: the members' refused saves counted nothing.
+    revision: 0,
   })
   expect(await auditOf(t.db, { action: 'documents.overlay.changed', tenantId: admin.tenant.id })).toEqual([])
 })

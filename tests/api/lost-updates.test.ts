@@ -58,8 +58,6 @@ const OWN_CONVENTION = new Map<string, string>([
 const NOT_YET = new Set([
   'PUT /api/projects/{id}/packages',
   'PATCH /api/folders/{id}',
-  'PUT /api/admin/drawings-overlay',
-  'PUT /api/admin/projects/{id}/drawings-overlay',
   'PUT /api/workflow-templates/{templateId}',
   'PATCH /api/sets/{setId}',
   'PUT /api/sets/{setId}/revisions',
@@ -376,6 +374,23 @@ const STALE: Array<{ call: string; open: (o: Managers) => Promise<Opened> }> = [
           return path.endsWith('licensing') ? record.licensing.warnNearSeatLimit : record.diagnostics.collectUsageTelemetry
         },
         read: (c) => json(c, '/api/settings/admin'),
+      }
+    },
+  })),
+  ...(['/api/admin/drawings-overlay', '/api/admin/projects/{id}/drawings-overlay'] as const).map((call) => ({
+    call: `PUT ${call}`,
+    open: async ({ admin }: Managers): Promise<Opened> => {
+      const path = call.replace('{id}', (await documentProject(admin.c, 'LUPOV')).id)
+      const overlay = await json<{ revision: number }>(admin.c, path)
+      const colours = (open: string) => ({ colours: { open, close_requested: '#F79009', closed: '#12B76A' } })
+      return {
+        path,
+        method: 'PUT',
+        revision: overlay.revision,
+        first: colours('#0000FF'),
+        second: colours('#00FF00'),
+        shown: (r) => (r as { colours: { open: string } }).colours.open,
+        read: (c) => json(c, path),
       }
     },
   })),

@@ -5545,6 +5545,8 @@ export interface components {
             colours: components["schemas"]["PinColours"];
             inherited: boolean;
             sheets: components["schemas"]["DrawingSheet"][];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         DrawingSheet: {
             /** Format: uuid */
@@ -14724,6 +14726,8 @@ export interface operations {
                         close_requested: string;
                         closed: string;
                     };
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -14757,6 +14761,15 @@ export interface operations {
             };
             /** @description Not an administrator of the organisation. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14866,6 +14879,8 @@ export interface operations {
                         scale?: string | null;
                         rotation: 0 | 90 | 180 | 270;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -14908,6 +14923,15 @@ export interface operations {
             };
             /** @description No such project. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -161,7 +161,8 @@ export type DrawingSheet = {
   rotation: 0 | 90 | 180 | 270
 }
 
-export type DrawingOverlay = { projectId: string | null; colours: PinColours; inherited: boolean; sheets: DrawingSheet[] }
+/** `revision`: bumped by every save of the overlay (expectedRevision). */
+export type DrawingOverlay = { projectId: string | null; colours: PinColours; inherited: boolean; sheets: DrawingSheet[]; revision: number }
 
 export type Pin = {
   itemId: string

@@ -151,7 +151,7 @@ export const DrawingSheetSchema = z
   .meta({ id: 'DrawingSheet' }) satisfies z.ZodType<DrawingSheet>
 
 export const DrawingOverlaySchema = z
-  .object({ projectId: z.uuid().nullable(), colours: PinColoursSchema, inherited: z.boolean(), sheets: z.array(DrawingSheetSchema) })
+  .object({ projectId: z.uuid().nullable(), colours: PinColoursSchema, inherited: z.boolean(), sheets: z.array(DrawingSheetSchema), revision: recordRevision })
   .meta({ id: 'DrawingOverlay' }) satisfies z.ZodType<DrawingOverlay>
 
 export const SheetImageSchema = z

@@ -28,7 +28,7 @@ const ColoursSchema = z.object(
   { error: 'colours has a colour for each item status: open, close_requested and closed.' },
 )
 
-const OrganisationOverlaySchema = z.object({ colours: ColoursSchema })
+const OrganisationOverlaySchema = z.object({ colours: ColoursSchema, expectedRevision })
 
 const SheetSettingSchema = z.object({
   documentId: z.string({ error: 'Choose a drawing.' }).max(64, 'Choose a drawing.'),
@@ -47,6 +47,7 @@ const ProjectOverlaySchema = z.object({
   /** null: use the organisation's; absent: keep what the project has. */
   colours: ColoursSchema.nullable().optional(),
   sheets: z.array(SheetSettingSchema, { error: 'sheets is a list of sheet settings.' }).max(500, 'At most 500 sheets at once.').optional(),
+  expectedRevision,
 })
 
 const fraction = (message: string) => z.number({ error: message }).min(0, message).max(1, message)
@@ -160,9 +161,12 @@ export const drawingRoutes = new Hono<BackendEnv>()
       tag: 'Drawings',
       access: 'session',
       body: OrganisationOverlaySchema,
-      responses: { 200: { description: 'The organisation’s overlay.', schema: DrawingOverlaySchema }, 400: 'A colour that is not #RRGGBB.', 403: ADMIN_ONLY },
+      responses: { 200: { description: 'The organisation’s overlay.', schema: DrawingOverlaySchema }, 400: 'A colour that is not #RRGGBB.', 403: ADMIN_ONLY, 409: STALE_WRITE },
     }),
-    async (c) => c.json(await run(c, (ctx) => putOrganisationOverlay(ctx, c.req.valid('json').colours))),
+    async (c) => {
+      const { colours, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putOrganisationOverlay(ctx, colours, expectedRevision)))
+    },
   )
   .get(
     '/api/admin/projects/:id/drawings-overlay',
@@ -181,7 +185,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       tag: 'Drawings',
       access: 'session',
       body: ProjectOverlaySchema,
-      responses: { 200: { description: 'The project’s overlay.', schema: DrawingOverlaySchema }, 400: 'Every problem, by field.', 403: ADMIN_ONLY, 404: 'No such project.' },
+      responses: { 200: { description: 'The project’s overlay.', schema: DrawingOverlaySchema }, 400: 'Every problem, by field.', 403: ADMIN_ONLY, 404: 'No such project.', 409: STALE_WRITE },
     }),
     async (c) => c.json(await run(c, (ctx) => putProjectOverlay(ctx, c.req.param('id'), c.req.valid('json')))),
   )

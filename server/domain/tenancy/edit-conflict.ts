@@ -42,7 +42,7 @@ export function changedSentence(changedBy: string | null): string {
 }
 
 /** A list saved as a whole without a row of its own (the `list_revisions` table names them). */
-export type ListSubject = 'matrix' | 'metadata-fields' | 'permissions' | 'item-pin' | 'organisation-switches'
+export type ListSubject = 'matrix' | 'metadata-fields' | 'permissions' | 'item-pin' | 'organisation-switches' | 'drawings-overlay'
 
 /**
  * The revision of such a list and who saved it last (revision 0, nobody, before its first save),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { OpenApiDocument } from '#server/http/openapi'
 import type { Project, Report } from '~/lib/reporting/types'
@@ -58,7 +59,6 @@ const OWN_CONVENTION = new Map<string, string>([
 const NOT_YET = new Set([
   'PUT /api/projects/{id}/packages',
   'PATCH /api/folders/{id}',
-  'PUT /api/workflow-templates/{templateId}',
   'PATCH /api/sets/{setId}',
   'PUT /api/sets/{setId}/revisions',
   'PATCH /api/transmittals/{transmittalId}',
@@ -394,6 +394,34 @@ const STALE: Array<{ call: string; open: (o: Managers) => Promise<Opened> }> = [
       }
     },
   })),
+  {
+    call: 'PUT /api/workflow-templates/{templateId}',
+    open: async ({ admin }) => {
+      const step = (dueDays: number) => ({
+        name: 'Approve',
+        mode: 'serial',
+        consolidate: 'strictest',
+        reviewers: [{ type: 'user', userId: admin.user.id }],
+        dueDays,
+        outcomes: [
+          { kind: 'approved', label: 'Approved', status: 'A1' },
+          { kind: 'rejected', label: 'Rejected', status: 'S4' },
+        ],
+        onReject: { to: 'author' },
+      })
+      const name = `Design review ${randomUUID().slice(0, 6)}`
+      const made = await body<{ id: string; revision: number }>(await admin.c.post('/api/workflow-templates', { name, steps: [step(5)] }), 201)
+      return {
+        path: `/api/workflow-templates/${made.id}`,
+        method: 'PUT',
+        revision: made.revision,
+        first: { name, steps: [step(10)] },
+        second: { name, steps: [step(3)] },
+        shown: (r) => (r as { steps: Array<{ dueDays: number }> }).steps.map((s) => s.dueDays),
+        read: (c) => json(c, `/api/workflow-templates/${made.id}`),
+      }
+    },
+  },
   ...(['project', 'folder', 'document'] as const).map((target) => ({
     call: `PUT /api/${target}s/{id}/permissions`,
     open: async ({ admin, writer }: Managers): Promise<Opened> => {

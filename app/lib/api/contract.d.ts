@@ -5570,6 +5570,8 @@ export interface components {
             version: number;
             steps: components["schemas"]["WorkflowStep"][];
             archived: boolean;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -15298,6 +15300,8 @@ export interface operations {
                             step: number;
                         };
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -15347,7 +15351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The name is taken, or the template is archived. */
+            /** @description The name is taken, or the template is archived. Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -109,6 +109,8 @@ export type WorkflowTemplate = {
   version: number
   steps: WorkflowStepDefinition[]
   archived: boolean
+  /** The template's current version, whichever version this is: what a change sends as expectedRevision. */
+  revision: number
   createdAt: string
   updatedAt: string
 }

@@ -131,6 +131,7 @@ export const WorkflowTemplateSchema = z
     version: z.number().int().min(1),
     steps: z.array(WorkflowStepSchema),
     archived: z.boolean(),
+    revision: recordRevision,
     createdAt: at,
     updatedAt: at,
   })

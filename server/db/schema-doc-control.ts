@@ -283,6 +283,8 @@ export const documentSets = pgTable(
     publishMessage: text('publish_message'),
     publishPurpose: text('publish_purpose'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Who saved it last: who changed it, when a save against an older revision is refused (issue 36 §4). */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     revision: bigint('revision', { mode: 'number' }).notNull(),
     ...timestamps,
   },

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { OpenApiDocument } from '#server/http/openapi'
 import type { Project, Report } from '~/lib/reporting/types'
 import { expectProblem } from '#tests/helpers/auth'
 import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
-import { documentProject, newDocument } from '#tests/helpers/documents'
+import { documentProject, newDocument, uploadRevision } from '#tests/helpers/documents'
 import { body, insertItem, newProject, newReport, organisation, patch, put, signedMember } from '#tests/helpers/reporting-a'
 import type { DocumentDetail } from '~/lib/documents/types'
 import type { TestClient } from '#tests/helpers/auth'
@@ -59,8 +59,6 @@ const OWN_CONVENTION = new Map<string, string>([
 const NOT_YET = new Set([
   'PUT /api/projects/{id}/packages',
   'PATCH /api/folders/{id}',
-  'PATCH /api/sets/{setId}',
-  'PUT /api/sets/{setId}/revisions',
   'PATCH /api/transmittals/{transmittalId}',
   'PUT /api/transmittals/{transmittalId}/revisions',
   'PUT /api/transmittals/{transmittalId}/recipients',
@@ -422,6 +420,25 @@ const STALE: Array<{ call: string; open: (o: Managers) => Promise<Opened> }> = [
       }
     },
   },
+  ...(['PATCH /api/sets/{setId}', 'PUT /api/sets/{setId}/revisions'] as const).map((call) => ({
+    call,
+    open: async ({ admin }: Managers): Promise<Opened> => {
+      const project = await documentProject(admin.c, 'LUPST')
+      const revisionOf = async () => (await uploadRevision(admin.c, (await newDocument(admin.c, project.id)).id, randomBytes(64), { code: 'P01', status: 'S2', fileName: 'sheet.bin' })).id
+      const [a, b] = [await revisionOf(), await revisionOf()]
+      const made = await body<{ id: string; revision: number }>(await admin.c.post(`/api/projects/${project.id}/sets`, { name: 'Stage 4', revisionIds: [a] }), 201)
+      const renames = call.startsWith('PATCH')
+      return {
+        path: renames ? `/api/sets/${made.id}` : `/api/sets/${made.id}/revisions`,
+        method: renames ? 'PATCH' : 'PUT',
+        revision: made.revision,
+        first: renames ? { name: 'Stage 4, tender' } : { revisionIds: [a, b] },
+        second: renames ? { name: 'Stage 4 issue' } : { revisionIds: [b] },
+        shown: (r) => (renames ? (r as { name: string }).name : (r as { revisions: Array<{ revisionId: string }> }).revisions.map((x) => x.revisionId).sort()),
+        read: (c) => json(c, `/api/sets/${made.id}`),
+      }
+    },
+  })),
   ...(['project', 'folder', 'document'] as const).map((target) => ({
     call: `PUT /api/${target}s/{id}/permissions`,
     open: async ({ admin, writer }: Managers): Promise<Opened> => {

@@ -5826,6 +5826,8 @@ export interface components {
                 /** @enum {string} */
                 purpose: "for-information" | "for-review" | "for-construction" | "for-tender" | "for-record";
             } | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -16941,6 +16943,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string | null;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -16990,7 +16994,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Published (KR_SET_PUBLISHED), or the name is taken. */
+            /** @description Published (KR_SET_PUBLISHED), or the name is taken. Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17033,6 +17037,8 @@ export interface operations {
             content: {
                 "application/json": {
                     revisionIds: string[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -17082,7 +17088,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Published (KR_SET_PUBLISHED). */
+            /** @description Published (KR_SET_PUBLISHED). Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -209,6 +209,8 @@ export type DocumentSet = {
   /** The set publish body (spec §3) once published. */
   published: { at: string; by: { id: string; displayName: string } | null; message: string; purpose: IssuePurpose } | null
   createdAt: string
+  /** The tenant revision of its last change (expectedRevision of a change). */
+  revision: number
   updatedAt: string
 }
 

@@ -219,6 +219,7 @@ export const DocumentSetSchema = z
     derivedFromId: z.uuid().nullable(),
     revisions: z.array(WorkflowRevisionSchema),
     published: z.object({ at, by: person.nullable(), message: z.string(), purpose: z.enum(ISSUE_PURPOSES) }).nullable(),
+    revision: recordRevision,
     createdAt: at,
     updatedAt: at,
   })

@@ -171,7 +171,14 @@ export default function DocumentPage({ loaderData }: Route.ComponentProps) {
           ) : null}
           {can.manage && permissions ? (
             <Section title="Permissions" description="Who may view, upload, edit or manage this document. The entry nearest the document decides.">
-              <DocumentPermissionsForm key={location.key} permissions={permissions} members={members} lastResult={resultFor(actionData, 'permissions')} />
+              <DocumentPermissionsForm
+                key={location.key}
+                permissions={permissions}
+                members={members}
+                lastResult={resultFor(actionData, 'permissions')}
+                revision={actionData?.intent === 'permissions' ? actionData.revision : undefined}
+                kept={actionData?.intent === 'permissions' ? actionData.permissionsKept : undefined}
+              />
             </Section>
           ) : null}
         </div>

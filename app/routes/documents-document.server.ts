@@ -4,12 +4,13 @@ import type { DocumentsActionData } from '~/components/documents/document-action
 import type { FolderChoice } from '~/components/documents/document-edit-form'
 import { entryKey } from '~/components/documents/document-permissions-form'
 import { loadError } from '~/components/reporting/item-action'
-import { formFailure, invalidForm, noticeFailure, noticeOf } from '~/components/reporting/report-action'
+import { conflictRevision, formFailure, invalidForm, noticeFailure, noticeOf } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
 import { atLeast, revisionCodeProblems } from '~/lib/documents/rules'
 import { fileOf, revisionUploadErrors, storeRevision } from '~/lib/documents/revision-upload.server'
 import { type DocumentDetail, type FolderNode, type MetadataField, PERMISSION_LEVELS, type PermissionLevel } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
+import { formMessageFor } from '~/lib/forms'
 import { projectTitle } from '~/lib/reporting/types'
 import { DocumentEditSchema, DocumentMetadataSchema, RevisionSchema } from '~/lib/schemas/documents'
 import { RenumberSchema } from '~/lib/schemas/rule-book'
@@ -138,7 +139,8 @@ export async function savePermissions(api: ApiClient, target: { of: 'project' | 
   for (const key of formData.getAll('entry')) if (typeof key === 'string' && key !== removed) add(key, formData.get(`level:${key}`))
   const adding = String(formData.get('addSubject') ?? '')
   if (adding && !removed) add(adding, formData.get('addLevel'))
-  const save = { path: { id: target.id }, body: { entries: [...entries.values()] } }
+  // Saved against the entries as the page showed them: a save by someone else since is a conflict, the form kept as it was.
+  const save = { path: { id: target.id }, body: { entries: [...entries.values()], expectedRevision: revisionFromForm(formData.get('expectedRevision')) } }
   const result =
     target.of === 'project'
       ? await api.PUT('/api/projects/{id}/permissions', save)
@@ -146,6 +148,18 @@ export async function savePermissions(api: ApiClient, target: { of: 'project' | 
         ? await api.PUT('/api/folders/{id}/permissions', save)
         : await api.PUT('/api/documents/{id}/permissions', save)
   if (!result.ok) {
+    const revision = conflictRevision(result.error)
+    if (revision !== undefined) {
+      const kept = {
+        entries: formData.getAll('entry').flatMap((key) => (typeof key === 'string' ? [{ key, level: String(formData.get(`level:${key}`) ?? '') }] : [])),
+        addSubject: String(formData.get('addSubject') ?? ''),
+        addLevel: String(formData.get('addLevel') ?? ''),
+      }
+      return data<DocumentsActionData>(
+        { intent: 'permissions', result: { status: 'error', error: { '': [formMessageFor(result.error)] } }, revision, permissionsKept: kept },
+        { status: 409, headers },
+      )
+    }
     if (result.error.problem?.errors) {
       const messages = Object.values(result.error.problem.errors).flat()
       return data<DocumentsActionData>({ intent: 'permissions', result: { status: 'error', error: { '': messages } } }, { status: 400, headers })

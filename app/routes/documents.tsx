@@ -178,7 +178,14 @@ function ProjectDocuments({ query, documents, actionData }: { query: Screen['que
               <details className="max-w-3xl" open={actionData?.intent === 'permissions'}>
                 <summary className="cursor-pointer text-sm font-medium text-primary-strong">Show and change permissions</summary>
                 <div className="mt-4">
-                  <DocumentPermissionsForm key={location.key} permissions={documents.permissions} members={documents.members} lastResult={resultFor(actionData, 'permissions')} />
+                  <DocumentPermissionsForm
+                key={location.key}
+                permissions={documents.permissions}
+                members={documents.members}
+                lastResult={resultFor(actionData, 'permissions')}
+                revision={actionData?.intent === 'permissions' ? actionData.revision : undefined}
+                kept={actionData?.intent === 'permissions' ? actionData.permissionsKept : undefined}
+              />
                 </div>
               </details>
             </Section>

@@ -2,10 +2,11 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { z } from 'zod'
 import type { ItemPhoto } from '~/components/reporting/item-gallery'
-import { noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, formFailure, noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import { failureStatus, formMessageFor } from '~/lib/forms'
 import { setFlash } from '~/lib/flash.server'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 
 export const PhotoCaptionSchema = z.object({
   photoId: z.string().min(1),
@@ -58,8 +59,13 @@ export async function captionPhoto(api: ApiClient, itemId: string, formData: For
   const submission = parseWithZod(formData, { schema: PhotoCaptionSchema })
   const photoId = String(formData.get('photoId') ?? '')
   if (submission.status !== 'success') return data<ReportingActionData>({ intent: 'photo-caption', targetId: photoId, result: submission.reply() }, { status: 400 })
-  const result = await api.patch(photoPath(submission.value.photoId), { caption: submission.value.caption ?? null })
-  if (!result.ok) return noticeFailure('photo-caption', result.error, headers, photoId)
+  // Saved against the photo as the page showed it: a caption saved by someone else since is a conflict, the typed one kept in its form.
+  const expectedRevision = revisionFromForm(formData.get('expectedRevision'))
+  const result = await api.PATCH('/api/photos/{photoId}', { path: { photoId: submission.value.photoId }, body: { caption: submission.value.caption ?? null, expectedRevision } })
+  if (!result.ok) {
+    if (conflictRevision(result.error) !== undefined) return formFailure('photo-caption', submission, result.error, headers, photoId)
+    return noticeFailure('photo-caption', result.error, headers, photoId)
+  }
   return done(headers, itemId, submission.value.caption ? 'Caption saved.' : 'Caption removed.')
 }
 

@@ -8,7 +8,7 @@ import { SheetBox, ZoomLinks } from '~/components/drawings/sheet-view'
 import { loaded } from '~/components/reporting/item-action'
 import { ItemBreadcrumbs } from '~/components/reporting/item-breadcrumbs'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
-import { noticeOf, type Notice } from '~/components/reporting/report-action'
+import { conflictRevision, noticeOf, type Notice } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { Button } from '~/components/ui/button'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -24,6 +24,7 @@ import type { ApiClient, ApiError } from '~/lib/api/types'
 import type { SheetRotation } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { Route } from './+types/item-pin'
 
 const CLICK_FIRST = 'Click the sheet where the item is. With a keyboard, give the position by numbers below.'
@@ -47,7 +48,8 @@ export const PlaceByNumbersSchema = z.object({
   rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]),
 })
 
-type ActionData = { intent: string; result?: SubmissionResult<string[]> | undefined; notice?: Notice | undefined }
+/** `revision`: after a stale move (409 KR_EDIT_CONFLICT), the pin's revision now, for the next try. */
+type ActionData = { intent: string; result?: SubmissionResult<string[]> | undefined; notice?: Notice | undefined; revision?: number | undefined }
 
 /**
  * Pinning an item on a drawing of its project (docs/documents.md "Drawings and pins"): choose the
@@ -100,7 +102,9 @@ async function place(api: ApiClient, itemId: string, intent: 'place' | 'place-at
   } else {
     point = shownToSheet(value.rotation, value.across / 100, value.down / 100)
   }
-  const result = await api.PUT('/api/items/{id}/pin', { path: { id: itemId }, body: { documentId: value.documentId, ...point } })
+  // Moved against the pin as the page showed it: a move by someone else since is a conflict, said above the sheet.
+  const expectedRevision = revisionFromForm(formData.get('expectedRevision'))
+  const result = await api.PUT('/api/items/{id}/pin', { path: { id: itemId }, body: { documentId: value.documentId, ...point, expectedRevision } })
   if (!result.ok) return placeFailure(intent, submission, result.error, headers)
   await setFlash(headers, { tone: 'success', message: `Item #${result.data.itemNumber} pinned on ${result.data.documentNumber}.` })
   throw redirect(`/items/${itemId}`, { headers })
@@ -123,7 +127,7 @@ function placeFailure(intent: string, submission: Replyable, error: ApiError, he
   }
   const formErrors = intent === 'place' ? place : []
   if (Object.keys(fieldErrors).length === 0 && formErrors.length === 0) formErrors.push(formMessageFor(error))
-  return data<ActionData>({ intent, result: submission.reply({ formErrors, fieldErrors }) }, { status, headers })
+  return data<ActionData>({ intent, result: submission.reply({ formErrors, fieldErrors }), revision: conflictRevision(error) }, { status, headers })
 }
 
 async function confirm(api: ApiClient, itemId: string, headers: Headers) {
@@ -149,6 +153,7 @@ export default function ItemPinScreen({ loaderData }: Route.ComponentProps) {
   const clickErrors = actionData?.intent === 'place' ? [...new Set(Object.values(actionData.result?.error ?? {}).flatMap((messages) => messages ?? []))] : []
   const numbersResult = actionData?.intent === 'place-at' ? actionData.result : undefined
   const current = pin && chosen && pin.documentId === chosen.documentId ? { x: pin.x, y: pin.y, colour: pin.colour } : undefined
+  const revision = actionData?.revision ?? pin?.revision
   return (
     <>
       <ItemBreadcrumbs item={item} />
@@ -195,11 +200,11 @@ export default function ItemPinScreen({ loaderData }: Route.ComponentProps) {
             >
               <FormError errors={clickErrors} />
               <SheetBox label={`Sheet ${chosen.number}, scrollable`}>
-                <PinPicker key={`${chosen.documentId}-${zoom}`} sheet={chosen.sheet} documentId={chosen.documentId} zoom={zoom} label={`Sheet ${chosen.number}: click where the item is`} current={current} />
+                <PinPicker key={`${chosen.documentId}-${zoom}`} sheet={chosen.sheet} documentId={chosen.documentId} zoom={zoom} label={`Sheet ${chosen.number}: click where the item is`} current={current} revision={revision} />
               </SheetBox>
               <details open={numbersResult !== undefined} className="rounded-lg border border-border bg-surface p-4">
                 <summary className="cursor-pointer font-medium text-primary-strong">Place it by position instead</summary>
-                <PlaceByNumbersForm key={`${chosen.documentId}-numbers`} documentId={chosen.documentId} rotation={chosen.sheet.rotation} lastResult={numbersResult} />
+                <PlaceByNumbersForm key={`${chosen.documentId}-numbers`} documentId={chosen.documentId} rotation={chosen.sheet.rotation} revision={revision} lastResult={numbersResult} />
               </details>
             </Section>
           ) : null}
@@ -209,7 +214,17 @@ export default function ItemPinScreen({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function PlaceByNumbersForm({ documentId, rotation, lastResult }: { documentId: string; rotation: SheetRotation; lastResult: SubmissionResult<string[]> | undefined }) {
+function PlaceByNumbersForm({
+  documentId,
+  rotation,
+  revision,
+  lastResult,
+}: {
+  documentId: string
+  rotation: SheetRotation
+  revision: number | undefined
+  lastResult: SubmissionResult<string[]> | undefined
+}) {
   const [form, fields] = useForm({
     id: 'pin-by-numbers',
     lastResult,
@@ -224,6 +239,7 @@ function PlaceByNumbersForm({ documentId, rotation, lastResult }: { documentId: 
       <CsrfInput />
       <input type="hidden" name="documentId" value={documentId} />
       <input type="hidden" name="rotation" value={rotation} />
+      {revision === undefined ? null : <input type="hidden" name="expectedRevision" value={revision} />}
       <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.documentId.errors ?? [])]} />
       <p className="text-sm text-muted">As the sheet is shown here: 0 % across is its left edge, 0 % down its top edge.</p>
       <div className="grid gap-4 sm:grid-cols-2">

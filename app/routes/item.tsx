@@ -175,7 +175,16 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
   // not sent twice. Someone else's response (a live revalidation) must not: it would drop uploads.
   const photoFieldKey = `${responses.filter((r) => r.author?.id === userId).length}-${item.status}`
   const captionResult = resultFor(actionData, 'photo-caption', actionData?.targetId)
-  const captionErrors = actionData?.targetId && captionResult?.error?.caption ? { photoId: actionData.targetId, errors: captionResult.error.caption } : undefined
+  const captionTyped = captionResult?.initialValue?.caption
+  const captionReply =
+    actionData?.targetId && captionResult
+      ? {
+          photoId: actionData.targetId,
+          errors: [...(captionResult.error?.caption ?? []), ...(captionResult.error?.[''] ?? [])],
+          typed: typeof captionTyped === 'string' ? captionTyped : undefined,
+          revision: actionData.revision,
+        }
+      : undefined
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-3 text-sm">
@@ -224,7 +233,7 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
             <ItemThread responses={responses} locale={locale} photosOf={(response) => <ResponsePhotos photoIds={response.photoIds} photos={photos} />} />
           </Section>
           <Section title="Photos" description="In the order they show in reports. Open a photo for its full size.">
-            <ItemGallery photos={photos} canEdit={can.write} captionErrors={captionErrors} />
+            <ItemGallery photos={photos} canEdit={can.write} captionReply={captionReply} />
           </Section>
           {isVerifier ? (
             <Section title={verifyTitle(item.status)} description={verifyDescription(item.status)}>

@@ -182,6 +182,8 @@ export const retentionPolicies = pgTable(
     purgedCount: bigint('purged_count', { mode: 'number' }).notNull().default(0),
     lastRunAt: timestamp('last_run_at', { withTimezone: true }),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save of the policy (not by the job's runs): a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   () => [tenantPolicy('retention_policies')],

@@ -24,6 +24,9 @@ export const projectParties = pgTable(
     /** appointing | lead-appointed | task-team */
     role: text('role').notNull(),
     parentId: uuid('parent_id'),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save: a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -106,6 +109,9 @@ export const deliverables = pgTable(
     title: text('title').notNull(),
     partyId: uuid('party_id'),
     milestones: jsonb('milestones').$type<Milestone[]>().notNull().default([]),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save: a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -277,6 +283,8 @@ export const documentSets = pgTable(
     publishMessage: text('publish_message'),
     publishPurpose: text('publish_purpose'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Who saved it last: who changed it, when a save against an older revision is refused (issue 36 §4). */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     revision: bigint('revision', { mode: 'number' }).notNull(),
     ...timestamps,
   },
@@ -492,6 +500,8 @@ export const transmittalNumbering = pgTable(
     projectId: uuid('project_id').notNull(),
     format: text('format').notNull(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save: a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   (t) => [

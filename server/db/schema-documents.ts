@@ -144,6 +144,8 @@ export const namingStandards = pgTable(
     projectId: uuid('project_id').notNull(),
     fields: jsonb('fields').$type<NamingField[]>().notNull(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save: a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   (t) => [

@@ -88,6 +88,9 @@ export const photos = pgTable(
     displayKey: text('display_key'),
     thumbnailKey: text('thumbnail_key'),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every save: a save against an older one is refused (issue 36 §4). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
     ...timestamps,
   },
   (t) => [

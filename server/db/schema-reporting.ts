@@ -22,6 +22,29 @@ export const tenantRevisions = pgTable(
   () => [tenantPolicy('tenant_revisions')],
 ).enableRLS()
 
+/**
+ * The revision of a list edited as a whole that has no row of its own (issue 36 §4): a project's
+ * responsibility matrix, its metadata fields, the permissions of a project, folder or document,
+ * an item's pin (which is removed and placed again, so a row of its own would start over), the
+ * organisation's switches (kept in tenants.org_settings), a drawings overlay (the organisation's,
+ * keyed by its id, or a project's: colours that are removed when reset, and sheet settings).
+ * `subject` names the list, `subjectId` its owner; no row is revision 0. Bumped on every save
+ * (server/domain/tenancy/edit-conflict.ts), so a stale save of the whole list is refused.
+ */
+export const listRevisions = pgTable(
+  'list_revisions',
+  {
+    tenantId: tenantRef(),
+    /** matrix | metadata-fields | permissions | item-pin | organisation-switches | drawings-overlay */
+    subject: text('subject').notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.subject, t.subjectId] }), tenantPolicy('list_revisions')],
+).enableRLS()
+
 /** Ordered, gap-free per tenant: sync and realtime read it from a cursor (a revision). */
 export const changeLog = pgTable(
   'change_log',
@@ -238,6 +261,7 @@ export const savedViews = pgTable(
 /** Tenant-owned tables of this module; start-up checks each forces row-level security. */
 export const reportingTenantTables = [
   'tenant_revisions',
+  'list_revisions',
   'change_log',
   'projects',
   'reports',

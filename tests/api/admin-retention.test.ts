@@ -39,9 +39,9 @@ test('only administrators read and change the policy and its health; another org
     await expectProblem(await put(member.c, '/api/admin/retention', { enabled: true, archiveAfterDays: 10, purgeAfterDays: 20 }), 403, 'KR_FORBIDDEN')
   }
   const initial = await body<RetentionPolicy>(await admin.c.get('/api/admin/retention'))
-  expect(initial).toEqual({ enabled: false, archiveAfterDays: 365, purgeAfterDays: 2555, lastRunAtUtc: null, updatedAtUtc: null })
+  expect(initial).toEqual({ enabled: false, archiveAfterDays: 365, purgeAfterDays: 2555, lastRunAtUtc: null, updatedAtUtc: null, revision: 0 })
   const saved = await body<RetentionPolicy>(await put(admin.c, '/api/admin/retention', { enabled: true, archiveAfterDays: 10, purgeAfterDays: 20 }))
-  expect(saved).toMatchObject({ enabled: true, archiveAfterDays: 10, purgeAfterDays: 20, updatedAtUtc: t.now().toISOString() })
+  expect(saved).toMatchObject({ enabled: true, archiveAfterDays: 10, purgeAfterDays: 20, updatedAtUtc: t.now().toISOString(), revision: 1 })
 
   const other = await organisation(t)
   expect(await body<RetentionPolicy>(await other.admin.c.get('/api/admin/retention'))).toMatchObject({ enabled: false, archiveAfterDays: 365 })

@@ -311,7 +311,7 @@ test('pins take the colour of their item’s status: the defaults, the organisat
   ])
 
   const organisationColours = await body<DrawingOverlay>(await put(admin.c, '/api/admin/drawings-overlay', { colours: { open: '#0000ff', close_requested: ' #00FF00 ', closed: '#333333' } }))
-  expect(organisationColours).toEqual({ projectId: null, colours: { open: '#0000FF', close_requested: '#00FF00', closed: '#333333' }, inherited: false, sheets: [] })
+  expect(organisationColours).toEqual({ projectId: null, colours: { open: '#0000FF', close_requested: '#00FF00', closed: '#333333' }, inherited: false, sheets: [], revision: 1 })
   expect(await colours()).toEqual([
     ['open', '#0000FF'],
     ['close_requested', '#00FF00'],
@@ -412,6 +412,8 @@ test('only organisation administrators read or change the overlay', async () => 
     colours: { open: '#D92D20', close_requested: '#F79009', closed: '#12B76A' },
     inherited: false,
     sheets: [],
+    // Never saved: the members' refused saves counted nothing.
+    revision: 0,
   })
   expect(await auditOf(t.db, { action: 'documents.overlay.changed', tenantId: admin.tenant.id })).toEqual([])
 })
@@ -490,4 +492,29 @@ test('another organisation’s items, drawings and projects answer 404 in every 
   const theirOverlay = await body<DrawingOverlay>(await theirs.admin.c.get(`/api/admin/projects/${their.project.id}/drawings-overlay`))
   expect(theirOverlay).toMatchObject({ inherited: true, sheets: [{ documentId: their.doc.id, pinning: true, rotation: 0 }] })
   await expectProblem(await mine.writer.c.get(pinPath(myItem.id)), 404)
+})
+
+test('a stale move of a pin is refused with the pin as it is now and who moved it (issue 36 §4); one removed since is refused too, with no pin', async () => {
+  const { admin, writer } = await organisation(t)
+  const { doc, report } = await site(admin)
+  const item = await newItem(writer, report)
+  const opened = await body<ItemPin>(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.25, y: 0.5 }))
+
+  const moved = await body<ItemPin>(await put(admin.c, pinPath(item.id), { documentId: doc.id, x: 0.75, y: 0.5, expectedRevision: opened.revision }))
+  expect(moved.revision).toBeGreaterThan(opened.revision)
+  const stale = await expectProblem(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.1, y: 0.1, expectedRevision: opened.revision }), 409, 'KR_EDIT_CONFLICT')
+  const conflict = stale as unknown as { changedBy: string; currentRevision: number; current: ItemPin }
+  expect(conflict.changedBy).toBe(admin.user.displayName)
+  expect(conflict.currentRevision).toBe(moved.revision)
+  expect([conflict.current.x, conflict.current.y]).toEqual([0.75, 0.5])
+  expect((await body<ItemPin>(await writer.c.get(pinPath(item.id)))).x).toBe(0.75)
+
+  // Removed and placed again: the revision goes on counting, so the first pin's revision is still stale.
+  expect((await admin.c.delete(pinPath(item.id))).status).toBe(204)
+  const gone = (await expectProblem(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.1, y: 0.1, expectedRevision: moved.revision }), 409, 'KR_EDIT_CONFLICT')) as unknown as { current: null }
+  expect(gone.current).toBeNull()
+  const again = await body<ItemPin>(await put(admin.c, pinPath(item.id), { documentId: doc.id, x: 0.5, y: 0.5 }))
+  await expectProblem(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.1, y: 0.1, expectedRevision: opened.revision }), 409, 'KR_EDIT_CONFLICT')
+  const saved = await body<ItemPin>(await put(writer.c, pinPath(item.id), { documentId: doc.id, x: 0.1, y: 0.1, expectedRevision: again.revision }))
+  expect([saved.x, saved.y]).toEqual([0.1, 0.1])
 })

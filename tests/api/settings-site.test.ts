@@ -138,11 +138,14 @@ test('admin settings: administrators only; each switch call changes only its par
   expect(diagnostics).toEqual({
     licensing: { enforceSeatLimit: false, warnNearSeatLimit: true },
     diagnostics: { collectFrontendErrors: true, collectUsageTelemetry: true, identifyUsersInReports: false },
+    // One revision counts the changes of the three calls (issue 36 §4).
+    revision: 2,
   })
   const both = await body<AdminSettings>(await patch(admin.c, '/api/settings/admin', { licensing: { warnNearSeatLimit: false }, diagnostics: { collectFrontendErrors: false } }))
   expect(both).toEqual({
     licensing: { enforceSeatLimit: false, warnNearSeatLimit: false },
     diagnostics: { collectFrontendErrors: false, collectUsageTelemetry: true, identifyUsersInReports: false },
+    revision: 3,
   })
   expect(await body<AdminSettings>(await admin.c.get('/api/settings/admin'))).toEqual(both)
 

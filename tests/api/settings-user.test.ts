@@ -51,6 +51,7 @@ test('GET /api/settings answers every tab; admin only for administrators; signed
   expect(mine.admin).toEqual({
     licensing: { enforceSeatLimit: true, warnNearSeatLimit: true },
     diagnostics: { collectFrontendErrors: true, collectUsageTelemetry: false, identifyUsersInReports: true },
+    revision: 0,
   })
   expect(mine.appearance).toBeNull()
   const theirs = await body<SettingsOverview>(await reader.c.get('/api/settings'))

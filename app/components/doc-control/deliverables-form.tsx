@@ -16,6 +16,8 @@ export type DeliverableFormProps = {
   deliverable?: Deliverable | undefined
   parties: ReadonlyArray<Pick<Party, 'id' | 'name' | 'code'>>
   example: string
+  /** When changing: the revision this form saves against (expectedRevision), the loaded one or the current one after a conflict. */
+  revision?: number | undefined
   lastResult: SubmissionResult<string[]> | undefined
   cancelTo?: string | undefined
 }
@@ -25,7 +27,7 @@ export type DeliverableFormProps = {
  * per milestone. Without JavaScript a form cannot grow, so it offers a few empty milestone rows;
  * rows left empty are not milestones.
  */
-export function DeliverableForm({ deliverable, parties, example, lastResult, cancelTo }: DeliverableFormProps) {
+export function DeliverableForm({ deliverable, parties, example, revision, lastResult, cancelTo }: DeliverableFormProps) {
   const editing = deliverable !== undefined
   const schema = editing ? DeliverableEditSchema : DeliverableSchema
   const rows = editing
@@ -50,6 +52,7 @@ export function DeliverableForm({ deliverable, parties, example, lastResult, can
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <CsrfInput />
       {editing ? <input type="hidden" name="deliverableId" value={deliverable.id} /> : null}
+      {editing ? <input type="hidden" name="expectedRevision" value={revision ?? deliverable.revision} /> : null}
       <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.milestones.errors ?? [])]} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field

@@ -25,6 +25,8 @@ export function MatrixTable({
   docType,
   scopeLabel,
   canManage,
+  revision,
+  kept,
 }: {
   disciplines: readonly Discipline[]
   parties: ReadonlyArray<Pick<Party, 'id' | 'name' | 'code'>>
@@ -32,8 +34,13 @@ export function MatrixTable({
   docType: string | null
   scopeLabel: string
   canManage: boolean
+  /** The matrix's revision this form saves against (expectedRevision): the loaded one, or the current one after a conflict. */
+  revision: number
+  /** After a conflict: the cells as the user ticked them, shown instead of the saved ones. */
+  kept?: readonly string[] | undefined
 }) {
-  const has = new Set(entries.filter((e) => e.docType === docType).map((e) => cellValue(e.discipline, e.partyId, e.responsibility)))
+  const saved = new Set(entries.filter((e) => e.docType === docType).map((e) => cellValue(e.discipline, e.partyId, e.responsibility)))
+  const ticked = kept ? new Set(kept) : saved
   const columns: Array<DataTableColumn<Discipline>> = [
     {
       key: 'discipline',
@@ -50,7 +57,7 @@ export function MatrixTable({
       key: party.id,
       header: party.code ? `${party.name} (${party.code})` : party.name,
       cell: (d) => {
-        const marks = (['produce', 'review'] as const).filter((r) => has.has(cellValue(d.code, party.id, r)))
+        const marks = (['produce', 'review'] as const).filter((r) => saved.has(cellValue(d.code, party.id, r)))
         if (!canManage) return marks.length === 0 ? <span className="text-muted">—</span> : marks.map((r) => WORDS[r].label).join(', ')
         return (
           <span className="flex flex-col gap-1">
@@ -60,7 +67,7 @@ export function MatrixTable({
                   type="checkbox"
                   name="cell"
                   value={cellValue(d.code, party.id, r)}
-                  defaultChecked={has.has(cellValue(d.code, party.id, r))}
+                  defaultChecked={ticked.has(cellValue(d.code, party.id, r))}
                   aria-label={`${d.code}${d.description ? ` ${d.description}` : ''}: ${party.name} ${WORDS[r].verb}`}
                   className="size-5 accent-primary"
                 />
@@ -75,10 +82,11 @@ export function MatrixTable({
   const table = <DataTable caption={`Who produces and who reviews: ${scopeLabel}`} columns={columns} rows={disciplines} rowKey={(d) => d.code} />
   if (!canManage) return table
   return (
-    // The key resets the checkboxes to what was saved whenever the scope or the saved cells change.
-    <Form method="post" key={`${docType ?? ''}:${[...has].sort().join(',')}`} aria-label="Responsibility matrix" className="flex flex-col gap-4">
+    // The key resets the checkboxes to what was saved (or, after a conflict, ticked) whenever the scope or those cells change.
+    <Form method="post" key={`${docType ?? ''}:${kept ? 'kept' : 'saved'}:${[...ticked].sort().join(',')}`} aria-label="Responsibility matrix" className="flex flex-col gap-4">
       <CsrfInput />
       <input type="hidden" name="docType" value={docType ?? ''} />
+      <input type="hidden" name="expectedRevision" value={revision} />
       {table}
       <SubmitButton intent="save-matrix" pendingLabel="Saving…" className="self-start">
         Save matrix

@@ -16,13 +16,15 @@ export type PartyFormProps = {
   party?: Party | undefined
   /** The lead appointed parties a task team may work for. */
   leads: ReadonlyArray<Pick<Party, 'id' | 'name'>>
+  /** When changing: the revision this form saves against (expectedRevision), the loaded one or the current one after a conflict. */
+  revision?: number | undefined
   lastResult: SubmissionResult<string[]> | undefined
   /** Where Cancel goes when editing (the screen without `?edit=`). */
   cancelTo?: string | undefined
 }
 
 /** Adds or changes a party of the project: its name, originator code, role and, for a task team, its lead. */
-export function PartyForm({ party, leads, lastResult, cancelTo }: PartyFormProps) {
+export function PartyForm({ party, leads, revision, lastResult, cancelTo }: PartyFormProps) {
   const editing = party !== undefined
   const schema = editing ? PartyEditSchema : PartySchema
   const defaultValue: { name?: string; code?: string; role?: string; parentId?: string } = editing
@@ -44,6 +46,7 @@ export function PartyForm({ party, leads, lastResult, cancelTo }: PartyFormProps
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <CsrfInput />
       {editing ? <input type="hidden" name="partyId" value={party.id} /> : null}
+      {editing ? <input type="hidden" name="expectedRevision" value={revision ?? party.revision} /> : null}
       <FormError id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field

@@ -18,7 +18,8 @@ type LastResult = SubmissionResult<string[]> | undefined
  * A set's name and description: "New set" on the list (intent `create`), "Edit details" on a draft
  * (intent `edit`). Both use SetCreateSchema (the name required; its revisions are not on the form).
  */
-export function SetDetailsForm({ intent, set, lastResult }: { intent: 'create' | 'edit'; set?: DocumentSet; lastResult: LastResult }) {
+/** `revision`: when editing, the revision this form saves against (expectedRevision), the loaded one or the current one after a conflict. */
+export function SetDetailsForm({ intent, set, revision, lastResult }: { intent: 'create' | 'edit'; set?: DocumentSet; revision?: number | undefined; lastResult: LastResult }) {
   const [form, fields] = useForm({
     id: `set-${intent}`,
     lastResult,
@@ -33,6 +34,7 @@ export function SetDetailsForm({ intent, set, lastResult }: { intent: 'create' |
   return (
     <Form method="post" {...getFormProps(form)} aria-label={intent === 'create' ? 'New set' : 'Edit details'} className="flex max-w-2xl flex-col gap-4">
       <CsrfInput />
+      {intent === 'edit' && set ? <input type="hidden" name="expectedRevision" value={revision ?? set.revision} /> : null}
       <FormError id={form.errorId} errors={form.errors} />
       <Field
         label="Name"

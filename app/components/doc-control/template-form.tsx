@@ -32,9 +32,12 @@ export function TemplateForm({
   template,
   members,
   parties,
+  revision,
   lastResult,
 }: {
   template: WorkflowTemplate | null
+  /** When changing: the revision this form saves against (expectedRevision), the loaded one or the current one after a conflict. */
+  revision?: number | undefined
   members: readonly Member[]
   parties: PartyChoices
   lastResult: SubmissionResult<string[]> | undefined
@@ -56,6 +59,7 @@ export function TemplateForm({
       <CsrfInput />
       <input type="hidden" name="intent" value="save" />
       {template ? <input type="hidden" name="templateId" value={template.id} /> : null}
+      {template ? <input type="hidden" name="expectedRevision" value={revision ?? template.revision} /> : null}
       <FormError id={form.errorId} errors={form.errors} />
       <div className="grid max-w-3xl gap-4">
         <Field

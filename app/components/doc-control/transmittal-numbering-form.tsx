@@ -18,7 +18,16 @@ export const NUMBERING_INTENT = 'transmittal-numbering'
  * number for everyone; for a manager, the format, saved by a plain form (without JavaScript the
  * server answers the next number; with it, the number is previewed as the format is typed).
  */
-export function TransmittalNumberingSection({ numbering, lastResult }: { numbering: TransmittalNumbering; lastResult: SubmissionResult<string[]> | undefined }) {
+export function TransmittalNumberingSection({
+  numbering,
+  revision,
+  lastResult,
+}: {
+  numbering: TransmittalNumbering
+  /** The revision this form saves against (expectedRevision): the loaded one, or the current one after a conflict. */
+  revision: number
+  lastResult: SubmissionResult<string[]> | undefined
+}) {
   const [typed, setTyped] = useState<string | null>(null)
   const [form, fields] = useForm({
     id: 'transmittal-numbering',
@@ -44,6 +53,7 @@ export function TransmittalNumberingSection({ numbering, lastResult }: { numberi
       {numbering.canChange ? (
         <Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
           <CsrfInput />
+          <input type="hidden" name="expectedRevision" value={revision} />
           <FormError id={form.errorId} errors={form.errors} />
           <Field
             label="Number format"

@@ -14,7 +14,10 @@ export type ReadyUpload = { documentId: string; code: string; status: string; co
 /** "Check name": the number checked and whether it passed (its problems are the field's errors). */
 export type NameCheck = { number: string; valid: boolean }
 
-export type DocumentsActionData = ReportingActionData & { ready?: ReadyUpload; nameCheck?: NameCheck }
+export type DocumentsActionData = ReportingActionData & { ready?: ReadyUpload; nameCheck?: NameCheck; permissionsKept?: KeptPermissions }
+
+/** The permissions form as the user left it, after a stale save (409 KR_EDIT_CONFLICT): shown again instead of the saved entries. */
+export type KeptPermissions = { entries: Array<{ key: string; level: string }>; addSubject: string; addLevel: string }
 
 /** The intent of the second step of a resumable form: its file is stored; and when it was not. */
 export const UPLOAD_FINISHED = 'upload-finished'

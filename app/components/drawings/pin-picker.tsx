@@ -32,21 +32,23 @@ export type PinPickerProps = {
   label: string
   /** Where the item's pin is now on this sheet, ringed. */
   current?: { x: number; y: number; colour: string } | undefined
+  /** The pin's revision this move saves against (expectedRevision); none when the item had no pin. */
+  revision?: number | undefined
 }
 
-export function PinPicker({ sheet, documentId, zoom, label, current }: PinPickerProps) {
+export function PinPicker({ sheet, documentId, zoom, label, current, revision }: PinPickerProps) {
   const factor = zoomFactor(zoom)
   const widths = factor === undefined ? PICKER_FIT_WIDTHS : [{ width: Math.round(shownSize(sheet).width * factor), shownClass: '' }]
   return (
     <>
       {widths.map(({ width, shownClass }) => (
-        <PickerForm key={width} sheet={sheet} documentId={documentId} shownWidth={width} className={shownClass} label={label} current={current} />
+        <PickerForm key={width} sheet={sheet} documentId={documentId} shownWidth={width} className={shownClass} label={label} current={current} revision={revision} />
       ))}
     </>
   )
 }
 
-function PickerForm({ sheet, documentId, shownWidth, className, label, current }: Omit<PinPickerProps, 'zoom'> & { shownWidth: number; className: string }) {
+function PickerForm({ sheet, documentId, shownWidth, className, label, current, revision }: Omit<PinPickerProps, 'zoom'> & { shownWidth: number; className: string }) {
   const box = pickerBox(sheet, shownWidth)
   const shown = shownSize(sheet)
   const unitsPerPixel = shown.width / box.shown.width
@@ -58,6 +60,7 @@ function PickerForm({ sheet, documentId, shownWidth, className, label, current }
       <input type="hidden" name="documentId" value={documentId} />
       <input type="hidden" name="width" value={box.width} />
       <input type="hidden" name="height" value={box.height} />
+      {revision === undefined ? null : <input type="hidden" name="expectedRevision" value={revision} />}
       <div className="relative inline-block align-top">
         <input
           type="image"

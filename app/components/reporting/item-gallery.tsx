@@ -18,7 +18,16 @@ export type ItemPhoto = {
   height: number | null
   thumbnailUrl: string | null
   displayUrl: string | null
+  /** Bumped by every change of its caption or place: the caption form saves against it (expectedRevision). */
+  revision: number
 }
+
+/**
+ * The caption form of one photo after a failed save: its errors (a field's, or a conflict's
+ * "Changed by … since you opened it"), the caption as typed, and after a conflict the revision to
+ * save against next.
+ */
+export type CaptionReply = { photoId: string; errors: string[]; typed?: string | undefined; revision?: number | undefined }
 
 function photoName(photo: ItemPhoto, index: number): string {
   return photo.caption ? `Photo ${index + 1}: ${photo.caption}` : `Photo ${index + 1} (${photo.displayName})`
@@ -29,7 +38,7 @@ function photoName(photo: ItemPhoto, index: number): string {
  * caption form, up/down buttons and delete with confirmation per photo. Plain forms, so all of it
  * works without JavaScript; with it, photos can also be dragged into a new order (item-gallery-drag).
  */
-export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readonly ItemPhoto[]; canEdit: boolean; captionErrors?: { photoId: string; errors: string[] } | undefined }) {
+export function ItemGallery({ photos, canEdit, captionReply }: { photos: readonly ItemPhoto[]; canEdit: boolean; captionReply?: CaptionReply | undefined }) {
   const sort = usePhotoSort(photos, canEdit)
   if (photos.length === 0) {
     return (
@@ -43,6 +52,7 @@ export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readon
       <ol className="grid gap-4 sm:grid-cols-2" {...sort.listProps}>
       {sort.photos.map((photo, index) => {
         const name = photoName(photo, index)
+        const reply = captionReply?.photoId === photo.id ? captionReply : undefined
         return (
           <li key={photo.id} {...sort.itemProps(photo.id)} className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-3 data-[dragging=true]:opacity-60">
             {sort.handle(photo.id, index)}
@@ -53,10 +63,11 @@ export function ItemGallery({ photos, canEdit, captionErrors }: { photos: readon
                 <Form method="post" className="flex flex-col gap-2">
                   <CsrfInput />
                   <input type="hidden" name="photoId" value={photo.id} />
+                  <input type="hidden" name="expectedRevision" value={reply?.revision ?? photo.revision} />
                   <TextareaField
                     label={`Caption of photo ${index + 1}`}
-                    textareaProps={{ name: 'caption', id: `caption-${photo.id}`, defaultValue: photo.caption ?? '', maxLength: 500, rows: 2 }}
-                    errors={captionErrors?.photoId === photo.id ? captionErrors.errors : undefined}
+                    textareaProps={{ name: 'caption', id: `caption-${photo.id}`, defaultValue: reply?.typed ?? photo.caption ?? '', maxLength: 500, rows: 2 }}
+                    errors={reply && reply.errors.length > 0 ? reply.errors : undefined}
                   />
                   <div>
                     <SubmitButton intent="photo-caption" variant="secondary" size="sm" pendingLabel="Saving…">

@@ -12,10 +12,13 @@ import type { AdminSettings } from '~/lib/settings/settings'
 /** The organisation-wide switches of /settings/admin: licensing and diagnostics. */
 export function AdminSettingsForm({
   settings,
+  revision,
   lastResult,
   seatSummary,
 }: {
   settings: AdminSettings
+  /** The revision this form saves against (expectedRevision): the loaded one, or the current one after a conflict. */
+  revision: number
   lastResult: SubmissionResult<string[]> | undefined
   /** The seats as licensing answers them, in the same words as the control panel and Entitlements. */
   seatSummary?: string
@@ -40,6 +43,7 @@ export function AdminSettingsForm({
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-6">
       <CsrfInput />
+      <input type="hidden" name="expectedRevision" value={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Card className="p-5" role="region" aria-label="Licensing">
         <fieldset className="flex flex-col gap-4">

@@ -5297,6 +5297,8 @@ export interface components {
             sha256: string;
             sortOrder: number;
             caption: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             uploadedBy: components["schemas"]["UserRef"] | null;
             /**
              * Format: date-time
@@ -5543,6 +5545,8 @@ export interface components {
             }[];
             example: string;
             updatedAtUtc: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         MetadataField: {
             key: string;
@@ -5574,6 +5578,8 @@ export interface components {
                 /** @enum {string} */
                 level: "none" | "view" | "upload" | "edit" | "manage";
             }[];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         ItemPin: {
             /** Format: uuid */
@@ -5597,6 +5603,8 @@ export interface components {
             documentTitle: string;
             sheet: components["schemas"]["SheetImage"] | null;
             colours: components["schemas"]["PinColours"];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         SheetImage: {
             /** Format: uuid */
@@ -5667,6 +5675,8 @@ export interface components {
             colours: components["schemas"]["PinColours"];
             inherited: boolean;
             sheets: components["schemas"]["DrawingSheet"][];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         DrawingSheet: {
             /** Format: uuid */
@@ -5690,6 +5700,8 @@ export interface components {
             version: number;
             steps: components["schemas"]["WorkflowStep"][];
             archived: boolean;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -5944,6 +5956,8 @@ export interface components {
                 /** @enum {string} */
                 purpose: "for-information" | "for-review" | "for-construction" | "for-tender" | "for-record";
             } | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6078,6 +6092,8 @@ export interface components {
             canChange: boolean;
             updatedAtUtc: string | null;
             updatedByName: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         SharedTransmittal: {
             number: string;
@@ -6163,6 +6179,8 @@ export interface components {
                 company: string;
                 email: string;
             }[];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6193,6 +6211,8 @@ export interface components {
                 code: string;
                 description: string;
             }[];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         Deliverable: {
             /** Format: uuid */
@@ -6211,6 +6231,8 @@ export interface components {
             firstIssuedAt: string | null;
             /** @enum {string} */
             flag: "issued" | "on-track" | "late" | "missing";
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6240,6 +6262,8 @@ export interface components {
             purgeAfterDays: number;
             lastRunAtUtc: string | null;
             updatedAtUtc: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         RetentionHealth: {
             activeCount: number;
@@ -6829,6 +6853,8 @@ export interface components {
                 collectUsageTelemetry: boolean;
                 identifyUsersInReports: boolean;
             };
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         AccountSession: {
             id: string;
@@ -12434,6 +12460,8 @@ export interface operations {
                 "application/json": {
                     sortOrder?: number;
                     caption?: string | null;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -12476,6 +12504,15 @@ export interface operations {
             };
             /** @description No such photo. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13710,6 +13747,8 @@ export interface operations {
                             description: string;
                         }[] | null;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -13759,6 +13798,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is over the limit. */
             413: {
                 headers: {
@@ -13798,6 +13846,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["MetadataField"][];
+                        /** @description Bumped by every save; send it back as expectedRevision when you save. */
+                        revision: number;
                     };
                 };
             };
@@ -13862,6 +13912,8 @@ export interface operations {
                         /** @default [] */
                         options?: string[];
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -13874,6 +13926,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["MetadataField"][];
+                        /** @description Bumped by every save; send it back as expectedRevision when you save. */
+                        revision: number;
                     };
                 };
             };
@@ -13906,6 +13960,15 @@ export interface operations {
             };
             /** @description No such project. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14011,6 +14074,8 @@ export interface operations {
                         /** @enum {string} */
                         level: "none" | "view" | "upload" | "edit" | "manage";
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -14053,6 +14118,15 @@ export interface operations {
             };
             /** @description No such project. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14158,6 +14232,8 @@ export interface operations {
                         /** @enum {string} */
                         level: "none" | "view" | "upload" | "edit" | "manage";
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -14200,6 +14276,15 @@ export interface operations {
             };
             /** @description No such folder. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14305,6 +14390,8 @@ export interface operations {
                         /** @enum {string} */
                         level: "none" | "view" | "upload" | "edit" | "manage";
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -14347,6 +14434,15 @@ export interface operations {
             };
             /** @description No such document. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14767,6 +14863,8 @@ export interface operations {
                     documentId: string;
                     x: number;
                     y: number;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -14809,6 +14907,15 @@ export interface operations {
             };
             /** @description No such item or drawing. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15219,6 +15326,8 @@ export interface operations {
                         close_requested: string;
                         closed: string;
                     };
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -15252,6 +15361,15 @@ export interface operations {
             };
             /** @description Not an administrator of the organisation. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15361,6 +15479,8 @@ export interface operations {
                         scale?: string | null;
                         rotation: 0 | 90 | 180 | 270;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -15403,6 +15523,15 @@ export interface operations {
             };
             /** @description No such project. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15769,6 +15898,8 @@ export interface operations {
                             step: number;
                         };
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -15818,7 +15949,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The name is taken, or the template is archived. */
+            /** @description The name is taken, or the template is archived. Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17408,6 +17539,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string | null;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -17457,7 +17590,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Published (KR_SET_PUBLISHED), or the name is taken. */
+            /** @description Published (KR_SET_PUBLISHED), or the name is taken. Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17500,6 +17633,8 @@ export interface operations {
             content: {
                 "application/json": {
                     revisionIds: string[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -17549,7 +17684,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Published (KR_SET_PUBLISHED). */
+            /** @description Published (KR_SET_PUBLISHED). Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18940,6 +19075,8 @@ export interface operations {
             content: {
                 "application/json": {
                     format: string;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -18989,7 +19126,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The project is archived. */
+            /** @description The project is archived. Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19902,6 +20039,8 @@ export interface operations {
                     /** @enum {string} */
                     role?: "appointing" | "lead-appointed" | "task-team";
                     parentId?: string | null;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -19951,6 +20090,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is over the limit. */
             413: {
                 headers: {
@@ -19989,6 +20137,8 @@ export interface operations {
                         /** @default false */
                         lead?: boolean;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -20031,6 +20181,15 @@ export interface operations {
             };
             /** @description No such party, or a person who is not a member of the organisation. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20310,6 +20469,8 @@ export interface operations {
                         /** @enum {string} */
                         responsibility: "produce" | "review";
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -20352,6 +20513,15 @@ export interface operations {
             };
             /** @description No such project or party. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20810,6 +20980,8 @@ export interface operations {
                         name: string;
                         plannedDate: string;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -20852,6 +21024,15 @@ export interface operations {
             };
             /** @description No such deliverable or party. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21080,6 +21261,8 @@ export interface operations {
                     enabled: boolean;
                     archiveAfterDays: number;
                     purgeAfterDays: number;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -21113,6 +21296,15 @@ export interface operations {
             };
             /** @description Not an administrator of the organisation. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28378,6 +28570,8 @@ export interface operations {
                         collectUsageTelemetry?: boolean;
                         identifyUsersInReports?: boolean;
                     };
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -28411,6 +28605,15 @@ export interface operations {
             };
             /** @description Not an administrator. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28451,6 +28654,8 @@ export interface operations {
                 "application/json": {
                     enforceSeatLimit?: boolean;
                     warnNearSeatLimit?: boolean;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -28484,6 +28689,15 @@ export interface operations {
             };
             /** @description Not an administrator. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28525,6 +28739,8 @@ export interface operations {
                     collectFrontendErrors?: boolean;
                     collectUsageTelemetry?: boolean;
                     identifyUsersInReports?: boolean;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -28558,6 +28774,15 @@ export interface operations {
             };
             /** @description Not an administrator. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,8 @@ export type TransmittalNumbering = {
   canChange: boolean
   updatedAtUtc: string | null
   updatedByName: string | null
+  /** 0 while the project keeps the default format, bumped by every save (expectedRevision). */
+  revision: number
 }
 
 export type NumberingValues = { project: string; seq: number; year: number }

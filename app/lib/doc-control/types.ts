@@ -27,6 +27,8 @@ export type Party = {
   members: PartyMember[]
   /** Outside contacts: people of other firms, reached by transmittal links. */
   contacts: PartyContact[]
+  /** Bumped by every change of the party or its people (expectedRevision). */
+  revision: number
   createdAt: string
   updatedAt: string
 }
@@ -52,6 +54,8 @@ export type Deliverable = {
   firstIssuedAt: string | null
   /** on-track | late | missing | issued: see docs/doc-control.md. */
   flag: DeliverableFlag
+  /** Bumped by every save (expectedRevision). */
+  revision: number
   createdAt: string
   updatedAt: string
 }
@@ -70,6 +74,8 @@ export type ResponsibilityMatrix = {
   entries: MatrixEntry[]
   disciplines: Array<{ code: string; description: string }>
   docTypes: Array<{ code: string; description: string }>
+  /** The matrix's revision, bumped by every save of it (expectedRevision). */
+  revision: number
 }
 
 // ---- Workflows ----
@@ -103,6 +109,8 @@ export type WorkflowTemplate = {
   version: number
   steps: WorkflowStepDefinition[]
   archived: boolean
+  /** The template's current version, whichever version this is: what a change sends as expectedRevision. */
+  revision: number
   createdAt: string
   updatedAt: string
 }
@@ -201,6 +209,8 @@ export type DocumentSet = {
   /** The set publish body (spec §3) once published. */
   published: { at: string; by: { id: string; displayName: string } | null; message: string; purpose: IssuePurpose } | null
   createdAt: string
+  /** The tenant revision of its last change (expectedRevision of a change). */
+  revision: number
   updatedAt: string
 }
 

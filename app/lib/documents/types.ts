@@ -27,7 +27,8 @@ export type NamingField = {
   codes: Array<{ code: string; description: string }> | null
 }
 
-export type NamingStandard = { projectId: string; fields: NamingField[]; example: string; updatedAtUtc: string | null }
+/** `revision`: 0 while the project keeps the default standard, bumped by every save (expectedRevision). */
+export type NamingStandard = { projectId: string; fields: NamingField[]; example: string; updatedAtUtc: string | null; revision: number }
 
 export type MetadataFieldKind = 'text' | 'choice' | 'date' | 'number'
 
@@ -141,6 +142,8 @@ export type Permissions = {
   entries: PermissionEntry[]
   /** What applies here when nothing is set, per role, from above. */
   inherited: PermissionEntry[]
+  /** The revision of the entries set here (0 before their first save; expectedRevision). */
+  revision: number
 }
 
 export type ValidationResult = { valid: boolean; errors: Record<string, string[]>; parsed: Record<string, string> | null }
@@ -158,7 +161,8 @@ export type DrawingSheet = {
   rotation: 0 | 90 | 180 | 270
 }
 
-export type DrawingOverlay = { projectId: string | null; colours: PinColours; inherited: boolean; sheets: DrawingSheet[] }
+/** `revision`: bumped by every save of the overlay (expectedRevision). */
+export type DrawingOverlay = { projectId: string | null; colours: PinColours; inherited: boolean; sheets: DrawingSheet[]; revision: number }
 
 export type Pin = {
   itemId: string
@@ -188,6 +192,8 @@ export type ItemPin = Pin & {
   /** null when the pin's revision has no sheet (a later revision was not a drawing). */
   sheet: SheetImage | null
   colours: PinColours
+  /** Bumped by every placing, move, confirmation or removal of the item's pin (expectedRevision). */
+  revision: number
 }
 
 /** A drawing of a project (its current revision has a sheet): what the pin picker offers. */

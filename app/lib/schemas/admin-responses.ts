@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { recordRevision } from './edit-conflict'
 import { SeatStandingSchema } from './licensing'
 import {
   CONFIG_CATEGORIES,
@@ -224,7 +225,7 @@ export const RetentionHealthSchema = z
   .meta({ id: 'RetentionHealth' }) satisfies z.ZodType<RetentionHealth>
 
 export const RetentionPolicyAnswerSchema = z
-  .object({ enabled: z.boolean(), archiveAfterDays: z.number().int(), purgeAfterDays: z.number().int(), lastRunAtUtc: utc.nullable(), updatedAtUtc: utc.nullable() })
+  .object({ enabled: z.boolean(), archiveAfterDays: z.number().int(), purgeAfterDays: z.number().int(), lastRunAtUtc: utc.nullable(), updatedAtUtc: utc.nullable(), revision: recordRevision })
   .meta({ id: 'RetentionPolicy' }) satisfies z.ZodType<RetentionPolicy>
 
 export const AdminOverviewSchema = z.object({

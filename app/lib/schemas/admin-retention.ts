@@ -1,5 +1,6 @@
 import type { SeatStanding } from '~/lib/licensing/seats'
 import { z } from 'zod'
+import { expectedRevision } from './edit-conflict'
 
 /**
  * The retention policy (docs/admin/shell-and-retention.md "Retention"): closed items are archived
@@ -29,7 +30,7 @@ function purgeAfterArchive<T extends { archiveAfterDays: number; purgeAfterDays:
 
 /** PUT /api/admin/retention. */
 export const RetentionPolicySchema = z
-  .object({ enabled: z.boolean({ error: 'enabled is true or false.' }), ...fields })
+  .object({ enabled: z.boolean({ error: 'enabled is true or false.' }), ...fields, expectedRevision })
   .strict()
   .superRefine(purgeAfterArchive)
 
@@ -47,6 +48,8 @@ export type RetentionPolicy = {
   lastRunAtUtc: string | null
   /** Null while the organisation has never saved a policy (the defaults are shown). */
   updatedAtUtc: string | null
+  /** 0 while never saved, bumped by every save (expectedRevision). */
+  revision: number
 }
 
 /** GET /api/admin/retention/health (spec §3 "Retention health"), exactly. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { recordRevision } from './edit-conflict'
 import { PurposeCheckSchema } from './rule-book'
 import {
   DELIVERABLE_FLAGS,
@@ -56,6 +57,7 @@ export const PartySchema = z
     parentId: z.uuid().nullable(),
     members: z.array(z.object({ userId: z.uuid(), displayName: z.string(), email: z.string(), lead: z.boolean() })),
     contacts: z.array(z.object({ id: z.uuid(), name: z.string(), company: z.string(), email: z.string() })),
+    revision: recordRevision,
     createdAt: at,
     updatedAt: at,
   })
@@ -69,6 +71,7 @@ export const ResponsibilityMatrixSchema = z
     entries: z.array(z.object({ discipline: z.string(), docType: z.string().nullable(), partyId: z.uuid(), responsibility: z.enum(RESPONSIBILITIES) })),
     disciplines: z.array(z.object({ code: z.string(), description: z.string() })),
     docTypes: z.array(z.object({ code: z.string(), description: z.string() })),
+    revision: recordRevision,
   })
   .meta({ id: 'ResponsibilityMatrix' }) satisfies z.ZodType<ResponsibilityMatrix>
 
@@ -83,6 +86,7 @@ export const DeliverableSchema = z
     documentId: z.uuid().nullable(),
     firstIssuedAt: at.nullable(),
     flag: z.enum(DELIVERABLE_FLAGS),
+    revision: recordRevision,
     createdAt: at,
     updatedAt: at,
   })
@@ -127,6 +131,7 @@ export const WorkflowTemplateSchema = z
     version: z.number().int().min(1),
     steps: z.array(WorkflowStepSchema),
     archived: z.boolean(),
+    revision: recordRevision,
     createdAt: at,
     updatedAt: at,
   })
@@ -214,6 +219,7 @@ export const DocumentSetSchema = z
     derivedFromId: z.uuid().nullable(),
     revisions: z.array(WorkflowRevisionSchema),
     published: z.object({ at, by: person.nullable(), message: z.string(), purpose: z.enum(ISSUE_PURPOSES) }).nullable(),
+    revision: recordRevision,
     createdAt: at,
     updatedAt: at,
   })

@@ -25,6 +25,7 @@ import {
 } from '~/lib/documents/types'
 import { RevisionSchema } from './photos-responses'
 import { listOf, UserRefSchema } from './reporting-responses'
+import { recordRevision } from './edit-conflict'
 
 /**
  * The document calls' answers (docs/documents.md), as published in /api/openapi.json (named
@@ -104,7 +105,7 @@ export const SearchPageSchema = z.object({ items: z.array(DocumentSummarySchema)
 const permissionEntry = z.object({ subjectKind: z.enum(['user', 'role']), subject: z.string(), subjectName: z.string(), level })
 
 export const PermissionsSchema = z
-  .object({ target: z.enum(PERMISSION_TARGETS), targetId: z.uuid(), entries: z.array(permissionEntry), inherited: z.array(permissionEntry) })
+  .object({ target: z.enum(PERMISSION_TARGETS), targetId: z.uuid(), entries: z.array(permissionEntry), inherited: z.array(permissionEntry), revision: recordRevision })
   .meta({ id: 'Permissions' }) satisfies z.ZodType<Permissions>
 
 export const ValidationResultSchema = z.object({
@@ -128,6 +129,7 @@ export const NamingStandardSchema = z
     ),
     example: z.string(),
     updatedAtUtc: utc.nullable(),
+    revision: recordRevision,
   })
   .meta({ id: 'NamingStandard' }) satisfies z.ZodType<NamingStandard>
 
@@ -135,7 +137,8 @@ export const MetadataFieldSchema = z
   .object({ key: z.string(), label: z.string(), kind: z.enum(['text', 'choice', 'date', 'number']), required: z.boolean(), options: z.array(z.string()), position: z.number().int() })
   .meta({ id: 'MetadataField' }) satisfies z.ZodType<MetadataField>
 
-export const MetadataFieldListSchema = listOf(MetadataFieldSchema)
+/** The fields with the list's revision (0 before its first save; expectedRevision). */
+export const MetadataFieldListSchema = listOf(MetadataFieldSchema).extend({ revision: recordRevision })
 
 // ---- Drawings (docs/drawings.md) ----
 
@@ -148,7 +151,7 @@ export const DrawingSheetSchema = z
   .meta({ id: 'DrawingSheet' }) satisfies z.ZodType<DrawingSheet>
 
 export const DrawingOverlaySchema = z
-  .object({ projectId: z.uuid().nullable(), colours: PinColoursSchema, inherited: z.boolean(), sheets: z.array(DrawingSheetSchema) })
+  .object({ projectId: z.uuid().nullable(), colours: PinColoursSchema, inherited: z.boolean(), sheets: z.array(DrawingSheetSchema), revision: recordRevision })
   .meta({ id: 'DrawingOverlay' }) satisfies z.ZodType<DrawingOverlay>
 
 export const SheetImageSchema = z
@@ -173,7 +176,7 @@ export const PinSchema = z.object(pinFields).meta({ id: 'Pin' }) satisfies z.Zod
 export const PinListSchema = listOf(PinSchema)
 
 export const ItemPinSchema = z
-  .object({ ...pinFields, projectId: z.uuid(), documentNumber: z.string(), documentTitle: z.string(), sheet: SheetImageSchema.nullable(), colours: PinColoursSchema })
+  .object({ ...pinFields, projectId: z.uuid(), documentNumber: z.string(), documentTitle: z.string(), sheet: SheetImageSchema.nullable(), colours: PinColoursSchema, revision: recordRevision })
   .meta({ id: 'ItemPin' }) satisfies z.ZodType<ItemPin>
 
 export const ProjectDrawingsSchema = z.object({

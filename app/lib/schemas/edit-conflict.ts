@@ -15,6 +15,9 @@ export const expectedRevision = z
   .optional()
   .meta({ description: 'The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT.' })
 
+/** A record's revision in an answer: what a later save sends back as expectedRevision. */
+export const recordRevision = z.number().int().min(0).meta({ description: 'Bumped by every save; send it back as expectedRevision when you save.' })
+
 /** The 409 of a stale write, declared by every such operation. */
 export const STALE_WRITE =
   'Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null).'

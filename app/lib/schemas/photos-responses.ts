@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { recordRevision } from './edit-conflict'
 import type { SupportAttachment } from '~/lib/admin/support'
 import type { Revision } from '~/lib/documents/types'
 import { listOf, UserRefSchema } from './reporting-responses'
@@ -42,6 +43,7 @@ export const PhotoSchema = z.object({
   sha256,
   sortOrder: z.number().int().min(0),
   caption: z.string().nullable(),
+  revision: recordRevision,
   uploadedBy: UserRefSchema.nullable(),
   createdAtUtc: utc,
   updatedAtUtc: utc,

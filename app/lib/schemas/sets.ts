@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { expectedRevision } from './edit-conflict'
 import { ISSUE_PURPOSES, type IssuePurpose } from '~/lib/doc-control/types'
 
 /**
@@ -48,8 +49,8 @@ const description = z
   .transform((v) => (v === undefined ? undefined : v === null || v === '' ? null : v))
 
 export const SetCreateSchema = z.object({ name: setName, description, revisionIds: revisionIdList.optional() })
-export const SetPatchSchema = z.object({ name: setName.optional(), description })
-export const SetRevisionsSchema = z.object({ revisionIds: revisionIdList })
+export const SetPatchSchema = z.object({ name: setName.optional(), description, expectedRevision })
+export const SetRevisionsSchema = z.object({ revisionIds: revisionIdList, expectedRevision })
 
 export const PurposeSchema = z.enum(ISSUE_PURPOSES, { error: 'Choose the purpose of the issue.' })
 

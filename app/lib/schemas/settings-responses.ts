@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { recordRevision } from './edit-conflict'
 import { NotificationPreferencesResponseSchema } from './notification-preferences'
 import { THEMES, type Appearance, type ContrastCheck } from '~/lib/appearance'
 import { type NotificationPreferences } from '~/lib/settings/notifications'
@@ -43,6 +44,7 @@ export const AdminSettingsSchema = z
   .object({
     licensing: z.object({ enforceSeatLimit: z.boolean(), warnNearSeatLimit: z.boolean() }),
     diagnostics: z.object({ collectFrontendErrors: z.boolean(), collectUsageTelemetry: z.boolean(), identifyUsersInReports: z.boolean() }),
+    revision: recordRevision,
   })
   .meta({ id: 'AdminSettings' }) satisfies z.ZodType<AdminSettings>
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { expectedRevision, recordRevision } from './edit-conflict'
 import { TRANSMITTAL_FORMAT_MAX, type TransmittalNumbering } from '~/lib/doc-control/transmittal-numbering'
 
 /**
@@ -14,6 +15,7 @@ export const TransmittalNumberingPutSchema = z.object({
     .trim()
     .min(1, 'Give the format: for example {project}-TRN-{seq:4}.')
     .max(TRANSMITTAL_FORMAT_MAX, `The format is at most ${TRANSMITTAL_FORMAT_MAX} characters.`),
+  expectedRevision,
 })
 
 export const TransmittalNumberingSchema = z
@@ -27,5 +29,6 @@ export const TransmittalNumberingSchema = z
     canChange: z.boolean(),
     updatedAtUtc: z.iso.datetime().nullable(),
     updatedByName: z.string().nullable(),
+    revision: recordRevision,
   })
   .meta({ id: 'TransmittalNumbering' }) satisfies z.ZodType<TransmittalNumbering>

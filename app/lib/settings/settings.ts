@@ -42,7 +42,8 @@ export type LicensingSettings = { enforceSeatLimit: boolean; warnNearSeatLimit: 
 export type DiagnosticsSettings = { collectFrontendErrors: boolean; collectUsageTelemetry: boolean; identifyUsersInReports: boolean }
 
 /** GET /api/settings/admin: the organisation-wide switches, each with its default filled in. */
-export type AdminSettings = { licensing: LicensingSettings; diagnostics: DiagnosticsSettings }
+/** `revision`: bumped by every change of a switch (expectedRevision of the three PATCH calls). */
+export type AdminSettings = { licensing: LicensingSettings; diagnostics: DiagnosticsSettings; revision: number }
 
 export const LICENSING_DEFAULTS: LicensingSettings = { enforceSeatLimit: true, warnNearSeatLimit: true }
 export const DIAGNOSTICS_DEFAULTS: DiagnosticsSettings = { collectFrontendErrors: true, collectUsageTelemetry: false, identifyUsersInReports: true }

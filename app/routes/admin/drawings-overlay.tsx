@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useActionData } from 'react-router'
 import { ColourFields, chosenColours, formFieldErrors, OrganisationColoursSchema } from '~/components/drawings/overlay-forms'
 import { PinLegend } from '~/components/drawings/sheet-view'
 import { loaded } from '~/components/reporting/item-action'
-import { noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, noticeOf, type ReportingActionData, revisionFor } from '~/components/reporting/report-action'
 import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
 import { Badge } from '~/components/ui/badge'
 import { Banner } from '~/components/ui/banner'
@@ -19,6 +19,7 @@ import { createServerApi } from '~/lib/api.server'
 import type { PinColours } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { type Project, projectTitle } from '~/lib/reporting/types'
 import type { Route } from './+types/drawings-overlay'
 
@@ -46,11 +47,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== 'colours') throw data('Unknown intent', { status: 400 })
   const submission = parseWithZod(formData, { schema: OrganisationColoursSchema })
   if (submission.status !== 'success') return data<ReportingActionData>({ intent, result: submission.reply() }, { status: 400 })
-  const result = await api.PUT('/api/admin/drawings-overlay', { body: { colours: chosenColours(submission.value) } })
+  // Saved against the colours as the page showed them: a save by someone else since is a conflict, the chosen colours kept.
+  const expectedRevision = revisionFromForm(formData.get('expectedRevision'))
+  const result = await api.PUT('/api/admin/drawings-overlay', { body: { colours: chosenColours(submission.value), expectedRevision } })
   if (!result.ok) {
     const fieldErrors = formFieldErrors(result.error.problem?.errors ?? {})
     const formErrors = Object.keys(fieldErrors).length > 0 ? [] : [formMessageFor(result.error)]
-    return data<ReportingActionData>({ intent, result: submission.reply({ formErrors, fieldErrors }) }, { status: failureStatus(result.error), headers: responseHeaders })
+    const reply = { intent, result: submission.reply({ formErrors, fieldErrors }), revision: conflictRevision(result.error) }
+    return data<ReportingActionData>(reply, { status: failureStatus(result.error), headers: responseHeaders })
   }
   await setFlash(responseHeaders, { tone: 'success', message: 'Pin colours saved. Projects without their own colours use them.' })
   throw redirect(new URL(request.url).pathname + new URL(request.url).search, { headers: responseHeaders })
@@ -80,7 +84,12 @@ export default function DrawingsOverlay({ loaderData }: Route.ComponentProps) {
         <Section title="Pin colours" description="For every project that has no colours of its own.">
           <PinLegend colours={overlay.colours} />
           {/* Saved colours remount the form, so its pickers start from them and the text boxes empty. */}
-          <ColoursForm key={Object.values(overlay.colours).join()} colours={overlay.colours} lastResult={actionData?.result} />
+          <ColoursForm
+            key={Object.values(overlay.colours).join()}
+            colours={overlay.colours}
+            revision={revisionFor(actionData, 'colours', undefined, overlay.revision)}
+            lastResult={actionData?.result}
+          />
         </Section>
         <Section title="Projects" description="Open a project to give it its own colours and to set up its sheets: pinning, scale and rotation.">
           {projectsNotice ? (
@@ -105,7 +114,8 @@ export default function DrawingsOverlay({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function ColoursForm({ colours, lastResult }: { colours: PinColours; lastResult: SubmissionResult<string[]> | undefined }) {
+/** `revision`: the overlay's revision this form saves against (expectedRevision), the loaded one or the current one after a conflict. */
+function ColoursForm({ colours, revision, lastResult }: { colours: PinColours; revision: number; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useForm({
     id: 'organisation-colours',
     lastResult,
@@ -119,6 +129,7 @@ function ColoursForm({ colours, lastResult }: { colours: PinColours; lastResult:
   return (
     <Form method="post" {...getFormProps(form)} className="flex max-w-2xl flex-col gap-5">
       <CsrfInput />
+      <input type="hidden" name="expectedRevision" value={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <ColourFields picked={fields.colours.getFieldset()} typed={fields.hex.getFieldset()} now={colours} />
       <SubmitButton intent="colours" pendingLabel="Saving…" className="self-start">

@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useActionData } from 'react-router'
 import { ColourFields, chosenColours, formFieldErrors, ProjectOverlaySchema, ROTATIONS, SCALE_MAX } from '~/components/drawings/overlay-forms'
 import { PinLegend } from '~/components/drawings/sheet-view'
 import { loaded } from '~/components/reporting/item-action'
-import { noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, noticeOf, type ReportingActionData, revisionFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { CheckboxField } from '~/components/ui/checkbox-field'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -20,6 +20,7 @@ import { createServerApi } from '~/lib/api.server'
 import type { DrawingOverlay, DrawingSheet } from '~/lib/documents/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { projectTitle } from '~/lib/reporting/types'
 import type { Route } from './+types/project-drawings-overlay'
 
@@ -47,12 +48,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     colours: value.colourSource === 'project' ? chosenColours(value) : null,
     sheets: (value.sheets ?? []).map((sheet) => ({ documentId: sheet.documentId, pinning: sheet.pinning ?? false, scale: sheet.scale ?? null, rotation: sheet.rotation as (typeof ROTATIONS)[number] })),
   }
-  const result = await api.PUT('/api/admin/projects/{id}/drawings-overlay', { path: { id: params.projectId }, body })
+  // Saved against the overlay as the page showed it: a save by someone else since is a conflict, what was chosen kept.
+  const expectedRevision = revisionFromForm(formData.get('expectedRevision'))
+  const result = await api.PUT('/api/admin/projects/{id}/drawings-overlay', { path: { id: params.projectId }, body: { ...body, expectedRevision } })
   if (!result.ok) {
     if (result.error.status === 403) return data<ReportingActionData>({ intent, result: submission.reply(), notice: noticeOf(result.error) }, { status: 403, headers: responseHeaders })
     const fieldErrors = formFieldErrors(result.error.problem?.errors ?? {})
     const formErrors = Object.keys(fieldErrors).length > 0 ? [] : [formMessageFor(result.error)]
-    return data<ReportingActionData>({ intent, result: submission.reply({ formErrors, fieldErrors }) }, { status: failureStatus(result.error), headers: responseHeaders })
+    const reply = { intent, result: submission.reply({ formErrors, fieldErrors }), revision: conflictRevision(result.error) }
+    return data<ReportingActionData>(reply, { status: failureStatus(result.error), headers: responseHeaders })
   }
   await setFlash(responseHeaders, { tone: 'success', message: 'Drawings overlay of the project saved.' })
   throw redirect(new URL(request.url).pathname, { headers: responseHeaders })
@@ -75,12 +79,13 @@ export default function ProjectDrawingsOverlay({ loaderData }: Route.ComponentPr
         </Banner>
       ) : null}
       {/* A save remounts the form, so it starts from what was stored. */}
-      <OverlayForm key={JSON.stringify(overlay)} overlay={overlay} lastResult={actionData?.result} />
+      <OverlayForm key={JSON.stringify(overlay)} overlay={overlay} revision={revisionFor(actionData, 'save', undefined, overlay.revision)} lastResult={actionData?.result} />
     </>
   )
 }
 
-function OverlayForm({ overlay, lastResult }: { overlay: DrawingOverlay; lastResult: SubmissionResult<string[]> | undefined }) {
+/** `revision`: the overlay's revision this form saves against (expectedRevision), the loaded one or the current one after a conflict. */
+function OverlayForm({ overlay, revision, lastResult }: { overlay: DrawingOverlay; revision: number; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useForm({
     id: 'project-overlay',
     lastResult,
@@ -152,6 +157,7 @@ function OverlayForm({ overlay, lastResult }: { overlay: DrawingOverlay; lastRes
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-10">
       <CsrfInput />
+      <input type="hidden" name="expectedRevision" value={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Section title="Pin colours" description="By item status. A project uses the organisation’s colours unless it has its own.">
         <PinLegend colours={overlay.colours} />

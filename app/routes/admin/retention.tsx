@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useActionData } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
-import { firstInvalidField, formFailure, invalidForm, type ReportingActionData } from '~/components/reporting/report-action'
+import { firstInvalidField, formFailure, invalidForm, type ReportingActionData, revisionFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { CheckboxField } from '~/components/ui/checkbox-field'
 import { CsrfInput } from '~/components/ui/csrf-input'
@@ -13,6 +13,7 @@ import { Section } from '~/components/ui/section'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { createServerApi } from '~/lib/api.server'
 import { setFlash } from '~/lib/flash.server'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { formatDateTime, formatNumber } from '~/lib/format'
 import { ARCHIVE_AFTER_DAYS_MAX, PURGE_AFTER_DAYS_MAX, RetentionFormSchema } from '~/lib/schemas/admin-retention'
 import { useLocale } from '~/root'
@@ -37,7 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: RetentionFormSchema })
   if (submission.status !== 'success') return invalidForm('save', submission)
   const { enabled, archiveAfterDays, purgeAfterDays } = submission.value
-  const result = await api.PUT('/api/admin/retention', { body: { enabled: enabled ?? false, archiveAfterDays, purgeAfterDays } })
+  // Saved against the policy as the page showed it: a save by someone else since is a conflict, the typed values kept.
+  const expectedRevision = revisionFromForm(formData.get('expectedRevision'))
+  const result = await api.PUT('/api/admin/retention', { body: { enabled: enabled ?? false, archiveAfterDays, purgeAfterDays, expectedRevision } })
   if (!result.ok) return formFailure('save', submission, result.error, responseHeaders)
   await setFlash(responseHeaders, {
     tone: 'success',
@@ -102,6 +105,7 @@ export default function Retention({ loaderData }: Route.ComponentProps) {
         <Section title="Policy" description="Purging cannot be undone. Archived reports with no item left are purged too, after the second period.">
           <Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
             <CsrfInput />
+            <input type="hidden" name="expectedRevision" value={revisionFor(actionData, 'save', undefined, policy.revision)} />
             <FormError id={form.errorId} errors={form.errors} />
             <CheckboxField
               label="Apply this policy"

@@ -3,11 +3,12 @@ import { data, redirect } from 'react-router'
 import type { PartyChoices } from '~/components/doc-control/template-form'
 import { type TemplatesQuery, templatesHref } from '~/components/doc-control/template-query'
 import { loadError } from '~/components/reporting/item-action'
-import { noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
 import type { RequestBody } from '~/lib/api/typed'
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { projectTitle } from '~/lib/reporting/types'
 import { templateBodyOf, templateFieldOf, TemplateFormSchema } from '~/lib/schemas/workflow-forms'
 import { isUuid } from '~/lib/schemas/uuid'
@@ -64,14 +65,18 @@ export async function saveTemplate(api: ApiClient, formData: FormData, query: Te
   // The form's roles come from its enum (REVIEWER_ROLES); the shared ReviewerRule type names any role key.
   const body = templateBodyOf(submission.value) as RequestBody<'/api/workflow-templates', 'post'>
   const templateId = query.editing
-  const result = templateId ? await api.PUT('/api/workflow-templates/{templateId}', { path: { templateId }, body }) : await api.POST('/api/workflow-templates', { body, idempotencyKey: true })
+  // A change is saved against the version the form was opened on: a version written by someone else since is a conflict, what was typed kept.
+  const expectedRevision = revisionFromForm(formData.get('expectedRevision'))
+  const result = templateId
+    ? await api.PUT('/api/workflow-templates/{templateId}', { path: { templateId }, body: { ...body, expectedRevision } })
+    : await api.POST('/api/workflow-templates', { body, idempotencyKey: true })
   if (!result.ok) {
     if (result.error.status === 404) throw loadError(result.error, headers)
     const fieldErrors = templateFieldErrors(result.error, submission.value)
     const hasFields = Object.keys(fieldErrors).length > 0
     const notice = result.error.status === 403 || (result.error.status === 409 && !hasFields) ? noticeOf(result.error) : undefined
     return data<ReportingActionData>(
-      { intent: 'save', notice, result: submission.reply({ formErrors: hasFields || notice ? [] : [formMessageFor(result.error)], fieldErrors }) },
+      { intent: 'save', notice, result: submission.reply({ formErrors: hasFields || notice ? [] : [formMessageFor(result.error)], fieldErrors }), revision: conflictRevision(result.error) },
       { status: failureStatus(result.error), headers },
     )
   }

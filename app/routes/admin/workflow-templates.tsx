@@ -2,7 +2,7 @@ import { data, Link, useActionData } from 'react-router'
 import { TemplateForm } from '~/components/doc-control/template-form'
 import { TemplateList } from '~/components/doc-control/template-list'
 import { templatesHref, templatesQuery } from '~/components/doc-control/template-query'
-import type { ReportingActionData } from '~/components/reporting/report-action'
+import { type ReportingActionData, revisionFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { ButtonLink } from '~/components/ui/button-link'
 import { PageHeader } from '~/components/ui/page-header'
@@ -77,6 +77,7 @@ export default function WorkflowTemplates({ loaderData }: Route.ComponentProps) 
               template={editing}
               members={members}
               parties={parties}
+              revision={editing ? revisionFor(actionData, 'save', undefined, editing.revision) : undefined}
               lastResult={actionData?.intent === 'save' ? actionData.result : undefined}
             />
           </Section>

@@ -4,6 +4,7 @@ import { formFailure, invalidForm, noticeFailure, type ReportingActionData } fro
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import type { DeliverableImport, Milestone } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { failureStatus, formMessageFor } from '~/lib/forms'
 import { DeliverableEditSchema, DeliverableRefSchema, DeliverableSchema } from '~/lib/schemas/doc-control'
 
@@ -56,8 +57,11 @@ export async function updateDeliverable(api: ApiClient, formData: FormData, head
   if (submission.status !== 'success') return invalidForm('update-deliverable', submission)
   const { deliverableId, number, title, partyId } = submission.value
   const { milestones, at } = milestonesOf(submission.value.milestones)
-  const result = await api.PATCH('/api/deliverables/{id}', { path: { id: deliverableId }, body: { number, title, partyId: partyId || null, milestones } })
-  if (!result.ok) return formFailure('update-deliverable', submission, rowErrors(result.error, at), headers)
+  const result = await api.PATCH('/api/deliverables/{id}', {
+    path: { id: deliverableId },
+    body: { number, title, partyId: partyId || null, milestones, expectedRevision: revisionFromForm(formData.get('expectedRevision')) },
+  })
+  if (!result.ok) return formFailure('update-deliverable', submission, rowErrors(result.error, at), headers, deliverableId)
   await setFlash(headers, { tone: 'success', message: `Deliverable ${result.data.number} saved.` })
   throw redirect(back, { headers })
 }

@@ -3,7 +3,7 @@ import { DeliverableForm } from '~/components/doc-control/deliverables-form'
 import { DeliverablesImportForm, DeliverablesImportReport } from '~/components/doc-control/deliverables-import'
 import { useCanManage } from '~/components/doc-control/parties-abilities'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
-import { noticeOf, resultFor } from '~/components/reporting/report-action'
+import { noticeOf, resultFor, revisionFor } from '~/components/reporting/report-action'
 import { Badge, type BadgeTone } from '~/components/ui/badge'
 import { Banner } from '~/components/ui/banner'
 import { Button, buttonClasses } from '~/components/ui/button'
@@ -203,6 +203,7 @@ export default function Deliverables({ loaderData }: Route.ComponentProps) {
                 deliverable={editing}
                 parties={parties}
                 example={example}
+                revision={revisionFor(actionData, 'update-deliverable', editing.id, editing.revision)}
                 lastResult={resultFor(actionData, 'update-deliverable')}
                 cancelTo={listPath}
               />

@@ -2,7 +2,7 @@ import { data, Form, redirect, useActionData } from 'react-router'
 import { MatrixTable } from '~/components/doc-control/matrix-table'
 import { useCanManage } from '~/components/doc-control/parties-abilities'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
-import { noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { Button } from '~/components/ui/button'
 import { ButtonLink } from '~/components/ui/button-link'
@@ -12,6 +12,8 @@ import { SelectField } from '~/components/ui/select-field'
 import { createServerApi } from '~/lib/api.server'
 import { type MatrixEntry, type Party, RESPONSIBILITIES, type Responsibility } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
+import { failureStatus } from '~/lib/forms'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { Route } from './+types/matrix'
 import { projectAccess, requireProjectId } from './registers.server'
 
@@ -38,6 +40,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
 }
 
+/** After a stale save (409 KR_EDIT_CONFLICT): the cells as the user ticked them, kept in the form. */
+type MatrixActionData = ReportingActionData & { cells?: string[] | undefined }
+
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
@@ -54,8 +59,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const current = await api.GET('/api/projects/{id}/matrix', { path: { id: projectId } })
   if (!current.ok) return noticeFailure('save-matrix', current.error, responseHeaders)
   const entries = [...current.data.entries.filter((e) => e.docType !== docType), ...ticked]
-  const result = await api.PUT('/api/projects/{id}/matrix', { path: { id: projectId }, body: { entries } })
-  if (!result.ok) return noticeFailure('save-matrix', result.error, responseHeaders)
+  // Saved against the matrix as the page showed it: a save by someone else since is a conflict, and the ticks come back as they were.
+  const result = await api.PUT('/api/projects/{id}/matrix', { path: { id: projectId }, body: { entries, expectedRevision: revisionFromForm(formData.get('expectedRevision')) } })
+  if (!result.ok) {
+    const revision = conflictRevision(result.error)
+    if (revision === undefined) return noticeFailure('save-matrix', result.error, responseHeaders)
+    const cells = formData.getAll('cell').map(String)
+    return data<MatrixActionData>({ intent: 'save-matrix', notice: noticeOf(result.error), revision, cells }, { status: failureStatus(result.error), headers: responseHeaders })
+  }
   await setFlash(responseHeaders, { tone: 'success', message: 'Responsibility matrix saved.' })
   const back = new URLSearchParams({ projectId })
   if (docType) back.set('docType', docType)
@@ -64,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Matrix({ loaderData }: Route.ComponentProps) {
   const { project, docType, matrix, parties, access, loadNotice } = loaderData
-  const actionData = useActionData<typeof action>() as ReportingActionData | undefined
+  const actionData = useActionData<typeof action>() as MatrixActionData | undefined
   const canManage = useCanManage(access)
   const notice = actionData?.notice ?? loadNotice
   const typeLabel = (code: string) => {
@@ -116,7 +127,16 @@ export default function Matrix({ loaderData }: Route.ComponentProps) {
             <EmptyState heading="No disciplines">The project’s naming standard lists no Role codes, and no document names one yet.</EmptyState>
           ) : null}
           {matrix && parties.length > 0 && matrix.disciplines.length > 0 ? (
-            <MatrixTable disciplines={matrix.disciplines} parties={parties} entries={matrix.entries} docType={docType} scopeLabel={scopeLabel} canManage={canManage} />
+            <MatrixTable
+              disciplines={matrix.disciplines}
+              parties={parties}
+              entries={matrix.entries}
+              docType={docType}
+              scopeLabel={scopeLabel}
+              canManage={canManage}
+              revision={actionData?.revision ?? matrix.revision}
+              kept={actionData?.cells}
+            />
           ) : null}
         </div>
       )}

@@ -4,6 +4,7 @@ import { formFailure, invalidForm, noticeFailure } from '~/components/reporting/
 import type { ApiClient } from '~/lib/api/types'
 import type { Party } from '~/lib/doc-control/types'
 import { setFlash } from '~/lib/flash.server'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { PartyContactFormSchema, PartyContactRefSchema, PartyEditSchema, PartyPersonSchema, PartyRefSchema, PartySchema } from '~/lib/schemas/doc-control'
 
 /** The actions of /doc-control/parties, one function per intent (docs/doc-control.md "Screens"). */
@@ -24,9 +25,12 @@ export async function updateParty(api: ApiClient, formData: FormData, headers: H
   const submission = parseWithZod(formData, { schema: PartyEditSchema })
   if (submission.status !== 'success') return invalidForm('update-party', submission)
   const { partyId, name, code, role, parentId } = submission.value
-  // An emptied code or lead clears it.
-  const result = await api.PATCH('/api/parties/{id}', { path: { id: partyId }, body: { name, code: code ?? null, role, parentId: parentId || null } })
-  if (!result.ok) return formFailure('update-party', submission, result.error, headers)
+  // An emptied code or lead clears it. Saved against the revision the form was drawn with: a change by someone else since is a conflict, the typed values kept.
+  const result = await api.PATCH('/api/parties/{id}', {
+    path: { id: partyId },
+    body: { name, code: code ?? null, role, parentId: parentId || null, expectedRevision: revisionFromForm(formData.get('expectedRevision')) },
+  })
+  if (!result.ok) return formFailure('update-party', submission, result.error, headers, partyId)
   await setFlash(headers, { tone: 'success', message: `Party “${result.data.name}” saved.` })
   throw redirect(back, { headers })
 }
@@ -55,7 +59,8 @@ export async function addPerson(api: ApiClient, projectId: string, formData: For
   const party = await currentParty(api, projectId, partyId)
   if (!party) throw data(null, { status: 404, headers })
   const members = [...party.members.filter((m) => m.userId !== userId).map((m) => ({ userId: m.userId, lead: m.lead })), { userId, lead }]
-  const result = await api.PUT('/api/parties/{id}/members', { path: { id: partyId }, body: { members } })
+  // The list was read just now and one person changes: a save by someone else in between is a conflict, not lost.
+  const result = await api.PUT('/api/parties/{id}/members', { path: { id: partyId }, body: { members, expectedRevision: party.revision } })
   if (!result.ok) return formFailure('add-person', submission, result.error, headers, partyId)
   const person = result.data.members.find((m) => m.userId === userId)
   await setFlash(headers, { tone: 'success', message: `${person?.displayName ?? 'The person'} is in ${result.data.name}${lead ? ' and leads it' : ''}.` })
@@ -69,7 +74,7 @@ export async function removePerson(api: ApiClient, projectId: string, formData: 
   if (!party) throw data(null, { status: 404, headers })
   const person = party.members.find((m) => m.userId === userId)
   const members = party.members.filter((m) => m.userId !== userId).map((m) => ({ userId: m.userId, lead: m.lead }))
-  const result = await api.PUT('/api/parties/{id}/members', { path: { id: partyId }, body: { members } })
+  const result = await api.PUT('/api/parties/{id}/members', { path: { id: partyId }, body: { members, expectedRevision: party.revision } })
   if (!result.ok) return noticeFailure('remove-person', result.error, headers, partyId)
   await setFlash(headers, { tone: 'success', message: `${person?.displayName ?? 'The person'} removed from ${party.name}.` })
   throw redirect(back, { headers })

@@ -4,7 +4,7 @@ import { useCanManage } from '~/components/doc-control/parties-abilities'
 import { PartyPeople } from '~/components/doc-control/parties-people'
 import { PartyContacts } from '~/components/doc-control/party-contacts'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
-import { noticeOf, type ReportingActionData, resultFor } from '~/components/reporting/report-action'
+import { noticeOf, type ReportingActionData, resultFor, revisionFor } from '~/components/reporting/report-action'
 import { Badge } from '~/components/ui/badge'
 import { Banner } from '~/components/ui/banner'
 import { ButtonLink } from '~/components/ui/button-link'
@@ -102,7 +102,14 @@ export default function Parties({ loaderData }: Route.ComponentProps) {
           {editing ? (
             <Card className="mb-6">
               <h2 className="mb-4 text-lg font-semibold break-words">Change “{editing.name}”</h2>
-              <PartyForm key={editing.id} party={editing} leads={leads} lastResult={resultFor(actionData, 'update-party')} cancelTo={here} />
+              <PartyForm
+                key={editing.id}
+                party={editing}
+                leads={leads}
+                revision={revisionFor(actionData, 'update-party', editing.id, editing.revision)}
+                lastResult={resultFor(actionData, 'update-party')}
+                cancelTo={here}
+              />
             </Card>
           ) : null}
           <div className="grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">

@@ -9,6 +9,7 @@ import type { ApiClient } from '~/lib/api/types'
 import type { DocumentSet } from '~/lib/doc-control/types'
 import { parseDocumentsQuery, searchParamsOf } from '~/lib/documents/query'
 import { setFlash } from '~/lib/flash.server'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { failureStatus } from '~/lib/forms'
 import { SetCreateSchema, SetDeriveSchema, SetPublishSchema } from '~/lib/schemas/sets'
 
@@ -44,9 +45,12 @@ const sameAddress = (request: Request) => {
   return `${url.pathname}${url.search}`
 }
 
-/** A change refused because the set was published meanwhile (409) shows as the page's banner, as any refusal. */
+/**
+ * A change refused because the set was published meanwhile (409) shows as the page's banner, as any
+ * refusal. The set was read just before: a change by someone else in between is a conflict, not lost.
+ */
 function putRevisions(api: ApiClient, set: DocumentSet, revisionIds: string[]) {
-  return api.PUT('/api/sets/{setId}/revisions', { path: { setId: set.id }, body: { revisionIds } })
+  return api.PUT('/api/sets/{setId}/revisions', { path: { setId: set.id }, body: { revisionIds, expectedRevision: set.revision } })
 }
 
 export async function addRevisions(api: ApiClient, set: DocumentSet, formData: FormData, request: Request, headers: Headers) {
@@ -80,7 +84,9 @@ function revisionsFailure(intent: string, error: Parameters<typeof noticeOf>[0],
 export async function editSet(api: ApiClient, set: DocumentSet, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: SetCreateSchema })
   if (submission.status !== 'success') return invalidForm('edit', submission)
-  const saved = await api.PATCH('/api/sets/{setId}', { path: { setId: set.id }, body: submission.value })
+  // Saved against the revision the form was drawn with: a change by someone else since is a conflict, the typed values kept.
+  const body = { ...submission.value, expectedRevision: revisionFromForm(formData.get('expectedRevision')) }
+  const saved = await api.PATCH('/api/sets/{setId}', { path: { setId: set.id }, body })
   if (!saved.ok) return formFailure('edit', submission, saved.error, headers)
   await setFlash(headers, { tone: 'success', message: `“${saved.data.name}” saved.` })
   throw redirect(setPage(set.id, set.projectId), { headers })

@@ -5,7 +5,7 @@ import { setPage, setsPage, wizardPage } from '~/components/doc-control/transmit
 import { RevisionTable } from '~/components/doc-control/transmittal-revision-table'
 import { DocumentPicker } from '~/components/doc-control/wizard-document-picker'
 import { chosenMap } from '~/components/doc-control/wizard-picks'
-import { resultFor, type ReportingActionData } from '~/components/reporting/report-action'
+import { resultFor, revisionFor, type ReportingActionData } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { ButtonLink } from '~/components/ui/button-link'
 import { Card } from '~/components/ui/card'
@@ -158,7 +158,7 @@ export default function SetScreen({ loaderData }: Route.ComponentProps) {
               )}
             </Section>
             <Section title="Edit details">
-              <SetDetailsForm key={location.key} intent="edit" set={set} lastResult={resultFor(actionData, 'edit')} />
+              <SetDetailsForm key={location.key} intent="edit" set={set} revision={revisionFor(actionData, 'edit', undefined, set.revision)} lastResult={resultFor(actionData, 'edit')} />
             </Section>
           </>
         ) : (

@@ -2,7 +2,7 @@ import { data, useActionData } from 'react-router'
 import { TransmittalFilter, TransmittalList } from '~/components/doc-control/transmittal-list'
 import { NUMBERING_INTENT, TransmittalNumberingSection } from '~/components/doc-control/transmittal-numbering-form'
 import { wizardPage } from '~/components/doc-control/transmittal-paths'
-import { type ReportingActionData, resultFor } from '~/components/reporting/report-action'
+import { type ReportingActionData, resultFor, revisionFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { buttonClasses } from '~/components/ui/button'
 import { ButtonLink } from '~/components/ui/button-link'
@@ -68,7 +68,12 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
         <div className="flex flex-col gap-4">
           <TransmittalFilter projectId={projectId} status={status} />
           {list ? <TransmittalList items={list} locale={locale} page={page} hasNext={hasNext} filtered={status !== null} /> : null}
-          {numbering ? <TransmittalNumberingSection key={numbering.format} numbering={numbering} lastResult={resultFor(actionData, NUMBERING_INTENT)} /> : null}
+          {numbering ? <TransmittalNumberingSection
+              key={numbering.format}
+              numbering={numbering}
+              revision={revisionFor(actionData, NUMBERING_INTENT, undefined, numbering.revision)}
+              lastResult={resultFor(actionData, NUMBERING_INTENT)}
+            /> : null}
         </div>
       ) : (
         <EmptyState heading={projects.length > 0 ? 'Choose a project' : 'No projects yet'}>

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
@@ -5,7 +6,9 @@ import { AdminSettingsForm } from '~/components/settings/admin-settings-form'
 import { createServerApi } from '~/lib/api.server'
 import { seatStandingWords } from '~/lib/licensing/seats'
 import { setFlash } from '~/lib/flash.server'
+import { conflictRevision } from '~/components/reporting/report-action'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { AdminSettingsFormSchema } from '~/lib/schemas/settings'
 import { useLocale } from '~/root'
 import type { Route } from './+types/admin'
@@ -23,14 +26,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ settings: settings.data, entitlements: entitlements.data }, { headers: responseHeaders })
 }
 
+/** The form's reply; after a stale save (409 KR_EDIT_CONFLICT) also the switches' revision now, for the next save. */
+type AdminActionData = { result: SubmissionResult<string[]> | undefined; revision?: number | undefined }
+
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
-  if (formData.get('intent') !== 'admin') return data({ result: undefined }, { status: 400 })
+  if (formData.get('intent') !== 'admin') return data<AdminActionData>({ result: undefined }, { status: 400 })
   const submission = parseWithZod(formData, { schema: AdminSettingsFormSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return data<AdminActionData>({ result: submission.reply() }, { status: 400 })
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const result = await api.PATCH('/api/settings/admin', { body: submission.value })
-  if (!result.ok) return data({ result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers: responseHeaders })
+  // Saved against the switches as the page showed them: a change by someone else since is a conflict, the ticks kept.
+  const result = await api.PATCH('/api/settings/admin', { body: { ...submission.value, expectedRevision: revisionFromForm(formData.get('expectedRevision')) } })
+  if (!result.ok) {
+    const reply = { result: replyWithApiError(submission, result.error), revision: conflictRevision(result.error) }
+    return data<AdminActionData>(reply, { status: failureStatus(result.error), headers: responseHeaders })
+  }
   await setFlash(responseHeaders, { tone: 'success', message: 'The organisation defaults are saved.' })
   throw redirect('/settings/admin', { headers: responseHeaders })
 }
@@ -42,7 +52,11 @@ export default function AdminSettingsPage({ loaderData, actionData }: Route.Comp
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-muted">Defaults for the whole organisation. Only administrators see this tab.</p>
-      <AdminSettingsForm settings={loaderData.settings} lastResult={actionData?.result} seatSummary={`${seatWords.detail} ${seatWords.limit}`} />
+      <AdminSettingsForm
+        settings={loaderData.settings}
+        revision={actionData?.revision ?? loaderData.settings.revision}
+        lastResult={actionData?.result}
+        seatSummary={`${seatWords.detail} ${seatWords.limit}`} />
     </div>
   )
 }

@@ -7,6 +7,7 @@ import { operation } from '#server/http/contract'
 import { AdminOverviewSchema, RetentionHealthSchema, RetentionPolicyAnswerSchema } from '~/lib/schemas/admin-responses'
 import { RetentionPolicySchema, type AdminOverview } from '~/lib/schemas/admin-retention'
 import { runAdmin } from './run'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /**
  * docs/admin/shell-and-retention.md: the control panel's figures and the retention policy with its
@@ -55,6 +56,7 @@ export const adminOverviewRoutes = new Hono<BackendEnv>()
         200: { description: 'The policy as saved.', schema: RetentionPolicyAnswerSchema },
         400: 'A field is not valid: see errors (archiveAfterDays 1 to 3650; purgeAfterDays above it, at most 36500).',
         403: 'Not an administrator of the organisation.',
+        409: STALE_WRITE,
       },
     }),
     async (c) => {

@@ -19,6 +19,7 @@ import { idempotent } from '#server/http/idempotency'
 import { Problem, problems } from '#server/http/problem'
 import { requireSession } from '#server/http/session'
 import { DELIVERABLE_FLAGS } from '~/lib/doc-control/types'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /** docs/doc-control.md "Parties, matrix, deliverables, dashboard": the deliverables register, its CSV export and import. */
 
@@ -62,7 +63,7 @@ const NewDeliverableSchema = z.object({
   partyId: partyField.optional().transform((v) => v ?? null),
   milestones: milestonesField.optional().transform((v) => v ?? []),
 })
-const DeliverablePatchSchema = z.object({ number: numberField.optional(), title: titleField.optional(), partyId: partyField.optional(), milestones: milestonesField.optional() })
+const DeliverablePatchSchema = z.object({ number: numberField.optional(), title: titleField.optional(), partyId: partyField.optional(), milestones: milestonesField.optional(), expectedRevision })
 
 const ListQuery = z.object({
   flag: z.enum(DELIVERABLE_FLAGS, { error: 'flag is issued, on-track, late or missing.' }).optional(),
@@ -163,7 +164,7 @@ export const deliverableRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       body: DeliverablePatchSchema,
-      responses: { 200: { description: 'The deliverable.', schema: DeliverableSchema }, 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such deliverable or party.' },
+      responses: { 200: { description: 'The deliverable.', schema: DeliverableSchema }, 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such deliverable or party.', 409: STALE_WRITE },
     }),
     async (c) => c.json(await run(c, (ctx) => updateDeliverable(ctx, c.req.param('id'), c.req.valid('json')))),
   )

@@ -10,6 +10,7 @@ import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { PARTY_ROLES, RESPONSIBILITIES } from '~/lib/doc-control/types'
 import { PartyContactSchema } from '~/lib/schemas/doc-control'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /** docs/doc-control.md "Parties, matrix, deliverables, dashboard": a project's parties, their people, and the responsibility matrix. */
 
@@ -34,11 +35,12 @@ const NewPartySchema = z.object({
   role: partyRole,
   parentId: nullableId.optional().transform((v) => v ?? null),
 })
-const PartyPatchSchema = z.object({ name: partyName.optional(), code: partyCode.optional(), role: partyRole.optional(), parentId: nullableId.optional() })
+const PartyPatchSchema = z.object({ name: partyName.optional(), code: partyCode.optional(), role: partyRole.optional(), parentId: nullableId.optional(), expectedRevision })
 const MembersSchema = z.object({
   members: z
     .array(z.object({ userId: id, lead: z.boolean({ error: 'lead is true or false.' }).optional().default(false) }), { error: 'members is a list.' })
     .max(500, 'At most 500 people in a party.'),
+  expectedRevision,
 })
 const MatrixSchema = z.object({
   entries: z
@@ -52,6 +54,7 @@ const MatrixSchema = z.object({
       { error: 'entries is a list.' },
     )
     .max(5000, 'At most 5000 entries.'),
+  expectedRevision,
 })
 
 export const partyRoutes = new Hono<BackendEnv>()
@@ -85,7 +88,7 @@ export const partyRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       body: PartyPatchSchema,
-      responses: { 200: { description: 'The party.', schema: PartySchema }, 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such party.' },
+      responses: { 200: { description: 'The party.', schema: PartySchema }, 400: 'Every problem of its fields.', 403: 'Not a manager of the project.', 404: 'No such party.', 409: STALE_WRITE },
     }),
     async (c) => c.json(await run(c, (ctx) => updateParty(ctx, c.req.param('id'), c.req.valid('json')))),
   )
@@ -109,9 +112,17 @@ export const partyRoutes = new Hono<BackendEnv>()
       tag: 'Document control',
       access: 'session',
       body: MembersSchema,
-      responses: { 200: { description: 'The party.', schema: PartySchema }, 403: 'Not a manager of the project.', 404: 'No such party, or a person who is not a member of the organisation.' },
+      responses: {
+        200: { description: 'The party.', schema: PartySchema },
+        403: 'Not a manager of the project.',
+        404: 'No such party, or a person who is not a member of the organisation.',
+        409: STALE_WRITE,
+      },
     }),
-    async (c) => c.json(await run(c, (ctx) => putPartyMembers(ctx, c.req.param('id'), c.req.valid('json').members))),
+    async (c) => {
+      const { members, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putPartyMembers(ctx, c.req.param('id'), members, expectedRevision)))
+    },
   )
   .post(
     '/api/parties/:id/contacts',
@@ -165,7 +176,11 @@ export const partyRoutes = new Hono<BackendEnv>()
         400: 'A discipline or type the naming standard does not list.',
         403: 'Not a manager of the project.',
         404: 'No such project or party.',
+        409: STALE_WRITE,
       },
     }),
-    async (c) => c.json(await run(c, (ctx) => putMatrix(ctx, c.req.param('id'), c.req.valid('json').entries))),
+    async (c) => {
+      const { entries, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putMatrix(ctx, c.req.param('id'), entries, expectedRevision)))
+    },
   )

@@ -6,6 +6,7 @@ import { operation } from '#server/http/contract'
 import { DocumentSetPageSchema, DocumentSetSchema } from '~/lib/schemas/doc-control-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 import { SetCreateSchema, SetDeriveSchema, SetListQuery, SetPatchSchema, SetPublishSchema, SetRevisionsSchema } from '~/lib/schemas/sets'
 
 /** docs/doc-control.md "Sets": named selections of revisions, published with the set publish body (spec §3). */
@@ -67,7 +68,7 @@ export const setRoutes = new Hono<BackendEnv>()
         400: 'Invalid fields.',
         403: 'Read-only, or no edit right on a document in it.',
         404: 'No such set.',
-        409: 'Published (KR_SET_PUBLISHED), or the name is taken.',
+        409: `Published (KR_SET_PUBLISHED), or the name is taken. ${STALE_WRITE}`,
       },
     }),
     async (c) => c.json(await run(c, (ctx) => updateSet(ctx, c.req.param('setId'), c.req.valid('json')))),
@@ -84,11 +85,14 @@ export const setRoutes = new Hono<BackendEnv>()
         400: 'Invalid revision ids.',
         403: 'Read-only, or no edit right on a document.',
         404: 'No such set or revision.',
-        409: 'Published (KR_SET_PUBLISHED).',
+        409: `Published (KR_SET_PUBLISHED). ${STALE_WRITE}`,
         422: 'Two revisions of one document.',
       },
     }),
-    async (c) => c.json(await run(c, (ctx) => putSetRevisions(ctx, c.req.param('setId'), c.req.valid('json').revisionIds))),
+    async (c) => {
+      const { revisionIds, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putSetRevisions(ctx, c.req.param('setId'), revisionIds, expectedRevision)))
+    },
   )
   .post(
     '/api/sets/:setId/publish',

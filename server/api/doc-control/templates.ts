@@ -8,6 +8,7 @@ import { WorkflowTemplateListSchema, WorkflowTemplateSchema } from '~/lib/schema
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { TemplateSchema } from '~/lib/schemas/workflows'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /** docs/doc-control.md "API": workflow templates, versioned; admins write, members read. */
 
@@ -81,14 +82,14 @@ export const workflowTemplateRoutes = new Hono<BackendEnv>()
       summary: 'Change a workflow template: writes version n + 1 (running workflows keep theirs)',
       tag: 'Document control',
       access: 'session',
-      body: TemplateSchema,
+      body: TemplateSchema.extend({ expectedRevision }),
       idempotent: true,
       responses: {
         200: { description: 'The template at its new version.', schema: WorkflowTemplateSchema },
         400: 'The steps have problems: see errors.',
         403: 'Not an organisation admin.',
         404: 'No such template.',
-        409: 'The name is taken, or the template is archived.',
+        409: `The name is taken, or the template is archived. ${STALE_WRITE}`,
         422: 'A named person or party does not exist or cannot review.',
       },
     }),

@@ -4,6 +4,7 @@ import { asMember } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 import { TransmittalNumberingPutSchema, TransmittalNumberingSchema } from '~/lib/schemas/transmittal-numbering'
 
 /** docs/doc-control.md "Transmittal numbers": a project's format for the numbers of the transmittals it starts. */
@@ -34,7 +35,7 @@ export const transmittalNumberingRoutes = new Hono<BackendEnv>()
         400: 'The format has problems (field errors on format).',
         403: 'Not a manager of the project, or read-only.',
         404: 'No such project.',
-        409: 'The project is archived.',
+        409: `The project is archived. ${STALE_WRITE}`,
       },
     }),
     async (c) => {

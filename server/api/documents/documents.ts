@@ -95,6 +95,7 @@ const NamingSchema = z.object({
     )
     .min(2, 'A container name has at least two fields.')
     .max(12, 'A container name has at most twelve fields.'),
+  expectedRevision,
 })
 const MetadataFieldsSchema = z.object({
   fields: z
@@ -111,6 +112,7 @@ const MetadataFieldsSchema = z.object({
       }),
     )
     .max(50, 'At most 50 fields per project.'),
+  expectedRevision,
 })
 const PermissionsSchema = z.object({
   entries: z
@@ -122,6 +124,7 @@ const PermissionsSchema = z.object({
       }),
     )
     .max(200, 'At most 200 entries in one place.'),
+  expectedRevision,
 })
 
 function permissionRoutes(app: Hono<BackendEnv>, path: string, target: PermissionTarget, tag: string) {
@@ -143,9 +146,12 @@ function permissionRoutes(app: Hono<BackendEnv>, path: string, target: Permissio
         tag,
         access: 'session',
         body: PermissionsSchema,
-        responses: { 200: { description: 'The entries now.', schema: PermissionsAnswer }, 400: 'Entries with problems.', 403: 'Not a manager here.', 404: `No such ${target}.` },
+        responses: { 200: { description: 'The entries now.', schema: PermissionsAnswer }, 400: 'Entries with problems.', 403: 'Not a manager here.', 404: `No such ${target}.`, 409: STALE_WRITE },
       }),
-      async (c) => c.json(await run(c, (ctx) => putPermissions(ctx, target, c.req.param('id') as string, c.req.valid('json').entries))),
+      async (c) => {
+        const { entries, expectedRevision } = c.req.valid('json')
+        return c.json(await run(c, (ctx) => putPermissions(ctx, target, c.req.param('id') as string, entries, expectedRevision)))
+      },
     )
 }
 
@@ -290,14 +296,17 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: NamingSchema,
-      responses: { 200: { description: 'The standard.', schema: NamingStandardSchema }, 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.' },
+      responses: { 200: { description: 'The standard.', schema: NamingStandardSchema }, 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.', 409: STALE_WRITE },
     }),
-    async (c) => c.json(await run(c, (ctx) => putNamingStandard(ctx, c.req.param('id'), c.req.valid('json').fields))),
+    async (c) => {
+      const { fields, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putNamingStandard(ctx, c.req.param('id'), fields, expectedRevision)))
+    },
   )
   .get(
     '/api/projects/:id/metadata-fields',
     operation({ summary: 'A project’s document metadata fields', tag: 'Documents', access: 'session', responses: { 200: { description: 'The fields, in order.', schema: MetadataFieldListSchema }, 404: 'No such project.' } }),
-    async (c) => c.json({ items: await run(c, (ctx) => getMetadataFields(ctx, c.req.param('id'))) }),
+    async (c) => c.json(await run(c, (ctx) => getMetadataFields(ctx, c.req.param('id')))),
   )
   .put(
     '/api/projects/:id/metadata-fields',
@@ -306,9 +315,12 @@ const base = new Hono<BackendEnv>()
       tag: 'Documents',
       access: 'session',
       body: MetadataFieldsSchema,
-      responses: { 200: { description: 'The fields.', schema: MetadataFieldListSchema }, 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.' },
+      responses: { 200: { description: 'The fields.', schema: MetadataFieldListSchema }, 400: 'Problems.', 403: 'Not a manager.', 404: 'No such project.', 409: STALE_WRITE },
     }),
-    async (c) => c.json({ items: await run(c, (ctx) => putMetadataFields(ctx, c.req.param('id'), c.req.valid('json').fields)) }),
+    async (c) => {
+      const { fields, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putMetadataFields(ctx, c.req.param('id'), fields, expectedRevision)))
+    },
   )
 
 permissionRoutes(base, '/api/projects/:id/permissions', 'project', 'Documents')

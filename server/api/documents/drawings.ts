@@ -7,6 +7,7 @@ import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 import { DrawingOverlaySchema, DrawingViewSchema, ItemPinSchema, PinListSchema, ProjectDrawingsSchema } from '~/lib/schemas/documents-responses'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /** docs/documents.md "Drawings and pins": item pins, a drawing's sheet and pins, the drawings overlay. */
 
@@ -27,7 +28,7 @@ const ColoursSchema = z.object(
   { error: 'colours has a colour for each item status: open, close_requested and closed.' },
 )
 
-const OrganisationOverlaySchema = z.object({ colours: ColoursSchema })
+const OrganisationOverlaySchema = z.object({ colours: ColoursSchema, expectedRevision })
 
 const SheetSettingSchema = z.object({
   documentId: z.string({ error: 'Choose a drawing.' }).max(64, 'Choose a drawing.'),
@@ -46,6 +47,7 @@ const ProjectOverlaySchema = z.object({
   /** null: use the organisation's; absent: keep what the project has. */
   colours: ColoursSchema.nullable().optional(),
   sheets: z.array(SheetSettingSchema, { error: 'sheets is a list of sheet settings.' }).max(500, 'At most 500 sheets at once.').optional(),
+  expectedRevision,
 })
 
 const fraction = (message: string) => z.number({ error: message }).min(0, message).max(1, message)
@@ -53,6 +55,7 @@ const PinSchema = z.object({
   documentId: z.string({ error: 'Choose a drawing.' }).max(64, 'Choose a drawing.'),
   x: fraction('x is a fraction of the sheet’s width, from 0 (left) to 1 (right).'),
   y: fraction('y is a fraction of the sheet’s height, from 0 (top) to 1 (bottom).'),
+  expectedRevision,
 })
 
 const DrawingQuery = z.object({ revisionId: z.string().max(64, 'revisionId is a revision of this document.').optional() })
@@ -82,6 +85,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
         400: 'A drawing that takes no pin (another project’s, no sheet, pinning off), or a point off the sheet.',
         403: 'No right to edit items.',
         404: 'No such item or drawing.',
+        409: STALE_WRITE,
       },
     }),
     async (c) => c.json(await run(c, (ctx) => placeItemPin(ctx, c.req.param('id'), c.req.valid('json')))),
@@ -157,9 +161,12 @@ export const drawingRoutes = new Hono<BackendEnv>()
       tag: 'Drawings',
       access: 'session',
       body: OrganisationOverlaySchema,
-      responses: { 200: { description: 'The organisation’s overlay.', schema: DrawingOverlaySchema }, 400: 'A colour that is not #RRGGBB.', 403: ADMIN_ONLY },
+      responses: { 200: { description: 'The organisation’s overlay.', schema: DrawingOverlaySchema }, 400: 'A colour that is not #RRGGBB.', 403: ADMIN_ONLY, 409: STALE_WRITE },
     }),
-    async (c) => c.json(await run(c, (ctx) => putOrganisationOverlay(ctx, c.req.valid('json').colours))),
+    async (c) => {
+      const { colours, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putOrganisationOverlay(ctx, colours, expectedRevision)))
+    },
   )
   .get(
     '/api/admin/projects/:id/drawings-overlay',
@@ -178,7 +185,7 @@ export const drawingRoutes = new Hono<BackendEnv>()
       tag: 'Drawings',
       access: 'session',
       body: ProjectOverlaySchema,
-      responses: { 200: { description: 'The project’s overlay.', schema: DrawingOverlaySchema }, 400: 'Every problem, by field.', 403: ADMIN_ONLY, 404: 'No such project.' },
+      responses: { 200: { description: 'The project’s overlay.', schema: DrawingOverlaySchema }, 400: 'Every problem, by field.', 403: ADMIN_ONLY, 404: 'No such project.', 409: STALE_WRITE },
     }),
     async (c) => c.json(await run(c, (ctx) => putProjectOverlay(ctx, c.req.param('id'), c.req.valid('json')))),
   )

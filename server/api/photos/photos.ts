@@ -14,6 +14,7 @@ import { Problem, problems } from '#server/http/problem'
 import { serveBlob } from './serve-blob'
 import { JSON_BODY_LIMIT, photoRuntime } from './uploads'
 import { PhotoListSchema, PhotoSchema } from '~/lib/schemas/photos-responses'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /** docs/photos.md "Photos" and "Serving". */
 
@@ -29,6 +30,7 @@ export const PhotoPatchSchema = z.object({
   caption: z
     .preprocess(blankAsNull, z.string({ error: 'The caption must be text.' }).trim().max(500, 'The caption must be at most 500 characters.').nullable())
     .optional(),
+  expectedRevision,
 })
 
 /** The most photos one order call names: far above any item's gallery, and within the 16 KB body limit. */
@@ -131,7 +133,7 @@ export const photosRoutes = new Hono<BackendEnv>()
       access: 'session',
       body: PhotoPatchSchema,
       maxBodyBytes: JSON_BODY_LIMIT,
-      responses: { 200: { description: 'The photo.', schema: PhotoSchema satisfies z.ZodType<Photo> }, 403: 'Not allowed.', 404: 'No such photo.' },
+      responses: { 200: { description: 'The photo.', schema: PhotoSchema satisfies z.ZodType<Photo> }, 403: 'Not allowed.', 404: 'No such photo.', 409: STALE_WRITE },
     }),
     async (c) => {
       const rt = photoRuntime(c)

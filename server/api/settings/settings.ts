@@ -27,6 +27,7 @@ import {
   SitePatchSchema,
 } from '~/lib/schemas/settings'
 import { LOGO_MAX_BYTES, LOGO_TYPES } from '~/lib/settings/settings'
+import { expectedRevision, STALE_WRITE } from '~/lib/schemas/edit-conflict'
 import { runAdmin } from '../admin/run'
 import { serveBlob } from '../photos/serve-blob'
 
@@ -366,12 +367,12 @@ export const settingsRoutes = new Hono<BackendEnv>()
       summary: 'Change organisation-wide defaults',
       tag: TAG,
       access: 'admin',
-      body: AdminSettingsPatchSchema,
-      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
+      body: AdminSettingsPatchSchema.extend({ expectedRevision }),
+      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.', 409: STALE_WRITE },
     }),
     async (c) => {
-      const patch = c.req.valid('json')
-      return c.json(await runAdmin(c, (ctx) => patchAdminSettings(ctx, patch, meta(c))))
+      const { expectedRevision, ...patch } = c.req.valid('json')
+      return c.json(await runAdmin(c, (ctx) => patchAdminSettings(ctx, patch, meta(c), expectedRevision)))
     },
   )
   .patch(
@@ -380,12 +381,12 @@ export const settingsRoutes = new Hono<BackendEnv>()
       summary: 'Change the licensing switches',
       tag: TAG,
       access: 'admin',
-      body: LicensingPatchSchema,
-      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
+      body: LicensingPatchSchema.extend({ expectedRevision }),
+      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.', 409: STALE_WRITE },
     }),
     async (c) => {
-      const licensing = c.req.valid('json')
-      return c.json(await runAdmin(c, (ctx) => patchAdminSettings(ctx, { licensing }, meta(c))))
+      const { expectedRevision, ...licensing } = c.req.valid('json')
+      return c.json(await runAdmin(c, (ctx) => patchAdminSettings(ctx, { licensing }, meta(c), expectedRevision)))
     },
   )
   .patch(
@@ -394,11 +395,11 @@ export const settingsRoutes = new Hono<BackendEnv>()
       summary: 'Change the diagnostics switches',
       tag: TAG,
       access: 'admin',
-      body: DiagnosticsPatchSchema,
-      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.' },
+      body: DiagnosticsPatchSchema.extend({ expectedRevision }),
+      responses: { 200: { description: 'The switches after the change.', schema: AdminSettingsSchema }, 400: 'An unknown switch or a value that is not true/false.', 403: 'Not an administrator.', 409: STALE_WRITE },
     }),
     async (c) => {
-      const diagnostics = c.req.valid('json')
-      return c.json(await runAdmin(c, (ctx) => patchAdminSettings(ctx, { diagnostics }, meta(c))))
+      const { expectedRevision, ...diagnostics } = c.req.valid('json')
+      return c.json(await runAdmin(c, (ctx) => patchAdminSettings(ctx, { diagnostics }, meta(c), expectedRevision)))
     },
   )

@@ -3,6 +3,7 @@ import { tenants } from '#server/db/schema'
 import { recordAuditIn } from '#server/domain/audit'
 import type { DomainContext, RequestMeta } from '#server/domain/tenancy/context'
 import { recordChange } from '#server/domain/tenancy/change-log'
+import { bumpListRevision, listRevision, refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { type AdminSettings, DIAGNOSTICS_DEFAULTS, type DiagnosticsSettings, LICENSING_DEFAULTS, type LicensingSettings } from '~/lib/settings/settings'
 
 /**
@@ -33,14 +34,21 @@ async function stored(ctx: DomainContext, lock = false): Promise<Record<string, 
 /** GET /api/settings/admin. */
 export async function getAdminSettings(ctx: DomainContext): Promise<AdminSettings> {
   const saved = await stored(ctx)
-  return { licensing: withDefaults(LICENSING_DEFAULTS, saved.licensing), diagnostics: withDefaults(DIAGNOSTICS_DEFAULTS, saved.diagnostics) }
+  const { revision } = await listRevision(ctx, 'organisation-switches', ctx.actor.tenantId)
+  return { licensing: withDefaults(LICENSING_DEFAULTS, saved.licensing), diagnostics: withDefaults(DIAGNOSTICS_DEFAULTS, saved.diagnostics), revision }
 }
 
-/** PATCH /api/settings/admin, /licensing and /diagnostics: only the switches sent change; audited with each change. */
-export async function patchAdminSettings(ctx: DomainContext, patch: AdminSettingsPatch, meta: RequestMeta): Promise<AdminSettings> {
+/**
+ * PATCH /api/settings/admin, /licensing and /diagnostics: only the switches sent change; audited
+ * with each change. One revision counts the changes of all three: a patch against an older one is
+ * refused (409 KR_EDIT_CONFLICT with the switches as they are now).
+ */
+export async function patchAdminSettings(ctx: DomainContext, patch: AdminSettingsPatch, meta: RequestMeta, expectedRevision?: number): Promise<AdminSettings> {
   const saved = await stored(ctx, true)
-  const before = { licensing: withDefaults(LICENSING_DEFAULTS, saved.licensing), diagnostics: withDefaults(DIAGNOSTICS_DEFAULTS, saved.diagnostics) }
-  const after: AdminSettings = { licensing: { ...before.licensing, ...defined(patch.licensing) }, diagnostics: { ...before.diagnostics, ...defined(patch.diagnostics) } }
+  const version = await listRevision(ctx, 'organisation-switches', ctx.actor.tenantId, { lock: true })
+  const before = { licensing: withDefaults(LICENSING_DEFAULTS, saved.licensing), diagnostics: withDefaults(DIAGNOSTICS_DEFAULTS, saved.diagnostics), revision: version.revision }
+  await refuseStaleWrite(ctx, { ...version, what: 'organisation settings' }, expectedRevision, async () => before)
+  const after: AdminSettings = { licensing: { ...before.licensing, ...defined(patch.licensing) }, diagnostics: { ...before.diagnostics, ...defined(patch.diagnostics) }, revision: before.revision }
   const changes: Record<string, { from: boolean; to: boolean }> = {}
   for (const group of ['licensing', 'diagnostics'] as const) {
     for (const [key, value] of Object.entries(after[group])) {
@@ -65,7 +73,7 @@ export async function patchAdminSettings(ctx: DomainContext, patch: AdminSetting
     at: ctx.now,
   })
   await recordChange(ctx, 'Organisation', ctx.actor.tenantId, 'Updated')
-  return after
+  return { ...after, revision: await bumpListRevision(ctx, 'organisation-switches', ctx.actor.tenantId) }
 }
 
 function defined<T extends Record<string, unknown>>(patch: T | undefined): Partial<T> {

@@ -7,6 +7,7 @@ import { rowsOf, withTenant } from '#server/db/tenancy'
 import { recordAuditIn } from '#server/domain/audit'
 import { recordChange } from '#server/domain/tenancy/change-log'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import type { RetentionHealth, RetentionPolicy, RetentionPolicyInput } from '~/lib/schemas/admin-retention'
 
 /**
@@ -35,8 +36,9 @@ export const RETENTION_DEFAULTS = { enabled: false, archiveAfterDays: 365, purge
 type PolicyRow = typeof retentionPolicies.$inferSelect
 type Meta = { ip?: string | undefined; correlationId?: string | undefined }
 
-async function policyRow(ctx: DomainContext): Promise<PolicyRow | undefined> {
-  const [row] = await ctx.tx.select().from(retentionPolicies).where(eq(retentionPolicies.tenantId, ctx.actor.tenantId)).limit(1)
+async function policyRow(ctx: DomainContext, options: { lock?: boolean } = {}): Promise<PolicyRow | undefined> {
+  const query = ctx.tx.select().from(retentionPolicies).where(eq(retentionPolicies.tenantId, ctx.actor.tenantId)).limit(1)
+  const [row] = options.lock ? await query.for('update') : await query
   return row
 }
 
@@ -47,6 +49,7 @@ function policyView(row: PolicyRow | undefined): RetentionPolicy {
     purgeAfterDays: row?.purgeAfterDays ?? RETENTION_DEFAULTS.purgeAfterDays,
     lastRunAtUtc: row?.lastRunAt?.toISOString() ?? null,
     updatedAtUtc: row?.updatedAt.toISOString() ?? null,
+    revision: row?.revision ?? 0,
   }
 }
 
@@ -54,14 +57,30 @@ export async function getRetentionPolicy(ctx: DomainContext): Promise<RetentionP
   return policyView(await policyRow(ctx))
 }
 
-/** Saves the policy (audited admin.retention.changed with what it was and what it is now). */
-export async function putRetentionPolicy(ctx: DomainContext, input: RetentionPolicyInput, meta: Meta): Promise<RetentionPolicy> {
-  const before = policyView(await policyRow(ctx))
+/**
+ * Saves the policy (audited admin.retention.changed with what it was and what it is now). A save
+ * against an older revision of the policy is refused (409 KR_EDIT_CONFLICT with the policy now).
+ */
+export async function putRetentionPolicy(ctx: DomainContext, { expectedRevision, ...input }: RetentionPolicyInput, meta: Meta): Promise<RetentionPolicy> {
+  const saved = await policyRow(ctx, { lock: true })
+  const refuseSince = (now: PolicyRow | undefined, expected: number | undefined) =>
+    refuseStaleWrite(ctx, { revision: now?.revision ?? 0, updatedBy: now?.updatedBy ?? null, what: 'retention policy' }, expected, async () => policyView(now))
+  await refuseSince(saved, expectedRevision)
+  const before = policyView(saved)
   const [row] = await ctx.tx
     .insert(retentionPolicies)
-    .values({ tenantId: ctx.actor.tenantId, ...input, updatedBy: ctx.actor.userId, createdAt: ctx.now, updatedAt: ctx.now })
-    .onConflictDoUpdate({ target: retentionPolicies.tenantId, set: { ...input, updatedBy: ctx.actor.userId, updatedAt: ctx.now } })
+    .values({ tenantId: ctx.actor.tenantId, ...input, updatedBy: ctx.actor.userId, revision: 1, createdAt: ctx.now, updatedAt: ctx.now })
+    .onConflictDoUpdate({
+      target: retentionPolicies.tenantId,
+      set: { ...input, updatedBy: ctx.actor.userId, revision: sql`${retentionPolicies.revision} + 1`, updatedAt: ctx.now },
+      // A first save by someone else between the read above and this write: this one is the stale one.
+      setWhere: eq(retentionPolicies.revision, saved?.revision ?? 0),
+    })
     .returning()
+  if (!row) {
+    await refuseSince(await policyRow(ctx, { lock: true }), saved?.revision ?? 0)
+    throw new Error('retention policy not stored')
+  }
   await recordAuditIn(ctx.tx, {
     tenantId: ctx.actor.tenantId,
     actorUserId: ctx.actor.userId,

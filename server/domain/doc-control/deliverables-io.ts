@@ -4,7 +4,7 @@ import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem, problems } from '#server/http/problem'
 import type { DeliverableImport, Milestone } from '~/lib/doc-control/types'
 import { textProblem } from '~/lib/schemas/text'
-import { DELIVERABLE_NUMBER_MAX, DELIVERABLE_TITLE_MAX, MILESTONE_NAME_MAX, MILESTONES_MAX, deliverablesByNumber, dueDateOf, isCalendarDate, registerOf } from './deliverables'
+import { DELIVERABLE_NUMBER_MAX, DELIVERABLE_TITLE_MAX, MILESTONE_NAME_MAX, MILESTONES_MAX, deliverablesByNumber, deliverableSavedBy, dueDateOf, isCalendarDate, registerOf } from './deliverables'
 import { csvText, unguardFormula } from '#server/domain/formats/csv'
 import { parseCsv } from './deliverables-csv'
 import { auditDocControl, managedProject, projectPartyRows, readableProject } from './parties'
@@ -149,7 +149,7 @@ export async function importDeliverables(ctx: DomainContext, projectId: string, 
     if (before) {
       await ctx.tx
         .update(deliverables)
-        .set({ number: line.number, title: line.title, partyId, milestones, updatedAt: ctx.now })
+        .set({ number: line.number, title: line.title, partyId, milestones, ...deliverableSavedBy(ctx) })
         .where(and(eq(deliverables.tenantId, ctx.actor.tenantId), eq(deliverables.id, before.id)))
       updated++
     } else {

@@ -4,6 +4,7 @@ import { rowsOf } from '#server/db/tenancy'
 import { actorEntries, decide } from '#server/domain/documents/access'
 import { notFound } from '#server/domain/documents/places'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { isUuid } from '~/lib/schemas/uuid'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import { SUITABILITY, atLeast } from '~/lib/documents/rules'
@@ -38,6 +39,8 @@ export type DeliverableRow = {
   title: string
   partyId: string | null
   milestones: Milestone[]
+  revision: number
+  updatedBy: string | null
   createdAt: Date
   updatedAt: Date
 }
@@ -49,6 +52,8 @@ const columns = {
   title: deliverables.title,
   partyId: deliverables.partyId,
   milestones: deliverables.milestones,
+  revision: deliverables.revision,
+  updatedBy: deliverables.updatedBy,
   createdAt: deliverables.createdAt,
   updatedAt: deliverables.updatedAt,
 }
@@ -155,6 +160,7 @@ function viewOf(row: DeliverableRow, fact: IssueFact | null, visible: boolean, t
     documentId: fact && visible ? fact.documentId : null,
     firstIssuedAt: fact?.firstIssuedAt?.toISOString() ?? null,
     flag: flagOf(row.milestones, { exists: fact !== null, firstIssuedAt: fact?.firstIssuedAt ?? null }, today),
+    revision: row.revision,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }
@@ -250,10 +256,17 @@ export async function createDeliverable(ctx: DomainContext, projectId: string, i
   return oneView(ctx, row)
 }
 
-/** PATCH /api/deliverables/{deliverableId} */
-export async function updateDeliverable(ctx: DomainContext, deliverableId: string, patch: Partial<DeliverableInput>): Promise<Deliverable> {
+/** A save of a deliverable (the form or an import): its revision goes one up and names who saved. */
+export function deliverableSavedBy(ctx: DomainContext) {
+  return { revision: sql`${deliverables.revision} + 1`, updatedBy: ctx.actor.userId, updatedAt: ctx.now }
+}
+
+/** PATCH /api/deliverables/{deliverableId}: a save against an older revision is refused (409 KR_EDIT_CONFLICT). */
+export async function updateDeliverable(ctx: DomainContext, deliverableId: string, patch: Partial<DeliverableInput> & { expectedRevision?: number | undefined }): Promise<Deliverable> {
   const row = await findDeliverable(ctx, deliverableId)
   await managedProject(ctx, row.projectId)
+  await refuseStaleWrite(ctx, { ...row, what: 'deliverable' }, patch.expectedRevision, () => oneView(ctx, row))
+  const { expectedRevision: _, ...changes } = patch
   const next: DeliverableInput = {
     number: patch.number ?? row.number,
     title: patch.title ?? row.title,
@@ -263,11 +276,11 @@ export async function updateDeliverable(ctx: DomainContext, deliverableId: strin
   await checkDeliverable(ctx, row.projectId, next, row.id)
   const [updated] = await ctx.tx
     .update(deliverables)
-    .set({ ...next, updatedAt: ctx.now })
+    .set({ ...next, ...deliverableSavedBy(ctx) })
     .where(and(eq(deliverables.tenantId, ctx.actor.tenantId), eq(deliverables.id, row.id)))
     .returning(columns)
   if (!updated) throw notFound()
-  await auditDocControl(ctx, 'doc-control.deliverables.changed', 'Deliverable', row.id, { change: 'updated', ...patch })
+  await auditDocControl(ctx, 'doc-control.deliverables.changed', 'Deliverable', row.id, { change: 'updated', ...changes })
   return oneView(ctx, updated)
 }
 

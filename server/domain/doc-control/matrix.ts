@@ -4,6 +4,7 @@ import { documents } from '#server/db/schema-documents'
 import { notFound, type ProjectRef } from '#server/domain/documents/places'
 import { namingFieldsOf } from '#server/domain/documents/naming'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { bumpListRevision, listRevision, refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { isUuid } from '~/lib/schemas/uuid'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import type { MatrixEntry, Responsibility, ResponsibilityMatrix } from '~/lib/doc-control/types'
@@ -45,16 +46,20 @@ async function entriesOf(ctx: DomainContext, projectId: string): Promise<MatrixE
 /** GET /api/projects/{projectId}/matrix */
 export async function getMatrix(ctx: DomainContext, projectId: string): Promise<ResponsibilityMatrix> {
   const project = await readableProject(ctx, projectId)
-  return { projectId, entries: await entriesOf(ctx, projectId), ...(await codesOf(ctx, project)) }
+  const { revision } = await listRevision(ctx, 'matrix', projectId)
+  return { projectId, entries: await entriesOf(ctx, projectId), ...(await codesOf(ctx, project)), revision }
 }
 
 /**
  * PUT /api/projects/{projectId}/matrix: replaces every entry. A discipline or type the project's
  * standard does not list is a field error; a party not of this project (another tenant's, an
- * unknown id) is 404. Repeated entries count once.
+ * unknown id) is 404. Repeated entries count once. A save against an older revision of the matrix
+ * is refused (409 KR_EDIT_CONFLICT with the matrix as it is now).
  */
-export async function putMatrix(ctx: DomainContext, projectId: string, entries: MatrixEntry[]): Promise<ResponsibilityMatrix> {
+export async function putMatrix(ctx: DomainContext, projectId: string, entries: MatrixEntry[], expectedRevision?: number): Promise<ResponsibilityMatrix> {
   const project = await managedProject(ctx, projectId)
+  const saved = await listRevision(ctx, 'matrix', projectId, { lock: true })
+  await refuseStaleWrite(ctx, { ...saved, what: 'responsibility matrix' }, expectedRevision, () => getMatrix(ctx, projectId))
   const codes = await codesOf(ctx, project)
   const disciplines = new Set(codes.disciplines.map((c) => c.code))
   const docTypes = new Set(codes.docTypes.map((c) => c.code))
@@ -90,8 +95,9 @@ export async function putMatrix(ctx: DomainContext, projectId: string, entries: 
       })),
     )
   }
+  const revision = await bumpListRevision(ctx, 'matrix', projectId)
   await auditDocControl(ctx, 'doc-control.matrix.changed', 'Project', projectId, { entries: unique.size })
-  return { projectId, entries: await entriesOf(ctx, projectId), ...codes }
+  return { projectId, entries: await entriesOf(ctx, projectId), ...codes, revision }
 }
 
 /**

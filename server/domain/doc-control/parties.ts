@@ -5,6 +5,7 @@ import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { forbidden } from '#server/domain/documents/access'
 import { ensureProjectActive, findProject, notFound, type ProjectRef } from '#server/domain/documents/places'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { isUuid } from '~/lib/schemas/uuid'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
@@ -23,7 +24,7 @@ export const PARTY_CODE = /^[A-Z0-9]{3,6}$/
 
 export type PartyInput = { name: string; code: string | null; role: PartyRole; parentId: string | null }
 
-type PartyRow = { id: string; projectId: string; name: string; code: string | null; role: string; parentId: string | null; createdAt: Date; updatedAt: Date }
+type PartyRow = { id: string; projectId: string; name: string; code: string | null; role: string; parentId: string | null; revision: number; updatedBy: string | null; createdAt: Date; updatedAt: Date }
 
 const partyColumns = {
   id: projectParties.id,
@@ -32,6 +33,8 @@ const partyColumns = {
   code: projectParties.code,
   role: projectParties.role,
   parentId: projectParties.parentId,
+  revision: projectParties.revision,
+  updatedBy: projectParties.updatedBy,
   createdAt: projectParties.createdAt,
   updatedAt: projectParties.updatedAt,
 }
@@ -127,6 +130,7 @@ function viewOf(row: PartyRow, members: PartyMember[], contacts: PartyContact[])
     parentId: row.parentId,
     members,
     contacts,
+    revision: row.revision,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }
@@ -172,6 +176,11 @@ export async function getParty(ctx: DomainContext, partyId: string): Promise<Par
   return view
 }
 
+/** A save of the party (its fields or its people): the revision goes one up and names who saved. */
+function savedBy(ctx: DomainContext) {
+  return { revision: sql`${projectParties.revision} + 1`, updatedBy: ctx.actor.userId, updatedAt: ctx.now }
+}
+
 /** The rules a party's fields follow among the project's others; every problem at once, as field errors. */
 function checkParty(input: PartyInput, others: PartyRow[], self: PartyRow | null): void {
   const errors: FieldErrors = {}
@@ -203,8 +212,9 @@ export async function createParty(ctx: DomainContext, projectId: string, input: 
 }
 
 /** PATCH /api/parties/{partyId} */
-export async function updateParty(ctx: DomainContext, partyId: string, patch: Partial<PartyInput>): Promise<Party> {
+export async function updateParty(ctx: DomainContext, partyId: string, patch: Partial<PartyInput> & { expectedRevision?: number | undefined }): Promise<Party> {
   const row = await findParty(ctx, partyId, true, { lock: true })
+  await refuseStaleWrite(ctx, { ...row, what: 'party' }, patch.expectedRevision, () => getParty(ctx, row.id))
   const next: PartyInput = {
     name: patch.name ?? row.name,
     code: patch.code === undefined ? row.code : patch.code,
@@ -213,6 +223,7 @@ export async function updateParty(ctx: DomainContext, partyId: string, patch: Pa
   }
   // Leaving task team: no parent any more, unless the call names one (which the check refuses).
   if (next.role !== 'task-team' && patch.parentId === undefined) next.parentId = null
+  const { expectedRevision: _, ...changes } = patch
   checkParty(
     next,
     (await partyRows(ctx, row.projectId)).filter((o) => o.id !== row.id),
@@ -220,9 +231,9 @@ export async function updateParty(ctx: DomainContext, partyId: string, patch: Pa
   )
   await ctx.tx
     .update(projectParties)
-    .set({ ...next, updatedAt: ctx.now })
+    .set({ ...next, ...savedBy(ctx) })
     .where(and(eq(projectParties.tenantId, ctx.actor.tenantId), eq(projectParties.id, row.id)))
-  await auditDocControl(ctx, 'doc-control.party.changed', 'ProjectParty', row.id, { change: 'updated', ...patch })
+  await auditDocControl(ctx, 'doc-control.party.changed', 'ProjectParty', row.id, { change: 'updated', ...changes })
   return getParty(ctx, row.id)
 }
 
@@ -250,8 +261,9 @@ export async function deleteParty(ctx: DomainContext, partyId: string): Promise<
  * the organisation; anyone else (another organisation's user, an unknown id) is 404 like every id
  * the caller cannot see.
  */
-export async function putPartyMembers(ctx: DomainContext, partyId: string, members: Array<{ userId: string; lead: boolean }>): Promise<Party> {
+export async function putPartyMembers(ctx: DomainContext, partyId: string, members: Array<{ userId: string; lead: boolean }>, expectedRevision?: number): Promise<Party> {
   const row = await findParty(ctx, partyId, true, { lock: true })
+  await refuseStaleWrite(ctx, { ...row, what: 'party' }, expectedRevision, () => getParty(ctx, row.id))
   const byUser = new Map<string, boolean>()
   for (const member of members) byUser.set(member.userId, (byUser.get(member.userId) ?? false) || member.lead)
   const ids = [...byUser.keys()]
@@ -268,7 +280,7 @@ export async function putPartyMembers(ctx: DomainContext, partyId: string, membe
   if (ids.length > 0) await ctx.tx.insert(partyMembers).values(ids.map((userId) => ({ tenantId: ctx.actor.tenantId, partyId: row.id, userId, lead: byUser.get(userId) ?? false })))
   await ctx.tx
     .update(projectParties)
-    .set({ updatedAt: ctx.now })
+    .set(savedBy(ctx))
     .where(and(eq(projectParties.tenantId, ctx.actor.tenantId), eq(projectParties.id, row.id)))
   await auditDocControl(ctx, 'doc-control.party.changed', 'ProjectParty', row.id, { change: 'members', members: ids.map((userId) => ({ userId, lead: byUser.get(userId) })) })
   return getParty(ctx, row.id)

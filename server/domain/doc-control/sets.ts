@@ -6,6 +6,7 @@ import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { forbidden } from '#server/domain/documents/access'
 import { ensureProjectActive, findProject, notFound } from '#server/domain/documents/places'
 import { recordChange } from '#server/domain/tenancy/change-log'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { isUuid } from '~/lib/schemas/uuid'
 import { Problem } from '#server/http/problem'
@@ -104,6 +105,7 @@ async function setViews(ctx: DomainContext, projectId: string, rows: readonly Se
               purpose: row.publishPurpose as IssuePurpose,
             }
           : null,
+      revision: row.revision,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     }
@@ -239,8 +241,10 @@ async function changeableSet(ctx: DomainContext, setId: string) {
   return { set, revisions }
 }
 
-export async function updateSet(ctx: DomainContext, setId: string, patch: SetPatch): Promise<DocumentSet> {
+/** PATCH /api/sets/{setId}: a change against an older revision of the set is refused (409 KR_EDIT_CONFLICT). */
+export async function updateSet(ctx: DomainContext, setId: string, patch: SetPatch & { expectedRevision?: number | undefined }): Promise<DocumentSet> {
   const { set } = await changeableSet(ctx, setId)
+  await refuseStaleWrite(ctx, { ...set, what: 'set' }, patch.expectedRevision, () => viewOf(ctx, set))
   const change: Partial<SetRow> = {}
   if (patch.name !== undefined && patch.name !== set.name) {
     await ensureNameFree(ctx, set.projectId, patch.name, set.id)
@@ -251,7 +255,7 @@ export async function updateSet(ctx: DomainContext, setId: string, patch: SetPat
   const revision = await recordSetChange(ctx, set.id, 'Updated', 'doc-control.set.changed', { fields: Object.keys(change) })
   const [row] = await ctx.tx
     .update(documentSets)
-    .set({ ...change, revision, updatedAt: ctx.now })
+    .set({ ...change, revision, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(and(eq(documentSets.tenantId, ctx.actor.tenantId), eq(documentSets.id, set.id)))
     .returning()
   if (!row) throw new Error('set not updated')
@@ -259,14 +263,15 @@ export async function updateSet(ctx: DomainContext, setId: string, patch: SetPat
 }
 
 /** Replaces the set's revisions (one per document): `edit` on the documents it held and on those it gets. */
-export async function putSetRevisions(ctx: DomainContext, setId: string, revisionIds: string[]): Promise<DocumentSet> {
+export async function putSetRevisions(ctx: DomainContext, setId: string, revisionIds: string[], expectedRevision?: number): Promise<DocumentSet> {
   const { set } = await changeableSet(ctx, setId)
+  await refuseStaleWrite(ctx, { ...set, what: 'set' }, expectedRevision, () => viewOf(ctx, set))
   const revisions = await revisionsFor(ctx, set.projectId, revisionIds, 'edit')
   await writeRevisions(ctx, set.id, revisions)
   const revision = await recordSetChange(ctx, set.id, 'Updated', 'doc-control.set.changed', { revisions: revisions.length })
   const [row] = await ctx.tx
     .update(documentSets)
-    .set({ revision, updatedAt: ctx.now })
+    .set({ revision, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(and(eq(documentSets.tenantId, ctx.actor.tenantId), eq(documentSets.id, set.id)))
     .returning()
   if (!row) throw new Error('set not updated')
@@ -349,7 +354,7 @@ export async function publishSet(ctx: DomainContext, setId: string, body: { mess
   const revision = await recordSetChange(ctx, set.id, 'Updated', 'doc-control.set.published', { name: set.name, purpose: body.purpose, revisions: revisions.length })
   const [row] = await ctx.tx
     .update(documentSets)
-    .set({ status: 'published', publishedAt: ctx.now, publishedBy: ctx.actor.userId, publishMessage: body.message, publishPurpose: body.purpose, revision, updatedAt: ctx.now })
+    .set({ status: 'published', publishedAt: ctx.now, publishedBy: ctx.actor.userId, publishMessage: body.message, publishPurpose: body.purpose, revision, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(and(eq(documentSets.tenantId, ctx.actor.tenantId), eq(documentSets.id, set.id)))
     .returning()
   if (!row) throw new Error('set not published')

@@ -4,6 +4,7 @@ import { projectParties, workflowTemplates, workflowTemplateVersions } from '#se
 import { recordAuditIn } from '#server/domain/audit'
 import { notFound } from '#server/domain/documents/places'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { isUuid } from '~/lib/schemas/uuid'
 import type { FieldErrors } from '#server/http/problem'
 import type { WorkflowStepDefinition, WorkflowTemplate } from '~/lib/doc-control/types'
@@ -39,6 +40,7 @@ function view(row: TemplateHead, version: number, steps: WorkflowStepDefinition[
     version,
     steps,
     archived: row.archivedAt !== null,
+    revision: row.currentVersion,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }
@@ -122,9 +124,9 @@ async function findTemplate(ctx: DomainContext, templateId: string, options: { l
   return row
 }
 
-async function versionOf(ctx: DomainContext, templateId: string, version: number): Promise<{ id: string; steps: WorkflowStepDefinition[] } | undefined> {
+async function versionOf(ctx: DomainContext, templateId: string, version: number): Promise<{ id: string; steps: WorkflowStepDefinition[]; createdBy: string | null } | undefined> {
   const [row] = await ctx.tx
-    .select({ id: workflowTemplateVersions.id, steps: workflowTemplateVersions.steps })
+    .select({ id: workflowTemplateVersions.id, steps: workflowTemplateVersions.steps, createdBy: workflowTemplateVersions.createdBy })
     .from(workflowTemplateVersions)
     .where(and(eq(workflowTemplateVersions.tenantId, ctx.actor.tenantId), eq(workflowTemplateVersions.templateId, templateId), eq(workflowTemplateVersions.version, version)))
     .limit(1)
@@ -195,11 +197,19 @@ export async function getTemplate(ctx: DomainContext, templateId: string, versio
   return view(row, wanted, found.steps)
 }
 
-/** PUT /api/workflow-templates/{templateId}: a new version, n + 1; workflows already running keep theirs. Admins only. */
-export async function updateTemplate(ctx: DomainContext, templateId: string, input: TemplateInput): Promise<WorkflowTemplate> {
+/**
+ * PUT /api/workflow-templates/{templateId}: a new version, n + 1; workflows already running keep
+ * theirs. Admins only. Sent against an older version than the current one (`expectedRevision`,
+ * the template's revision read), nothing is written: 409 KR_EDIT_CONFLICT with the template now
+ * and who wrote its current version.
+ */
+export async function updateTemplate(ctx: DomainContext, templateId: string, input: TemplateInput & { expectedRevision?: number | undefined }): Promise<WorkflowTemplate> {
   requireAdmin(ctx)
   const current = await findTemplate(ctx, templateId, { lock: true })
   if (current.archivedAt) throw templateArchived()
+  const written = await versionOf(ctx, current.id, current.currentVersion)
+  const currentView = async () => view(current, current.currentVersion, written?.steps ?? [])
+  await refuseStaleWrite(ctx, { revision: current.currentVersion, updatedBy: written?.createdBy ?? null, what: 'workflow template' }, input.expectedRevision, currentView)
   await ensureFreeName(ctx, input.name, current.id)
   await checkStepReferences(ctx, input.steps)
   const version = current.currentVersion + 1

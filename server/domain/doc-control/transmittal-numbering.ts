@@ -6,6 +6,7 @@ import { recordAuditIn } from '#server/domain/audit'
 import { requireLevel } from '#server/domain/documents/access'
 import { ensureProjectActive, findProject, type ProjectRef } from '#server/domain/documents/places'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { Problem, problems } from '#server/http/problem'
 import { DEFAULT_TRANSMITTAL_FORMAT, parseTransmittalFormat, renderTransmittalNumber, type TransmittalNumbering } from '~/lib/doc-control/transmittal-numbering'
 import type { PermissionLevel } from '~/lib/documents/types'
@@ -31,7 +32,13 @@ export async function namingCodeOf(ctx: DomainContext, project: ProjectRef): Pro
 
 async function formatRow(ctx: DomainContext, projectId: string) {
   const [row] = await ctx.tx
-    .select({ format: transmittalNumbering.format, updatedAt: transmittalNumbering.updatedAt, updatedBy: users.displayName })
+    .select({
+      format: transmittalNumbering.format,
+      updatedAt: transmittalNumbering.updatedAt,
+      updatedBy: users.displayName,
+      updatedById: transmittalNumbering.updatedBy,
+      revision: transmittalNumbering.revision,
+    })
     .from(transmittalNumbering)
     .leftJoin(users, eq(users.id, transmittalNumbering.updatedBy))
     .where(and(eq(transmittalNumbering.tenantId, ctx.actor.tenantId), eq(transmittalNumbering.projectId, projectId)))
@@ -65,6 +72,7 @@ async function numberingView(ctx: DomainContext, project: ProjectRef, level: Per
     canChange: ctx.actor.roleKey !== 'read-only' && level === 'manage',
     updatedAtUtc: row?.updatedAt.toISOString() ?? null,
     updatedByName: row?.updatedBy ?? null,
+    revision: row?.revision ?? 0,
   }
 }
 
@@ -76,9 +84,10 @@ export async function getTransmittalNumbering(ctx: DomainContext, projectId: str
 
 /**
  * PUT /api/projects/{projectId}/transmittal-numbering: a new format for the transmittals started
- * from now on (manage on the project, not read-only); numbers already given stay as they are.
+ * from now on (manage on the project, not read-only); numbers already given stay as they are. A
+ * save against an older revision of the setting is refused (409 KR_EDIT_CONFLICT).
  */
-export async function putTransmittalNumbering(ctx: DomainContext, projectId: string, input: { format: string }): Promise<TransmittalNumbering> {
+export async function putTransmittalNumbering(ctx: DomainContext, projectId: string, input: { format: string; expectedRevision?: number | undefined }): Promise<TransmittalNumbering> {
   const { project, level } = await findProject(ctx, projectId)
   requireLevel(level, 'manage')
   refuseReadOnly(ctx, 'Read-only members cannot change how transmittals are numbered.')
@@ -87,10 +96,20 @@ export async function putTransmittalNumbering(ctx: DomainContext, projectId: str
   const { problems: found } = parseTransmittalFormat(format)
   if (found.length > 0) throw new Problem({ ...problems.badRequest('The format has problems.', { format: found }), code: 'KR_VALIDATION' })
   const before = await formatRow(ctx, projectId)
-  await ctx.tx
+  const refuseSince = (now: Awaited<ReturnType<typeof formatRow>>, expected: number | undefined) =>
+    refuseStaleWrite(ctx, { revision: now?.revision ?? 0, updatedBy: now?.updatedById ?? null, what: 'transmittal numbering' }, expected, () => numberingView(ctx, project, level))
+  await refuseSince(before, input.expectedRevision)
+  const stored = await ctx.tx
     .insert(transmittalNumbering)
-    .values({ tenantId: ctx.actor.tenantId, projectId, format, updatedBy: ctx.actor.userId, createdAt: ctx.now, updatedAt: ctx.now })
-    .onConflictDoUpdate({ target: [transmittalNumbering.tenantId, transmittalNumbering.projectId], set: { format, updatedBy: ctx.actor.userId, updatedAt: ctx.now } })
+    .values({ tenantId: ctx.actor.tenantId, projectId, format, updatedBy: ctx.actor.userId, revision: 1, createdAt: ctx.now, updatedAt: ctx.now })
+    .onConflictDoUpdate({
+      target: [transmittalNumbering.tenantId, transmittalNumbering.projectId],
+      set: { format, updatedBy: ctx.actor.userId, revision: sql`${transmittalNumbering.revision} + 1`, updatedAt: ctx.now },
+      // Saved by someone else between the read above and this write: the later save is the stale one.
+      setWhere: eq(transmittalNumbering.revision, before?.revision ?? 0),
+    })
+    .returning({ revision: transmittalNumbering.revision })
+  if (stored.length === 0) await refuseSince(await formatRow(ctx, projectId), before?.revision ?? 0)
   await recordAuditIn(ctx.tx, {
     tenantId: ctx.actor.tenantId,
     actorUserId: ctx.actor.userId,

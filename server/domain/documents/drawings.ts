@@ -3,6 +3,7 @@ import { documentFolders, documentRevisions, documents, drawingOverlays, drawing
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import type { DrawingOverlay, DrawingSheet, PinColours, ProjectDrawing, ProjectDrawings, SheetImage, SheetRotation } from '~/lib/documents/types'
 import type { DomainContext } from '../tenancy/context'
+import { bumpListRevision, listRevision, refuseStaleWrite } from '../tenancy/edit-conflict'
 import { actorEntries, forbidden, visibleCondition } from './access'
 import { findProject, recordDocumentAudit } from './places'
 
@@ -67,12 +68,21 @@ async function storeColours(ctx: DomainContext, projectId: string | null, colour
 /** GET /api/admin/drawings-overlay */
 export async function getOrganisationOverlay(ctx: DomainContext): Promise<DrawingOverlay> {
   requireAdmin(ctx)
-  return { projectId: null, colours: (await storedColours(ctx, null)) ?? DEFAULT_PIN_COLOURS, inherited: false, sheets: [] }
+  const { revision } = await listRevision(ctx, 'drawings-overlay', ctx.actor.tenantId)
+  return { projectId: null, colours: (await storedColours(ctx, null)) ?? DEFAULT_PIN_COLOURS, inherited: false, sheets: [], revision }
+}
+
+/** A save of an overlay (the organisation's, or a project's): refused when stale (409 KR_EDIT_CONFLICT), else counted. */
+async function savingOverlay(ctx: DomainContext, projectId: string | null, expectedRevision: number | undefined): Promise<void> {
+  const saved = await listRevision(ctx, 'drawings-overlay', projectId ?? ctx.actor.tenantId, { lock: true })
+  await refuseStaleWrite(ctx, { ...saved, what: 'drawings overlay' }, expectedRevision, () => (projectId ? getProjectOverlay(ctx, projectId) : getOrganisationOverlay(ctx)))
+  await bumpListRevision(ctx, 'drawings-overlay', projectId ?? ctx.actor.tenantId)
 }
 
 /** PUT /api/admin/drawings-overlay */
-export async function putOrganisationOverlay(ctx: DomainContext, colours: PinColours): Promise<DrawingOverlay> {
+export async function putOrganisationOverlay(ctx: DomainContext, colours: PinColours, expectedRevision?: number): Promise<DrawingOverlay> {
   requireAdmin(ctx)
+  await savingOverlay(ctx, null, expectedRevision)
   await storeColours(ctx, null, colours)
   await recordDocumentAudit(ctx, 'documents.overlay.changed', 'DrawingOverlay', ctx.actor.tenantId, { projectId: null, colours })
   return getOrganisationOverlay(ctx)
@@ -162,15 +172,17 @@ export async function getProjectOverlay(ctx: DomainContext, projectId: string): 
   requireAdmin(ctx)
   await findProject(ctx, projectId)
   const { colours, inherited } = await coloursOf(ctx, projectId)
-  return { projectId, colours, inherited, sheets: (await drawingsOf(ctx, projectId)).map(settingsOnly) }
+  const { revision } = await listRevision(ctx, 'drawings-overlay', projectId)
+  return { projectId, colours, inherited, sheets: (await drawingsOf(ctx, projectId)).map(settingsOnly), revision }
 }
 
 /**
  * PUT /api/admin/projects/{projectId}/drawings-overlay: the project's own colours (null: the
  * organisation's) and the settings of the sheets listed (the others keep theirs). Every problem
- * comes back at once, by field (`sheets.2.documentId`).
+ * comes back at once, by field (`sheets.2.documentId`). A save against an older revision of the
+ * overlay is refused (409 KR_EDIT_CONFLICT with the overlay as it is now).
  */
-export async function putProjectOverlay(ctx: DomainContext, projectId: string, input: ProjectOverlayInput): Promise<DrawingOverlay> {
+export async function putProjectOverlay(ctx: DomainContext, projectId: string, input: ProjectOverlayInput & { expectedRevision?: number | undefined }): Promise<DrawingOverlay> {
   requireAdmin(ctx)
   await findProject(ctx, projectId)
   const sheets = input.sheets ?? []
@@ -183,6 +195,7 @@ export async function putProjectOverlay(ctx: DomainContext, projectId: string, i
     seen.add(sheet.documentId)
   })
   if (Object.keys(errors).length > 0) throw new Problem(problems.badRequest('Some sheets are not valid.', errors))
+  await savingOverlay(ctx, projectId, input.expectedRevision)
 
   if (input.colours !== undefined) await storeColours(ctx, projectId, input.colours)
   for (const sheet of sheets) {

@@ -1,9 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { metadataFields, namingStandards } from '#server/db/schema-documents'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import { defaultNamingFields, exampleNumber, namingProblems, projectCodeForNaming } from '~/lib/documents/rules'
 import type { MetadataField, MetadataFieldKind, MetadataValues, NamingField, NamingStandard } from '~/lib/documents/types'
 import type { DomainContext } from '../tenancy/context'
+import { bumpListRevision, listRevision, refuseStaleWrite } from '../tenancy/edit-conflict'
 import { requireLevel } from './access'
 import { findProject, recordDocumentAudit, type ProjectRef } from './places'
 
@@ -13,31 +14,36 @@ import { findProject, recordDocumentAudit, type ProjectRef } from './places'
  */
 
 /** The standard a project has, or the UK annex's starter list when nobody has set one. */
-export async function namingFieldsOf(ctx: DomainContext, project: ProjectRef): Promise<{ fields: NamingField[]; updatedAt: Date | null }> {
-  const [row] = await ctx.tx
-    .select({ fields: namingStandards.fields, updatedAt: namingStandards.updatedAt })
+export async function namingFieldsOf(ctx: DomainContext, project: ProjectRef, options: { lock?: boolean } = {}): Promise<{ fields: NamingField[]; updatedAt: Date | null; revision: number; updatedBy: string | null }> {
+  const query = ctx.tx
+    .select({ fields: namingStandards.fields, updatedAt: namingStandards.updatedAt, revision: namingStandards.revision, updatedBy: namingStandards.updatedBy })
     .from(namingStandards)
     .where(and(eq(namingStandards.tenantId, ctx.actor.tenantId), eq(namingStandards.projectId, project.id)))
     .limit(1)
+  const [row] = options.lock ? await query.for('update') : await query
   if (row) return row
-  return { fields: defaultNamingFields(projectCodeForNaming(project.code, 'PRJ')), updatedAt: null }
+  // No row: the default standard, never saved (revision 0).
+  return { fields: defaultNamingFields(projectCodeForNaming(project.code, 'PRJ')), updatedAt: null, revision: 0, updatedBy: null }
 }
 
 /** GET /api/projects/{projectId}/naming-standard */
 export async function getNamingStandard(ctx: DomainContext, projectId: string): Promise<NamingStandard> {
   const { project } = await findProject(ctx, projectId)
-  const { fields, updatedAt } = await namingFieldsOf(ctx, project)
-  return { projectId, fields, example: exampleNumber(fields), updatedAtUtc: updatedAt?.toISOString() ?? null }
+  const { fields, updatedAt, revision } = await namingFieldsOf(ctx, project)
+  return { projectId, fields, example: exampleNumber(fields), updatedAtUtc: updatedAt?.toISOString() ?? null, revision }
 }
 
 /**
  * PUT /api/projects/{projectId}/naming-standard: replaces the fields' code lists and lengths (the
  * seven fields and their order are the standard's; a project decides their codes). Manage on the
- * project. Documents already named keep their numbers.
+ * project. Documents already named keep their numbers. A save against an older revision of the
+ * standard is refused (409 KR_EDIT_CONFLICT with the standard as it is now).
  */
-export async function putNamingStandard(ctx: DomainContext, projectId: string, fields: NamingField[]): Promise<NamingStandard> {
-  const { level } = await findProject(ctx, projectId)
+export async function putNamingStandard(ctx: DomainContext, projectId: string, fields: NamingField[], expectedRevision?: number): Promise<NamingStandard> {
+  const { level, project } = await findProject(ctx, projectId)
   requireLevel(level, 'manage')
+  const saved = await namingFieldsOf(ctx, project, { lock: true })
+  await refuseStaleWrite(ctx, { ...saved, what: 'naming standard' }, expectedRevision, () => getNamingStandard(ctx, projectId))
   const errors: FieldErrors = {}
   const keys = new Set<string>()
   fields.forEach((field, index) => {
@@ -57,10 +63,20 @@ export async function putNamingStandard(ctx: DomainContext, projectId: string, f
   })
   if (!keys.has('type') || !keys.has('role')) (errors.fields ??= []).push('The standard needs a Type field and a Role field: documents take their type and discipline from them.')
   if (Object.keys(errors).length > 0) throw new Problem(problems.badRequest('The naming standard has problems.', errors))
-  await ctx.tx
+  const stored = await ctx.tx
     .insert(namingStandards)
-    .values({ tenantId: ctx.actor.tenantId, projectId, fields, updatedBy: ctx.actor.userId, createdAt: ctx.now, updatedAt: ctx.now })
-    .onConflictDoUpdate({ target: [namingStandards.tenantId, namingStandards.projectId], set: { fields, updatedBy: ctx.actor.userId, updatedAt: ctx.now } })
+    .values({ tenantId: ctx.actor.tenantId, projectId, fields, updatedBy: ctx.actor.userId, revision: 1, createdAt: ctx.now, updatedAt: ctx.now })
+    .onConflictDoUpdate({
+      target: [namingStandards.tenantId, namingStandards.projectId],
+      set: { fields, updatedBy: ctx.actor.userId, revision: sql`${namingStandards.revision} + 1`, updatedAt: ctx.now },
+      // Two first saves of the default standard: the later one finds the earlier one's row, saved since it read.
+      setWhere: eq(namingStandards.revision, saved.revision),
+    })
+    .returning({ revision: namingStandards.revision })
+  if (stored.length === 0) {
+    const now = await namingFieldsOf(ctx, project, { lock: true })
+    await refuseStaleWrite(ctx, { ...now, what: 'naming standard' }, saved.revision, () => getNamingStandard(ctx, projectId))
+  }
   await recordDocumentAudit(ctx, 'documents.naming.changed', 'Project', projectId, { fields })
   return getNamingStandard(ctx, projectId)
 }
@@ -82,18 +98,27 @@ export async function metadataFieldsOf(ctx: DomainContext, projectId: string): P
 }
 
 /** GET /api/projects/{projectId}/metadata-fields */
-export async function getMetadataFields(ctx: DomainContext, projectId: string): Promise<MetadataField[]> {
+export async function getMetadataFields(ctx: DomainContext, projectId: string): Promise<{ items: MetadataField[]; revision: number }> {
   await findProject(ctx, projectId)
-  return metadataFieldsOf(ctx, projectId)
+  const { revision } = await listRevision(ctx, 'metadata-fields', projectId)
+  return { items: await metadataFieldsOf(ctx, projectId), revision }
 }
 
 /**
  * PUT /api/projects/{projectId}/metadata-fields: the project's custom fields, in order. Manage on
  * the project. A field removed keeps its values in documents (they are no longer shown or checked).
+ * A save against an older revision of the list is refused (409 KR_EDIT_CONFLICT).
  */
-export async function putMetadataFields(ctx: DomainContext, projectId: string, fields: Omit<MetadataField, 'position'>[]): Promise<MetadataField[]> {
+export async function putMetadataFields(
+  ctx: DomainContext,
+  projectId: string,
+  fields: Omit<MetadataField, 'position'>[],
+  expectedRevision?: number,
+): Promise<{ items: MetadataField[]; revision: number }> {
   const { level } = await findProject(ctx, projectId)
   requireLevel(level, 'manage')
+  const saved = await listRevision(ctx, 'metadata-fields', projectId, { lock: true })
+  await refuseStaleWrite(ctx, { ...saved, what: 'metadata fields' }, expectedRevision, () => getMetadataFields(ctx, projectId))
   const errors: FieldErrors = {}
   const keys = new Set<string>()
   fields.forEach((field, index) => {
@@ -110,8 +135,9 @@ export async function putMetadataFields(ctx: DomainContext, projectId: string, f
       .insert(metadataFields)
       .values(fields.map((field, position) => ({ tenantId: ctx.actor.tenantId, projectId, ...field, position, createdAt: ctx.now, updatedAt: ctx.now })))
   }
+  const revision = await bumpListRevision(ctx, 'metadata-fields', projectId)
   await recordDocumentAudit(ctx, 'documents.fields.changed', 'Project', projectId, { fields })
-  return metadataFieldsOf(ctx, projectId)
+  return { items: await metadataFieldsOf(ctx, projectId), revision }
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/

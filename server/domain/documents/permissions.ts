@@ -7,6 +7,7 @@ import type { PermissionEntry, PermissionLevel, Permissions, PermissionTarget } 
 import { roleKeyLabel } from '~/lib/auth/role'
 import { recordChange } from '../tenancy/change-log'
 import type { DomainContext } from '../tenancy/context'
+import { bumpListRevision, listRevision, refuseStaleWrite } from '../tenancy/edit-conflict'
 import { requireLevel, type Place } from './access'
 import { findDocument, findFolder, findProject, recordDocumentAudit } from './places'
 
@@ -93,7 +94,8 @@ async function permissionsAt(ctx: DomainContext, place: Place, target: Permissio
     seen.add(row.subject)
     inherited.push(entryOf(row, people))
   }
-  return { target, targetId, entries: here.map((r) => entryOf(r, people)).sort(bySubject), inherited }
+  const { revision } = await listRevision(ctx, 'permissions', targetId)
+  return { target, targetId, entries: here.map((r) => entryOf(r, people)).sort(bySubject), inherited, revision }
 }
 
 function bySubject(a: PermissionEntry, b: PermissionEntry): number {
@@ -103,10 +105,13 @@ function bySubject(a: PermissionEntry, b: PermissionEntry): number {
 /**
  * PUT …/permissions: replaces the entries set here. A person must be an active member of the
  * organisation; a role must be read-write or read-only (administrators always manage). Each
- * subject once.
+ * subject once. A save against an older revision of the entries here is refused (409
+ * KR_EDIT_CONFLICT with the entries as they are now).
  */
-export async function putPermissions(ctx: DomainContext, target: PermissionTarget, targetId: string, entries: EntryInput[]): Promise<Permissions> {
+export async function putPermissions(ctx: DomainContext, target: PermissionTarget, targetId: string, entries: EntryInput[], expectedRevision?: number): Promise<Permissions> {
   const place = await placeOf(ctx, target, targetId)
+  const saved = await listRevision(ctx, 'permissions', targetId, { lock: true })
+  await refuseStaleWrite(ctx, { ...saved, what: 'permissions' }, expectedRevision, () => permissionsAt(ctx, place, target, targetId))
   const errors: FieldErrors = {}
   const userIds = entries.filter((e) => e.subjectKind === 'user').map((e) => e.subject)
   const members =
@@ -157,6 +162,7 @@ export async function putPermissions(ctx: DomainContext, target: PermissionTarge
       })),
     )
   }
+  await bumpListRevision(ctx, 'permissions', targetId)
   await recordDocumentAudit(ctx, 'documents.permissions.changed', target, targetId, { from: before.entries, to: entries })
   // Who sees what changed: screens showing it revalidate (a project's own entries reach its folders' screens through the tree).
   if (target !== 'project') await recordChange(ctx, target === 'folder' ? 'DocumentFolder' : 'Document', targetId, 'Updated')

@@ -6,6 +6,7 @@ import type { CdeState, DrawingView, ItemPin, Pin, PinColours } from '~/lib/docu
 import type { ItemStatus } from '~/lib/reporting/types'
 import { announcePhotosChanged } from '../photos/announce'
 import type { DomainContext } from '../tenancy/context'
+import { bumpListRevision, listRevision, refuseStaleWrite } from '../tenancy/edit-conflict'
 import { findItem, type ItemRow } from '../reporting/item-view'
 import { isUuid } from '~/lib/schemas/uuid'
 import { ensure } from '../reporting/permissions'
@@ -79,6 +80,7 @@ function pinJson(item: Pick<ItemRow, 'id' | 'number' | 'title' | 'status'>, row:
 
 async function itemPinOf(ctx: DomainContext, item: ItemRow, row: PinRow, doc: DocumentRow): Promise<ItemPin> {
   const revision = (await revisionSheets(ctx, [row.revisionId])).get(row.revisionId)
+  const saved = await listRevision(ctx, 'item-pin', item.id)
   const { rotation } = await sheetSettingsOf(ctx, doc.id)
   const { colours } = await coloursOf(ctx, doc.projectId)
   return {
@@ -88,6 +90,7 @@ async function itemPinOf(ctx: DomainContext, item: ItemRow, row: PinRow, doc: Do
     documentTitle: doc.title,
     sheet: revision?.sheet ? sheetImage(revision, revision.sheet, rotation) : null,
     colours,
+    revision: saved.revision,
   }
 }
 
@@ -120,11 +123,18 @@ function inSheet(value: number): boolean {
 /**
  * PUT /api/items/{itemId}/pin: places the item's pin on the current revision of a drawing, or
  * moves it there. A drawing the caller may not view is a 404 like an unknown one; one that takes
- * no pin, and a point off the sheet, are field errors.
+ * no pin, and a point off the sheet, are field errors. A move against an older revision of the pin
+ * (someone placed, moved, confirmed or removed it since) is refused: 409 KR_EDIT_CONFLICT with the
+ * pin as it is now (null when removed).
  */
-export async function placeItemPin(ctx: DomainContext, itemId: string, placement: PinPlacement): Promise<ItemPin> {
+export async function placeItemPin(ctx: DomainContext, itemId: string, placement: PinPlacement & { expectedRevision?: number | undefined }): Promise<ItemPin> {
   const item = await findItem(ctx, itemId, { lock: true })
   ensure(ctx.actor, 'item.edit')
+  const saved = await listRevision(ctx, 'item-pin', item.id, { lock: true })
+  await refuseStaleWrite(ctx, { ...saved, what: 'pin' }, placement.expectedRevision, async () => {
+    const current = await pinOf(ctx, item.id)
+    return current ? itemPinOf(ctx, item, current, await pinnedDocument(ctx, current)) : null
+  })
   const { doc } = await findDocument(ctx, placement.documentId)
   const errors: FieldErrors = {}
   const target = await pinTarget(ctx, doc, item.projectId)
@@ -139,6 +149,7 @@ export async function placeItemPin(ctx: DomainContext, itemId: string, placement
     .insert(itemPins)
     .values({ tenantId: ctx.actor.tenantId, itemId: item.id, ...values, createdAt: ctx.now })
     .onConflictDoUpdate({ target: [itemPins.tenantId, itemPins.itemId], set: values })
+  await bumpListRevision(ctx, 'item-pin', item.id)
   await recordDocumentAudit(ctx, 'documents.pin.placed', 'ReportItem', item.id, {
     documentId: doc.id,
     revisionId: target.revisionId,
@@ -163,6 +174,7 @@ async function pinToChange(ctx: DomainContext, itemId: string): Promise<{ item: 
 export async function removeItemPin(ctx: DomainContext, itemId: string): Promise<void> {
   const { item, row } = await pinToChange(ctx, itemId)
   await ctx.tx.delete(itemPins).where(and(eq(itemPins.tenantId, ctx.actor.tenantId), eq(itemPins.itemId, item.id)))
+  await bumpListRevision(ctx, 'item-pin', item.id)
   await recordDocumentAudit(ctx, 'documents.pin.removed', 'ReportItem', item.id, { documentId: row.documentId, revisionId: row.revisionId, x: row.x, y: row.y })
   await announcePhotosChanged(ctx, item.id)
 }
@@ -175,6 +187,7 @@ export async function confirmItemPin(ctx: DomainContext, itemId: string): Promis
       .update(itemPins)
       .set({ needsReview: false, updatedAt: ctx.now })
       .where(and(eq(itemPins.tenantId, ctx.actor.tenantId), eq(itemPins.itemId, item.id)))
+    await bumpListRevision(ctx, 'item-pin', item.id)
     // Confirming places the pin anew where it is, on the revision it moved to.
     await recordDocumentAudit(ctx, 'documents.pin.placed', 'ReportItem', item.id, { documentId: row.documentId, revisionId: row.revisionId, x: row.x, y: row.y, confirmed: true })
     await announcePhotosChanged(ctx, item.id)

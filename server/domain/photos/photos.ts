@@ -54,6 +54,8 @@ export type Photo = {
   sha256: string
   sortOrder: number
   caption: string | null
+  /** Bumped by every change of its caption or place (expectedRevision). */
+  revision: number
   uploadedBy: UserRef | null
   createdAtUtc: string
   updatedAtUtc: string
@@ -81,6 +83,8 @@ export const photoColumns = {
   originalKey: photos.originalKey,
   displayKey: photos.displayKey,
   thumbnailKey: photos.thumbnailKey,
+  revision: photos.revision,
+  updatedBy: photos.updatedBy,
   createdAt: photos.createdAt,
   updatedAt: photos.updatedAt,
 }
@@ -101,6 +105,8 @@ export type PhotoRow = {
   displayKey: string | null
   thumbnailKey: string | null
   createdAt: Date
+  revision: number
+  updatedBy: string | null
   updatedAt: Date
 }
 
@@ -210,6 +216,7 @@ export async function toPhotos(ctx: DomainContext, rows: PhotoRow[]): Promise<Ph
       sha256: row.sha256,
       sortOrder: row.sortOrder,
       caption: row.caption,
+      revision: row.revision,
       uploadedBy: refOf(refs, row.uploadedBy),
       createdAtUtc: row.createdAt.toISOString(),
       updatedAtUtc: row.updatedAt.toISOString(),

@@ -58,7 +58,7 @@ test('the list has every mail the product sends, each on its default until custo
   expect(list.items.map((i) => i.key)).toEqual(
     expect.arrayContaining(['verify-email', 'reset-password', 'invite', 'join-request-received', 'workflow-review', 'transmittal-sent', 'revision-superseded', 'support-reply', 'digest']),
   )
-  expect(list.items).toHaveLength(20)
+  expect(list.items).toHaveLength(21)
   expect(list.items.every((i) => !i.customised && i.version === 0 && i.updatedAtUtc === null && i.title !== '' && i.description !== '')).toBe(true)
   await expectProblem(await writer.c.get(BASE), 403)
   await expectProblem(await reader.c.get(`${BASE}/invite`), 403)

@@ -38,7 +38,7 @@ afterAll(async () => {
 const JOURNEY_LIMIT_MS = bound(240_000)
 const hex = (bytes: number) => randomBytes(bytes).toString('hex')
 
-/** A project of Sam's with a code and one document at P01 (S2, shared). */
+/** A project of Sam's with a code and one document at C01 (A1, published) after P01 (S2, shared). */
 async function projectWithDocument() {
   const { call } = await demoUserApi(portal.baseUrl)
   const code = `X${hex(2).toUpperCase()}`
@@ -50,12 +50,17 @@ async function projectWithDocument() {
   form.append('status', 'S2')
   form.append('file', new File([new Uint8Array(pngImage(16, 12, 3))], 'quay-1.png', { type: 'image/png' }))
   await call<Revision>('POST', `/api/documents/${doc.id}/revisions`, form)
+  const published = new FormData()
+  published.append('code', 'C01')
+  published.append('status', 'A1')
+  published.append('file', new File([new Uint8Array(pngImage(16, 12, 5))], 'quay-1-c01.png', { type: 'image/png' }))
+  await call<Revision>('POST', `/api/documents/${doc.id}/revisions`, published)
   return { project, number, documentId: doc.id }
 }
 
 describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
   test(
-    'an outside contact receives a transmittal by link, downloads it and acknowledges; the sender sees the receipt; P02 supersedes it and the contact gets the notice',
+    'an outside contact receives C01 by link, downloads it and acknowledges; the sender sees the receipt; P02 supersedes C01 and the contact gets the notice',
     async () => {
       const { project, number, documentId } = await projectWithDocument()
       const alex = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
@@ -93,7 +98,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       await page.goto(`/doc-control/wizard?projectId=${project.id}`)
       await expectScreen(page, 'Issue documents')
       await page.getByRole('form', { name: 'Start issuing' }).getByRole('button', { name: 'Start' }).click()
-      await page.getByRole('form', { name: 'Choose revisions' }).getByRole('checkbox', { name: `Choose ${number} P01` }).check()
+      await page.getByRole('form', { name: 'Choose revisions' }).getByRole('checkbox', { name: `Choose ${number} C01` }).check()
       await page.getByRole('form', { name: 'Choose revisions' }).getByRole('button', { name: 'Next: Recipients' }).click()
       const recipients = page.getByRole('form', { name: 'Recipients' })
       await recipients.getByText('1 outside contact (by a link in a mail)', { exact: false }).waitFor()
@@ -122,7 +127,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       await olive.page.goto(new URL(link).pathname)
       await expectScreen(olive.page, `Transmittal ${transmittal}`)
       await olive.page.getByText(subject).waitFor()
-      const fileLink = olive.page.getByRole('link', { name: `Download ${number} P01` })
+      const fileLink = olive.page.getByRole('link', { name: `Download ${number} C01` })
       const file = await olive.context.request.get(new URL((await fileLink.getAttribute('href')) ?? '', portal.baseUrl).toString())
       expect(file.status()).toBe(200)
       expect((await file.body()).subarray(1, 4).toString('latin1')).toBe('PNG')
@@ -151,12 +156,11 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       await page.getByRole('list', { name: 'Receipts of outside contacts' }).getByText(/Acknowledged by Olive Outsider \(Outside Partners\) at /).waitFor()
       expect(await page.getByText('has not opened it yet', { exact: false }).count()).toBe(0)
 
-      // P02 supersedes P01, the revision Olive received (the issue's "P02 supersedes C01": the rule
-      // book puts no P revision after a C one, so the journey's sent revision is P01).
+      // Further work: P02 supersedes C01, the revision Olive received.
       await page.goto(`/documents/${documentId}`)
       await expectScreen(page, number)
       const newRevision = page.getByRole('region', { name: 'New revision' })
-      expect(await newRevision.getByLabel('Revision', { exact: true }).inputValue()).toBe('P02')
+      await newRevision.getByLabel('Revision', { exact: true }).fill('P02')
       await newRevision.getByLabel('Suitability status').selectOption('S3')
       await newRevision.getByLabel('File', { exact: true }).setInputFiles({ name: 'quay-1-p02.png', mimeType: 'image/png', buffer: pngImage(16, 12, 4) })
       await newRevision.getByRole('button', { name: 'Upload revision' }).click()
@@ -164,24 +168,24 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
       alex.assertNoConsoleErrors()
 
       // Olive gets the notice, through SMTP, with her link: it opens her page, which says what replaced what she has.
-      const notice = await smtp.waitFor((m) => m.to.includes(email) && m.subject === `Superseded: ${number} P01 is replaced by P02`, 30_000)
+      const notice = await smtp.waitFor((m) => m.to.includes(email) && m.subject === `Superseded: ${number} C01 is replaced by P02`, 30_000)
       expect(notice.text).toContain(`transmittal ${transmittal}`)
       const noticeLink = notice.text.match(/https?:\/\/\S+\/shared\/transmittals\/\S+/)?.[0]
       if (!noticeLink) throw new Error(`no link in: ${notice.text}`)
       expect(new URL(noticeLink).pathname).toBe(new URL(link).pathname)
       await olive.page.goto(new URL(noticeLink).pathname)
       await expectScreen(olive.page, `Transmittal ${transmittal}`)
-      await olive.page.getByRole('list', { name: 'Superseded revisions' }).getByText(`${number} P01 is superseded by P02 (S3)`, { exact: false }).waitFor()
+      await olive.page.getByRole('list', { name: 'Superseded revisions' }).getByText(`${number} C01 is superseded by P02 (S3)`, { exact: false }).waitFor()
       await olive.page.getByText('The new revision is not part of it: it reaches you by a new transmittal.', { exact: false }).waitFor()
       // What was sent stays hers to download.
-      await olive.page.getByRole('link', { name: `Download ${number} P01` }).waitFor()
+      await olive.page.getByRole('link', { name: `Download ${number} C01` }).waitFor()
       await checkAccessibility(olive.page)
       olive.assertNoConsoleErrors()
 
       // Alex's transmittal page says she was told.
       await page.goto(transmittalUrl)
       await expectScreen(page, transmittal)
-      await page.getByRole('list', { name: 'Superseded notices to outside contacts' }).getByText(`Olive Outsider was told ${number} P01 is superseded`, { exact: false }).waitFor()
+      await page.getByRole('list', { name: 'Superseded notices to outside contacts' }).getByText(`Olive Outsider was told ${number} C01 is superseded`, { exact: false }).waitFor()
       alex.assertNoConsoleErrors()
     },
     JOURNEY_LIMIT_MS,

@@ -270,6 +270,14 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await page.goto(`/items?report=${report.id}`)
     await signIn(page, DEMO.user.email, DEMO.user.password)
     await expectScreen(page, 'Items')
+    // The bulk actions show once something is ticked (JS on and off), and on a phone the first item
+    // starts within the first screen.
+    expect(await page.getByLabel('With the selected items').isVisible()).toBe(false)
+    if (viewport === 'phone') {
+      const first = await page.getByRole('checkbox', { name: /^Select item #/ }).first().boundingBox()
+      expect(first, 'the first item is drawn').not.toBeNull()
+      expect(first?.y ?? Infinity).toBeLessThan(await page.evaluate(() => window.innerHeight))
+    }
     for (const item of items) await page.getByRole('checkbox', { name: `Select item #${item.number}: ${item.title}` }).check()
     await page.getByLabel('With the selected items').selectOption({ label: `Assign to ${DEMO.admin.displayName}` })
     await page.getByRole('button', { name: 'Apply to selected' }).click()

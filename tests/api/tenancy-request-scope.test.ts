@@ -92,8 +92,9 @@ test('the reads every page makes (the session view, the telemetry switches, the 
   const scope = createRequestScope()
   const before = statementsSent()
   const shared = await Promise.all(paths.map(async (path) => json<Record<string, unknown>>(await call(scope, org.writer, path))))
-  // The session (1), BEGIN and COMMIT (2), the role and tenant (1) and the opening statement (1): nothing else.
-  expect(statementsSent() - before).toBe(5)
+  // The session (1), BEGIN and COMMIT (2), the role and tenant (1) and the opening statement (1):
+  // nothing else (PostgreSQL counts 4 of these, PGlite 5; each read alone would add its own).
+  expect(statementsSent() - before).toBeLessThanOrEqual(5)
 
   const [session, telemetry, unread] = shared as [Session, Record<string, unknown>, Record<string, unknown>]
   const { correlationId: _own, ...ownSession } = own[0] as Session

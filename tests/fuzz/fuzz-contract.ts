@@ -157,7 +157,9 @@ afterAll(async () => {
  * shard never reached: that shard had stopped at a 5xx in every run since the list was made, so its
  * own check had never run (and new operations move others from shard to shard), and by those that
  * reached at most 7 % in either of two full runs that day (a run of 100 may miss them; the
- * stale-write checks send most random bodies of a PATCH to 409).
+ * stale-write checks send most random bodies of a PATCH to 409). Inviting an administrator into a
+ * tenant reaches a 2xx only while the fuzz organisation has seats left, which earlier invites of
+ * the same run may have taken (22 % in some runs, none in others).
  */
 const NOT_REACHED_RELIABLY_YET = new Set<string>([
   'GET /api/admin/audit',
@@ -270,6 +272,7 @@ const NOT_REACHED_RELIABLY_YET = new Set<string>([
   'GET /api/support/tickets/{id}/attachments/{attachmentId}',
   'POST /api/support/tickets/{id}/messages',
   'POST /api/support/tickets/{id}/uploads',
+  'POST /api/tenants/{tenantId}/admins/invite',
   'PATCH /api/tenants/{tenantId}/license',
   'POST /api/tenants/{tenantId}/seats/invite',
   'DELETE /api/transmittals/{transmittalId}',
@@ -434,15 +437,14 @@ test(`no generated request to any operation answers 5xx (${RUNS} per operation)`
   /** The kind of rows `known` holds while no call since they were made could have changed them. */
   let rowsKept: string | undefined
   const started = performance.now()
-  for (const { path, method, op } of operations()) {
+  /** Fuzzes one operation with `runs` requests, counting the answers into `counts`. */
+  async function fuzz(path: string, method: string, op: OpenApiOperation, counts: Map<number, number>, runs: number, fresh: boolean): Promise<void> {
     const key = `${method.toUpperCase()} ${path}`
-    const counts = new Map<number, number>()
-    statuses.set(key, counts)
     const setUp = performance.now()
     const kindOfRows = `${ADMINISTRATION.test(path)}|${DOC_CONTROL.test(path)}`
     // A GET changes no row, so the operation after it finds its rows as they were made: making them
     // again (about a second each, half of the suite's time) only after a call that may change them.
-    if (rowsKept !== kindOfRows) known = await freshRows(path)
+    if (fresh || rowsKept !== kindOfRows) known = await freshRows(path)
     rowsKept = method === 'get' ? kindOfRows : undefined
     setUpMs += performance.now() - setUp
     // A fresh session per operation: signing out or a refused refresh must not starve the next.
@@ -455,9 +457,14 @@ test(`no generated request to any operation answers 5xx (${RUNS} per operation)`
         const text = await response.text()
         if (response.status >= 500) throw new Error(`${key} answered ${response.status}: ${text.slice(0, 500)}`)
       }),
-      { numRuns: RUNS },
+      { numRuns: runs },
     )
-    timeMs.set(key, performance.now() - fuzzing)
+    timeMs.set(key, (timeMs.get(key) ?? 0) + performance.now() - fuzzing)
+  }
+  for (const { path, method, op } of operations()) {
+    const counts = new Map<number, number>()
+    statuses.set(`${method.toUpperCase()} ${path}`, counts)
+    await fuzz(path, method, op, counts, RUNS, false)
   }
   /** Answers that did what the call is for: a 2xx, or a redirect the operation declares (a checkout page's 303). */
   const declared = new Map(operations().map(({ path, method, op }) => [`${method.toUpperCase()} ${path}`, Object.keys(op.responses)]))
@@ -474,6 +481,15 @@ test(`no generated request to any operation answers 5xx (${RUNS} per operation)`
   const totalMs = performance.now() - started
   console.info(`fuzz: ${statuses.size} operations × ${RUNS} requests in ${Math.round(totalMs / 1000)} s (${Math.round(setUpMs / 1000)} s making rows)\n${summary.join('\n')}`)
   // A fuzz that never gets past the door tests the door only: every operation reaches a 2xx, or says why it cannot here.
+  // One that reached none gets a second round on fresh rows first: an operation reached by a few
+  // requests in a hundred misses now and then, and a gate that fails by chance teaches nobody anything.
+  for (const { path, method, op } of operations()) {
+    const key = `${method.toUpperCase()} ${path}`
+    const counts = statuses.get(key)
+    if (!counts || reached(key, counts) > 0 || key in NEVER_2XX || NOT_REACHED_RELIABLY_YET.has(key)) continue
+    await fuzz(path, method, op, counts, RUNS, true)
+    console.info(`fuzz: second round for ${key}: ${reached(key, counts) > 0 ? 'reached a 2xx' : 'no 2xx again'}`)
+  }
   const stuck = [...statuses].filter(([key, counts]) => reached(key, counts) === 0 && !(key in NEVER_2XX) && !NOT_REACHED_RELIABLY_YET.has(key)).map(([key]) => key)
   const listedButReached = [...statuses].filter(([key, counts]) => key in NEVER_2XX && reached(key, counts) > 0).map(([key]) => key)
   if (listedButReached.length > 0) console.info(`fuzz: listed in NEVER_2XX but reached a 2xx this run (take them off the list): ${listedButReached.join(', ')}`)

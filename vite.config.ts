@@ -21,13 +21,27 @@ const clientCodeSplitting = {
       priority: 3,
     },
     {
-      // The component kit, page furniture, form library and API client: nearly every screen. Not
-      // Administration's own code (its labels, filters and form constraints, the licence words):
-      // it stays with the Administration screens, so a member's screen does not download it.
-      name: 'app',
-      test: /[\\/](app[\\/]components[\\/](ui|shell|errors|auth)[\\/]|app[\\/]lib[\\/](?!admin[\\/]|licensing[\\/]|schemas[\\/]admin-)|app[\\/]islands[\\/]upload[\\/]upload-field-text|node_modules[\\/]@conform-to[\\/])/,
+      // The form library (conform) and its client adapter: only screens that hydrate a form at first
+      // load take it (sign-in, settings, Administration); the document, item and doc-control
+      // screens hydrate their forms after first load (app/components/ui/deferred.tsx).
+      name: 'forms',
+      test: /[\\/](node_modules[\\/]@conform-to[\\/]|app[\\/]lib[\\/]schemas[\\/]client[\\/])/,
       minShareCount: 2,
       priority: 2,
+    },
+    {
+      // The component kit, page furniture and API client: nearly every screen, and the root route
+      // (which would otherwise be pulled into the reporting chunk through `useLocale`), and the
+      // forms' answer helpers (`report-action`, `report-paging`: 90 modules of every area). Not an
+      // area's own rules and form constraints (Administration's labels, the licence words, the
+      // document rule book, doc-control's and the forms' schemas, the exports' and items' labels),
+      // nor the few kit parts that only a handful of screens show at first load (the sign-in card,
+      // QR code, text area, check box, revision input, code text): they go with the screens that
+      // use them, so a screen does not download another area's code.
+      name: 'app',
+      test: /[\\/](app[\\/]root\.tsx$|app[\\/]components[\\/](shell|errors)[\\/]|app[\\/]components[\\/]ui[\\/](?!qr-code|textarea-field|checkbox-field|revision-input|code-text)|app[\\/]lib[\\/](?!admin[\\/]|licensing[\\/]|schemas[\\/]|documents[\\/]|doc-control[\\/]|exports[\\/]|reporting[\\/]labels)|app[\\/]islands[\\/]upload[\\/]upload-field-text|app[\\/]components[\\/]reporting[\\/]report-(action|paging)\.ts$)/,
+      minShareCount: 2,
+      priority: 1.5,
     },
     {
       // What the reporting screens (projects, reports, items) share.
@@ -120,3 +134,4 @@ function exportLine(name: string, value: unknown): string {
 function isZodSchema(value: unknown): boolean {
   return typeof value === 'object' && value !== null && '_zod' in value
 }
+

@@ -25,6 +25,10 @@ export default function handleRequest(
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
       {
         nonce,
+        // A finished Suspense boundary is written in place, never outlined into a hidden segment
+        // that a script reveals: the parts app/components/ui/deferred.tsx wraps (forms, the account
+        // menu) must be on the page without JavaScript, and painted before any script runs.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true
           // Production pages paint before any script runs (lib/first-paint.server.ts); Vite serves development.

@@ -54,7 +54,8 @@ export default [
     route('items/:itemId/activity', 'routes/item-activity.tsx'),
     route('items/:itemId/pin', 'routes/item-pin.tsx'),
     route('items/:itemId/photos/:photoId/markup', 'routes/photo-markup.tsx'),
-    // Beyond spec §2: a large export's progress and download (issue 34, docs/exports.md).
+    // Beyond spec §2: my exports, and a large export's progress and download (issue 34, docs/exports.md).
+    route('exports', 'routes/exports.tsx'),
     route('exports/:exportId', 'routes/export-job.tsx'),
 
     route('settings', 'routes/settings/layout.tsx', [

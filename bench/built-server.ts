@@ -55,3 +55,25 @@ export function memory(running: Running): Memory {
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') }
 }
+
+/** Samples the server's VmRSS every `everyMs` until stopped; answers the lowest, the median and the highest seen. */
+export function sampleRss(server: Running, everyMs = 50): { stop: () => { min: number; median: number; peak: number } } {
+  const samples: number[] = []
+  const read = () => {
+    try {
+      samples.push(memory(server).rss)
+    } catch {
+      // the server is gone: the run fails elsewhere
+    }
+  }
+  read()
+  const timer = setInterval(read, everyMs)
+  return {
+    stop: () => {
+      clearInterval(timer)
+      read()
+      const sorted = [...samples].sort((a, b) => a - b)
+      return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, peak: sorted.at(-1) ?? 0 }
+    },
+  }
+}

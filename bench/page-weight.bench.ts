@@ -17,6 +17,8 @@ try {
   await report('/auth/login', '')
   const { headers } = await signInDemo(base)
   await report('/dashboard', headers.cookie ?? '')
+  // The reporting lists (issue 37: every screen), and a report's page.
+  for (const listPath of ['/projects', '/reports', '/items']) await report(listPath, headers.cookie ?? '')
   // The document screens (issue 11) on the seeded Riverside documents, and an item page (its drawing panel).
   const api = async <T>(apiPath: string): Promise<T> => (await (await fetch(`${base}${apiPath}`, { headers: { ...headers, accept: 'application/json' } })).json()) as T
   const found = await api<{ items: Array<{ id: string; projectId: string }> }>('/api/documents/search?q=DR')
@@ -29,8 +31,12 @@ try {
     await report(`/doc-control/wizard?projectId=${doc.projectId}`, headers.cookie ?? '')
     await report('/doc-control/inbox', headers.cookie ?? '')
   }
-  const item = (await api<{ items: Array<{ id: string }> }>('/api/items/outstanding?limit=1')).items[0]
-  if (item) await report(`/items/${item.id}`, headers.cookie ?? '')
+  const item = (await api<{ items: Array<{ id: string; reportId: string }> }>('/api/items/outstanding?limit=1')).items[0]
+  if (item) {
+    await report(`/items/${item.id}`, headers.cookie ?? '')
+    await report(`/reports/${item.reportId}`, headers.cookie ?? '')
+  }
+  await report('/exports', headers.cookie ?? '')
   // Settings (issue 14), as a member.
   for (const settingsPath of ['/settings/user', '/settings/site', '/settings/notifications', '/settings/appearance']) await report(settingsPath, headers.cookie ?? '')
   // The Administration area (issue 13), as the demo administrator: the control panel and the longest lists.

@@ -14,7 +14,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import type { DocumentDetail, NamingStandard, Revision } from '~/lib/documents/types'
-import { memory, serverFile, start, type Running } from './built-server'
+import { memory, sampleRss, serverFile, start, type Running } from './built-server'
 import { signInDemo } from './demo-client'
 
 const MB = 1024 * 1024
@@ -82,7 +82,7 @@ try {
     const before = memory(server)
     const sampler = sampleRss(server)
     const r = c.via === 'resumable' ? await resumable(base, headers, doc.id, c, code) : await form(base, headers, doc.id, c, code)
-    const peak = sampler.stop()
+    const { peak } = sampler.stop()
     const after = memory(server)
     if (r.revision.sizeBytes !== c.bytes.length) throw new Error(`${c.label}: stored ${r.revision.sizeBytes} bytes, sent ${c.bytes.length}`)
     const size = c.bytes.length / MB
@@ -204,24 +204,6 @@ async function scannedPdf(size: number): Promise<Buffer> {
   let padded = assemble(size - unpadded.length)
   padded = assemble(Math.max(0, size - unpadded.length - (padded.length - size)))
   return padded
-}
-
-/** Polls VmRSS every 50 ms until stopped; answers the highest value seen. */
-function sampleRss(server: Running): { stop: () => number } {
-  let peak = memory(server).rss
-  const timer = setInterval(() => {
-    try {
-      peak = Math.max(peak, memory(server).rss)
-    } catch {
-      // the server is gone: the run fails elsewhere
-    }
-  }, 50)
-  return {
-    stop: () => {
-      clearInterval(timer)
-      return Math.max(peak, memory(server).rss)
-    },
-  }
 }
 
 function ms(value: number | undefined): string {

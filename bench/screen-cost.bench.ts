@@ -42,6 +42,7 @@ type Row = { label: string; cpuMs: number; dbMs?: number | undefined; rps: numbe
 
 function answers(itemId: string): Answer[] {
   return [
+    { label: 'GET /api/health/live (liveness)', path: '/api/health/live', html: false },
     { label: 'GET /api/health', path: '/api/health', html: false },
     { label: 'GET /api/projects/?limit=20', path: '/api/projects/?limit=20', html: false },
     { label: 'GET /api/items/outstanding?limit=20', path: '/api/items/outstanding?limit=20', html: false },

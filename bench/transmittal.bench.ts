@@ -23,7 +23,7 @@ import { revisionKey } from '#server/domain/documents/revision-rules'
 import { blobStoreFor } from '#server/storage/blob-stores'
 import type { Transmittal, TransmittalPackage } from '~/lib/doc-control/types'
 import type { DocumentDetail, NamingStandard } from '~/lib/documents/types'
-import { memory, serverFile, start, type Running } from './built-server'
+import { memory, sampleRss, serverFile, start, type Running } from './built-server'
 import { signInDemo, type DemoSession } from './demo-client'
 
 const MB = 1024 * 1024
@@ -197,27 +197,6 @@ async function writeRevisions(tenantId: string, userId: string, ids: string[]): 
 
 function* noise(size: number): Generator<Buffer> {
   for (let left = size; left > 0; left -= MB) yield randomBytes(Math.min(MB, left))
-}
-
-function sampleRss(server: Running): { stop: () => { min: number; median: number; peak: number } } {
-  const samples: number[] = []
-  const read = () => {
-    try {
-      samples.push(memory(server).rss)
-    } catch {
-      // the server is gone: the run fails elsewhere
-    }
-  }
-  read()
-  const timer = setInterval(read, 50)
-  return {
-    stop: () => {
-      clearInterval(timer)
-      read()
-      const sorted = [...samples].sort((a, b) => a - b)
-      return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, peak: sorted.at(-1) ?? 0 }
-    },
-  }
 }
 
 function ms(value: number | undefined): string {

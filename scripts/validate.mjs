@@ -1,20 +1,28 @@
 // `npm test` (= `npm run validate`): every check the project has, in the order that finds a fault
 // soonest, with the single-threaded ones side by side. On CI's two cores the type checker, the
-// linter and the production build each keep about one core busy, so they run together (the build
-// is what the browser tests need); the test suites that follow spread over both cores themselves.
-// Prints one timing line per stage; the first failing stage stops the rest (its output says why).
+// linters and the production build each keep about one core busy, so they run together (the build
+// is what the browser tests need); the test suites that follow spread over both
+// cores themselves. Prints one timing line per step, and for each stage how many cores it kept busy
+// on average (a stage well under two leaves room); the first failing stage stops the rest.
 //
 //   node scripts/validate.mjs            everything
 //   node scripts/validate.mjs --from api start at a stage (after a fix), e.g. api, fuzz, e2e
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 
 /** @typedef {{ name: string, command: string }} Step */
 
 /** @type {Array<Step | Step[]>} */
 const stages = [
+  // Four steps share the two cores (the type checker uses both for part of its run; the others one
+  // each): the linters run as two steps, so the longest of the four is no longer eslint followed by
+  // dependency-cruiser and the contract's lint. The unit tests do not join them: some of them time
+  // PGlite's turns with the event loop, and beside four busy processes they ran out of time.
   [
     { name: 'typecheck', command: 'npm run typecheck' },
-    { name: 'lint', command: 'npm run lint && npm run lint:openapi' },
+    { name: 'lint', command: 'npx eslint .' },
+    { name: 'lint (imports, contract)', command: 'npm run lint:deps && npm run lint:openapi' },
     { name: 'build', command: 'node scripts/ensure-chromium.mjs && npm run build' },
   ],
   { name: 'unit and realtime', command: 'npm run test:unit && npm run test:realtime' },
@@ -23,6 +31,29 @@ const stages = [
   { name: 'fuzz', command: 'npm run test:fuzz' },
   { name: 'e2e', command: 'npx vitest run --project e2e' },
 ]
+
+/**
+ * The machine's busy and total CPU time so far (Linux /proc/stat, in clock ticks), so a stage can
+ * say how many cores it kept busy on average: a stage well under the core count has room beside it.
+ * Undefined where there is no /proc/stat.
+ */
+function cpuTicks() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number)
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0)
+    const total = fields.reduce((sum, value) => sum + value, 0)
+    return { busy: total - idle, total }
+  } catch {
+    return undefined
+  }
+}
+
+/** "1.7 of 2 cores busy" between two cpuTicks() readings. */
+function coresBusy(before, after) {
+  if (!before || !after || after.total === before.total) return ''
+  const cores = availableParallelism()
+  return `, ${((cores * (after.busy - before.busy)) / (after.total - before.total)).toFixed(1)} of ${cores} cores busy`
+}
 
 const children = new Set()
 let stopping = false
@@ -80,6 +111,8 @@ for (const stage of stages) {
     return !skipping
   })
   if (steps.length === 0) continue
+  const stageStarted = performance.now()
+  const ticksBefore = cpuTicks()
   const results = await Promise.all(
     steps.map(async (step) => {
       const result = await run(step)
@@ -89,6 +122,8 @@ for (const stage of stages) {
     }),
   )
   lines.push(...results.map((result) => result.line))
+  if (steps.length > 1) lines.push(`  (side by side: ${((performance.now() - stageStarted) / 1000).toFixed(1)} s${coresBusy(ticksBefore, cpuTicks())})`)
+  else lines[lines.length - 1] += coresBusy(ticksBefore, cpuTicks())
   if (results.some((result) => !result.ok)) {
     failed = true
     break

@@ -1,15 +1,12 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, useActionData, useLocation } from 'react-router'
 import { type DocumentsActionData, UPLOAD_FINISHED } from '~/components/documents/document-action'
 import { CodeText } from '~/components/ui/code-text'
 import { DocumentBreadcrumbs } from '~/components/documents/document-breadcrumbs'
-import { DocumentEditForm } from '~/components/documents/document-edit-form'
 import { DocumentFacts } from '~/components/documents/document-facts'
-import { DocumentPermissionsForm } from '~/components/documents/document-permissions-form'
-import { DocumentRenumberForm, RenumberHistory } from '~/components/documents/document-renumber-form'
 import { DocumentReviews } from '~/components/documents/document-reviews'
-import { REVIEW_TEMPLATE_PARAM } from '~/components/doc-control/workflow-start-form'
+import { REVIEW_TEMPLATE_PARAM } from '~/lib/doc-control/review-params'
 import { MetadataForm } from '~/components/documents/metadata-form'
-import { RevisionForm } from '~/components/documents/revision-form'
 import { RevisionList } from '~/components/documents/revision-list'
 import { useResumableForm } from '~/components/documents/use-resumable-form'
 import { resultFor, revisionFor } from '~/components/reporting/report-action'
@@ -27,6 +24,20 @@ import type { Route } from './+types/document'
 import { documentPage, uploadFinished } from './documents-actions.server'
 import { editDetails, loadDocumentPage, newRevision, renumber, saveMetadata, savePermissions, setArchived } from './documents-document.server'
 import { loadDocumentReviews, startReview } from './doc-control/workflow-start.server'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx): the details,
+// revisions and reviews do not need the form library.
+const loadRevisionForm = async () => (await import('~/components/documents/revision-form')).RevisionForm
+const RevisionForm = deferred(loadRevisionForm, import.meta.env.SSR ? await loadRevisionForm() : undefined)
+const loadDocumentEditForm = async () => (await import('~/components/documents/document-edit-form')).DocumentEditForm
+const DocumentEditForm = deferred(loadDocumentEditForm, import.meta.env.SSR ? await loadDocumentEditForm() : undefined)
+const loadDocumentRenumberForm = async () => (await import('~/components/documents/document-renumber-form')).DocumentRenumberForm
+const DocumentRenumberForm = deferred(loadDocumentRenumberForm, import.meta.env.SSR ? await loadDocumentRenumberForm() : undefined)
+const loadRenumberHistory = async () => (await import('~/components/documents/document-renumber-form')).RenumberHistory
+const RenumberHistory = deferred(loadRenumberHistory, import.meta.env.SSR ? await loadRenumberHistory() : undefined)
+const loadDocumentPermissionsForm = async () => (await import('~/components/documents/document-permissions-form')).DocumentPermissionsForm
+const DocumentPermissionsForm = deferred(loadDocumentPermissionsForm, import.meta.env.SSR ? await loadDocumentPermissionsForm() : undefined)
 
 /**
  * One document (/documents/{documentId}; docs/documents.md "Screens"): where it is, its state, its
@@ -206,3 +217,6 @@ function ArchiveAction({ number, archived }: { number: string; archived: boolean
 export function meta({ data: loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `${loaderData.doc.number} ${loaderData.doc.title} · Site Portal` : 'Document · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

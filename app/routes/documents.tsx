@@ -3,10 +3,7 @@ import { folderAbilities } from '~/components/documents/document-abilities'
 import { type DocumentsActionData, UPLOAD_FINISHED, UPLOAD_REFUSED } from '~/components/documents/document-action'
 import { DocumentBreadcrumbs } from '~/components/documents/document-breadcrumbs'
 import { DocumentList } from '~/components/documents/document-list'
-import { DocumentPermissionsForm } from '~/components/documents/document-permissions-form'
 import { DocumentSearchForm } from '~/components/documents/document-search-form'
-import { DocumentUploadForm } from '~/components/documents/document-upload-form'
-import { FolderCreateForm } from '~/components/documents/folder-create-form'
 import { FolderTree } from '~/components/documents/folder-tree'
 import { DocumentsNav } from '~/components/documents/documents-nav'
 import { inboxTaskCount } from '~/components/documents/documents-nav.server'
@@ -14,6 +11,7 @@ import { SubfolderList } from '~/components/documents/subfolder-list'
 import { useResumableForm } from '~/components/documents/use-resumable-form'
 import { resultFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
+import { deferred } from '~/components/ui/deferred'
 import { buttonClasses } from '~/components/ui/button'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
@@ -34,6 +32,15 @@ import { loadDocumentsScreen } from './documents-load.server'
  * documents of one folder or search them, create folders and upload documents. Everything the
  * screen shows is in the URL (`projectId`, `folderId`, `q`, the filters, `page`).
  */
+// The forms below the list hydrate after the rest of the screen (app/components/ui/deferred.tsx):
+// the list and the search do not need the form library.
+const loadUploadForm = async () => (await import('~/components/documents/document-upload-form')).DocumentUploadForm
+const loadPermissionsForm = async () => (await import('~/components/documents/document-permissions-form')).DocumentPermissionsForm
+const loadFolderCreateForm = async () => (await import('~/components/documents/folder-create-form')).FolderCreateForm
+const DocumentUploadForm = deferred(loadUploadForm, import.meta.env.SSR ? await loadUploadForm() : undefined)
+const DocumentPermissionsForm = deferred(loadPermissionsForm, import.meta.env.SSR ? await loadPermissionsForm() : undefined)
+const FolderCreateForm = deferred(loadFolderCreateForm, import.meta.env.SSR ? await loadFolderCreateForm() : undefined)
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseDocumentsQuery(new URL(request.url).searchParams)
   const { api, responseHeaders } = createServerApi(request, context)

@@ -79,6 +79,10 @@ export default function ExportJobPage({ loaderData }: Route.ComponentProps) {
             Started {formatDateTime(job.startedAt, locale)} ·{' '}
             <Link to={job.returnTo} className="text-primary-strong underline underline-offset-2">
               Back to where it was started
+            </Link>{' '}
+            ·{' '}
+            <Link to="/exports" className="text-primary-strong underline underline-offset-2">
+              My exports
             </Link>
           </>
         }

@@ -15,7 +15,6 @@ export const PhotoCaptionSchema = z.object({
 
 /** The order a move form or a drag sends: every photo id of the item, in the new order. */
 export const PhotoOrderSchema = z.object({ order: z.array(z.string().min(1).max(64)).min(1).max(300) })
-const photoPath = (photoId: string) => `/api/photos/${encodeURIComponent(photoId)}`
 
 /**
  * The photos of a respond or close form: ids the upload island finished (`photoIds`), plus the
@@ -95,7 +94,7 @@ export async function movePhoto(api: ApiClient, itemId: string, formData: FormDa
 
 export async function deletePhoto(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
   const photoId = String(formData.get('photoId') ?? '')
-  const result = await api.del(photoPath(photoId))
+  const result = await api.DELETE('/api/photos/{photoId}', { path: { photoId } })
   if (!result.ok) return noticeFailure('photo-delete', result.error, headers, photoId)
   return done(headers, itemId, 'Photo deleted.')
 }

@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { type SubmissionResult, getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
@@ -26,6 +27,7 @@ import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor } from '~/lib/forms'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { Route } from './+types/item-pin'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 const CLICK_FIRST = 'Click the sheet where the item is. With a keyboard, give the position by numbers below.'
 const drawingId = z.string({ error: 'Choose a drawing.' }).trim().min(1, 'Choose a drawing.')
@@ -87,7 +89,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
-const pinPath = (itemId: string) => `/api/items/${encodeURIComponent(itemId)}/pin`
 
 async function place(api: ApiClient, itemId: string, intent: 'place' | 'place-at', formData: FormData, headers: Headers) {
   const byClick = intent === 'place'
@@ -138,7 +139,7 @@ async function confirm(api: ApiClient, itemId: string, headers: Headers) {
 }
 
 async function remove(api: ApiClient, itemId: string, headers: Headers) {
-  const result = await api.del(pinPath(itemId))
+  const result = await api.DELETE('/api/items/{id}/pin', { path: { id: itemId } })
   // Gone already (someone else removed it): what the user wanted.
   if (!result.ok && result.error.status !== 404) return data<ActionData>({ intent: 'remove', notice: noticeOf(result.error) }, { status: failureStatus(result.error), headers })
   await setFlash(headers, { tone: 'success', message: 'Pin removed from the drawing.' })
@@ -239,7 +240,7 @@ function PlaceByNumbersForm({
       <CsrfInput />
       <input type="hidden" name="documentId" value={documentId} />
       <input type="hidden" name="rotation" value={rotation} />
-      {revision === undefined ? null : <input type="hidden" name="expectedRevision" value={revision} />}
+      {revision === undefined ? null : <RevisionInput revision={revision} />}
       <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.documentId.errors ?? [])]} />
       <p className="text-sm text-muted">As the sheet is shown here: 0 % across is its left edge, 0 % down its top edge.</p>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -256,3 +257,6 @@ function PlaceByNumbersForm({
 export function meta({ data: loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `Pin item #${loaderData.item.number} · Site Portal` : 'Pin an item · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

@@ -1,18 +1,17 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { lazy, Suspense } from 'react'
+import { Suspense } from 'react'
 import { data, Link, redirect, useActionData } from 'react-router'
 import { ItemPinPanel, pinState } from '~/components/drawings/item-pin-panel'
 import { itemFormFailure, itemNoticeFailure, loaded } from '~/components/reporting/item-action'
-import { ItemEditForm } from '~/components/reporting/item-edit-form'
 import { ItemGallery, ResponsePhotos } from '~/components/reporting/item-gallery'
 import { captionPhoto, deletePhoto, loadPhotos, movePhoto, photoFailure, photoFormErrors, photosOfForm } from './item-photos.server'
 import { ItemFacts, NextActionBanner } from '~/components/reporting/item-facts'
-import { ItemRespondForm } from '~/components/reporting/item-respond-form'
 import { ItemThread } from '~/components/reporting/item-thread'
-import { ItemVerifyForms } from '~/components/reporting/item-verify-forms'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
-import { invalidForm, resultFor } from '~/components/reporting/report-action'
+import { invalidForm, resultFor, revisionFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
+import { lazyPart } from '~/components/ui/lazy-part'
 import { ButtonLink } from '~/components/ui/button-link'
 import { Card } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
@@ -30,6 +29,16 @@ import { type Item, reportTitle } from '~/lib/reporting/types'
 import { ConfirmCloseSchema, ItemFieldsSchema, RejectCloseSchema, RespondSchema } from '~/lib/schemas/reporting-items'
 import { useLocale, useShellSession } from '~/root'
 import type { Route } from './+types/item'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx): the item, its
+// responses and drawing do not need the form library.
+const loadItemVerifyForms = async () => (await import('~/components/reporting/item-verify-forms')).ItemVerifyForms
+const ItemVerifyForms = deferred(loadItemVerifyForms, import.meta.env.SSR ? await loadItemVerifyForms() : undefined)
+const loadItemRespondForm = async () => (await import('~/components/reporting/item-respond-form')).ItemRespondForm
+const ItemRespondForm = deferred(loadItemRespondForm, import.meta.env.SSR ? await loadItemRespondForm() : undefined)
+const loadItemEditForm = async () => (await import('~/components/reporting/item-edit-form')).ItemEditForm
+const ItemEditForm = deferred(loadItemEditForm, import.meta.env.SSR ? await loadItemEditForm() : undefined)
 
 /**
  * One item (spec §2 /items/{itemId}): its fields, who acts next, the thread, and the forms the
@@ -90,9 +99,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 // Field mode's unsent responses (issue 10): fetched only when mobile sync is on.
-const OutboxPanel = lazy(() => import('~/islands/sync/outbox-panel').then((m) => ({ default: m.OutboxPanel })))
-
-const itemPath = (itemId: string) => `/api/items/${encodeURIComponent(itemId)}`
+const OutboxPanel = lazyPart(() => import('~/islands/sync/outbox-panel').then((m) => m.OutboxPanel))
 
 async function respond(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: RespondSchema })
@@ -151,7 +158,7 @@ function revisionOf(formData: FormData): number | undefined {
 
 async function remove(api: ApiClient, itemId: string, headers: Headers) {
   const item = await api.GET('/api/items/{id}', { path: { id: itemId } })
-  const result = await api.del(itemPath(itemId))
+  const result = await api.DELETE('/api/items/{id}', { path: { id: itemId } })
   if (!result.ok) return itemNoticeFailure('delete', result.error, headers)
   const name = item.ok ? `Item #${item.data.number} “${item.data.title}”` : 'The item'
   await setFlash(headers, { tone: 'success', message: `${name} deleted. Its activity stays on record.` })
@@ -255,7 +262,7 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
           <DiscussionPanel room={roomName('item', item.id)} ownUserId={userId} locale={locale} />
           {can.write ? (
             <Section title="Edit item">
-              <ItemEditForm item={item} members={members} packages={packages} lastResult={editResult} />
+              <ItemEditForm item={item} revision={revisionFor(actionData, 'edit', undefined, item.revision)} members={members} packages={packages} lastResult={editResult} />
             </Section>
           ) : null}
           {can.write && canDelete ? (
@@ -284,3 +291,6 @@ function verifyDescription(status: Item['status']): string {
 export function meta({ data: loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `#${loaderData.item.number} ${loaderData.item.title} · Site Portal` : 'Item · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

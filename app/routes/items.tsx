@@ -4,7 +4,6 @@ import { itemFormFailure, loadError } from '~/components/reporting/item-action'
 import { ItemCompare } from '~/components/reporting/item-compare'
 import { ActiveFilters, ItemFilters } from '~/components/reporting/item-filters'
 import { ItemList } from '~/components/reporting/item-list'
-import { ItemSavedViews } from '~/components/reporting/item-saved-views'
 import { BackgroundExportForm, EXPORT_JOB_INTENT } from '~/components/exports/background-export-form'
 import { startBackgroundExport } from '~/lib/exports/start-export.server'
 import type { ExportEstimate } from '~/lib/exports/types'
@@ -39,6 +38,12 @@ import { reportTitle } from '~/lib/reporting/types'
 import { DeleteViewSchema, ItemSelectionSchema, parseBulkOperation, SaveViewSchema } from '~/lib/schemas/reporting-items'
 import { useShellSession } from '~/root'
 import type { Route } from './+types/items'
+import { deferred } from '~/components/ui/deferred'
+
+// The saved views' forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so
+// the form library is not in the screen's first load.
+const loadItemSavedViews = async () => (await import('~/components/reporting/item-saved-views')).ItemSavedViews
+const ItemSavedViews = deferred(loadItemSavedViews, import.meta.env.SSR ? await loadItemSavedViews() : undefined)
 
 /** "Waiting for my confirmation" is not a filter of the call: it scans this many pages of this size. */
 const VERIFIER_SCAN = { pageSize: 100, pages: 4 } as const

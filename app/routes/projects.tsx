@@ -1,7 +1,6 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, redirect, useActionData, useLocation } from 'react-router'
-import { ProjectCreateForm } from '~/components/reporting/project-create-form'
-import { ProjectRenameForm } from '~/components/reporting/project-rename-form'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { ProjectStatusFilter } from '~/components/reporting/project-status-filter'
 import { formFailure, invalidForm, noticeFailure, noticeOf, resultFor, revisionFor } from '~/components/reporting/report-action'
@@ -24,6 +23,14 @@ import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { ProjectCreateSchema, ProjectRenameSchema, ProjectStatusSchema } from '~/lib/schemas/reporting-projects'
 import { useLocale } from '~/root'
 import type { Route } from './+types/projects'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
+// library is not in the screen's first load.
+const loadProjectCreateForm = async () => (await import('~/components/reporting/project-create-form')).ProjectCreateForm
+const ProjectCreateForm = deferred(loadProjectCreateForm, import.meta.env.SSR ? await loadProjectCreateForm() : undefined)
+const loadProjectRenameForm = async () => (await import('~/components/reporting/project-rename-form')).ProjectRenameForm
+const ProjectRenameForm = deferred(loadProjectRenameForm, import.meta.env.SSR ? await loadProjectRenameForm() : undefined)
 
 /**
  * Projects (spec §2): the organisation's sites, active or archived, newest first. Read-write
@@ -254,3 +261,6 @@ function statusOf(searchParams: URLSearchParams): 'active' | 'archived' {
 export function meta() {
   return [{ title: 'Projects · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

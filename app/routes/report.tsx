@@ -1,11 +1,10 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, redirect, useActionData, useLocation } from 'react-router'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { formFailure, invalidForm, noticeFailure, noticeOf, resultFor, revisionFor } from '~/components/reporting/report-action'
-import { ReportAddItemForm } from '~/components/reporting/report-add-item-form'
 import { ReportItemsTable } from '~/components/reporting/report-items-table'
 import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
-import { ReportRenameForm } from '~/components/reporting/report-rename-form'
 import { BackgroundExportForm, EXPORT_JOB_INTENT } from '~/components/exports/background-export-form'
 import { startBackgroundExport } from '~/lib/exports/start-export.server'
 import type { ExportEstimate } from '~/lib/exports/types'
@@ -26,6 +25,14 @@ import { ItemCreateSchema, ReportRenameSchema } from '~/lib/schemas/reporting-pr
 import { useLocale } from '~/root'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { Route } from './+types/report'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
+// library is not in the screen's first load.
+const loadReportAddItemForm = async () => (await import('~/components/reporting/report-add-item-form')).ReportAddItemForm
+const ReportAddItemForm = deferred(loadReportAddItemForm, import.meta.env.SSR ? await loadReportAddItemForm() : undefined)
+const loadReportRenameForm = async () => (await import('~/components/reporting/report-rename-form')).ReportRenameForm
+const ReportRenameForm = deferred(loadReportRenameForm, import.meta.env.SSR ? await loadReportRenameForm() : undefined)
 
 /**
  * A report's page (/reports/{reportId}): its title and project, its items in the order they were
@@ -247,3 +254,6 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   const title = loaderData ? reportTitle(loaderData.report.title) : 'Report'
   return [{ title: `${title} · Site Portal` }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

@@ -2,7 +2,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, redirect, useActionData, useLocation } from 'react-router'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { formFailure, invalidForm, noticeOf, resultFor } from '~/components/reporting/report-action'
-import { ReportCreateForm } from '~/components/reporting/report-create-form'
 import { type ReportFilter, ReportFilterForm } from '~/components/reporting/report-filter-form'
 import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
 import { Badge } from '~/components/ui/badge'
@@ -23,6 +22,12 @@ import { type Page, type Project, type Report, projectTitle, reportTitle } from 
 import { ReportCreateSchema } from '~/lib/schemas/reporting-projects'
 import { useLocale } from '~/root'
 import type { Route } from './+types/reports'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
+// library is not in the screen's first load.
+const loadReportCreateForm = async () => (await import('~/components/reporting/report-create-form')).ReportCreateForm
+const ReportCreateForm = deferred(loadReportCreateForm, import.meta.env.SSR ? await loadReportCreateForm() : undefined)
 
 /**
  * Reports (spec §2): every report of the organisation, newest first, filtered by project and

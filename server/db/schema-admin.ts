@@ -118,6 +118,10 @@ export const supportTickets = pgTable(
     openedBy: uuid('opened_by').references(() => users.id, { onDelete: 'set null' }),
     assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** Bumped by every change of its status or assignee (a reply's too); a save against an older one is refused (issue 36 §4, expectedRevision). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+    /** Who saved last: named in a refused stale save. */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [

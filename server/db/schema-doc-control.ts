@@ -341,6 +341,8 @@ export const transmittals = pgTable(
     purposeConfirmedBy: uuid('purpose_confirmed_by').references(() => users.id, { onDelete: 'set null' }),
     purposeConfirmedAt: timestamp('purpose_confirmed_at', { withTimezone: true }),
     revision: bigint('revision', { mode: 'number' }).notNull(),
+    /** Who saved last: named in a refused stale save. */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [

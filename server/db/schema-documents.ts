@@ -28,6 +28,10 @@ export const documentFolders = pgTable(
     name: text('name').notNull(),
     path: uuid('path').array().notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Bumped by every rename or move; a save against an older one is refused (issue 36 §4, expectedRevision). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+    /** Who saved last: named in a refused stale save. */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [

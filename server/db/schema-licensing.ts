@@ -1,5 +1,5 @@
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-import { tenantPolicy, tenantRef, timestamps } from './schema'
+import { bigint, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { tenantPolicy, tenantRef, timestamps, users } from './schema'
 
 /**
  * Licences and seats (issue 16, spec §3 "license per tenant, seats", §6 "A tenant has license
@@ -23,6 +23,10 @@ export const licences = pgTable(
     source: text('source').notNull(),
     /** The provider's subscription or the store's transaction it came from, if any. */
     reference: text('reference'),
+    /** Bumped by every change (an operator's, checkout's or a store's); a save against an older one is refused (issue 36 §4, expectedRevision). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+    /** Who saved last (null for billing and stores): named in a refused stale save. */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   () => [tenantPolicy('licences')],

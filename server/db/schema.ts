@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, jsonb, pgPolicy, pgRole, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { type AnyPgColumn, bigint, boolean, index, integer, jsonb, pgPolicy, pgRole, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 
 /**
  * The role every tenant transaction runs as (SET LOCAL ROLE). It is created by the first, custom
@@ -69,6 +69,10 @@ export const users = pgTable(
     status: text('status').notNull().default('active'),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     mfaEnforced: boolean('mfa_enforced').notNull().default(false),
+    /** Bumped by every change of the person (an administrator's or their own); a save against an older one is refused (issue 36 §4, expectedRevision). */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+    /** Who saved last: named in a refused stale save. */
+    updatedBy: uuid('updated_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],

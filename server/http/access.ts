@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { asAdmin } from '#server/domain/admin/context'
-import { isPlatformOperator } from '#server/domain/licensing/operator'
+import { isPlatformOperator, onlyOperators } from '#server/domain/licensing/operator'
 import type { BackendEnv } from './env'
 import { requireSession } from './session'
 
@@ -16,4 +16,11 @@ export async function refuseNonAdmin(c: Context<BackendEnv>, options: { alsoPlat
   const { db, config, now } = c.get('deps')
   if (options.alsoPlatformOperator && (await isPlatformOperator(db, config.platformOperatorEmails, session.userId))) return
   await asAdmin(db, session, now(), () => Promise.resolve())
+}
+
+/** The same for an operation only a platform operator may call (`access: 'operator'`): 403 KR_OPERATOR_ONLY to anyone else, administrators included. */
+export async function refuseNonOperator(c: Context<BackendEnv>): Promise<void> {
+  const session = requireSession(c)
+  const { db, config } = c.get('deps')
+  if (!(await isPlatformOperator(db, config.platformOperatorEmails, session.userId))) throw onlyOperators()
 }

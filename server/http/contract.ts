@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { checkInBackground, pathTemplate, recordInBackground, type SchemaMismatch } from '#server/domain/observability/schema-incidents'
 import { CLIENT_VERSION } from '~/lib/constants'
 import { textProblems } from '~/lib/schemas/text'
-import { refuseNonAdmin } from './access'
+import { refuseNonAdmin, refuseNonOperator } from './access'
 import type { BackendEnv } from './env'
 import { bodyTooLarge } from './limits'
 import { fieldErrors, groupErrors, Problem, problems } from './problem'
@@ -28,9 +28,10 @@ export type ResponseSpec = {
 
 /**
  * Who may call an operation; documents the security requirement. The handler enforces it; for
- * 'admin', `operation()` also refuses anyone else before validating anything (server/http/access.ts).
+ * 'admin' and 'operator' (a platform operator, PLATFORM_OPERATOR_EMAILS), `operation()` also
+ * refuses anyone else before validating anything (server/http/access.ts).
  */
-export type Access = 'public' | 'session' | 'pending-session' | 'admin'
+export type Access = 'public' | 'session' | 'pending-session' | 'admin' | 'operator'
 
 export type OperationSpec = {
   summary: string
@@ -80,6 +81,7 @@ export function specOf(handler: unknown): OperationSpec | undefined {
 export function operation<const S extends OperationSpec>(spec: S): MiddlewareHandler<BackendEnv, string, OperationInput<S>> {
   const validated: MiddlewareHandler<BackendEnv> = async (c, next) => {
     if (spec.access === 'admin') await refuseNonAdmin(c, { alsoPlatformOperator: spec.alsoPlatformOperator })
+    if (spec.access === 'operator') await refuseNonOperator(c)
     const params = c.req.param() as Record<string, string>
     refuseBrokenText(params, 'Some path parameters are not valid.')
     if (spec.params) c.req.addValidatedData('param', parse(spec.params, params, 'Some path parameters are not valid.') as object)
@@ -95,6 +97,8 @@ export function operation<const S extends OperationSpec>(spec: S): MiddlewareHan
     }
 
     if (spec.rawBody) return next()
+    // A GET or HEAD has no body to limit or read (and asking the request for one costs a copy of it).
+    if (!spec.body && (c.req.method === 'GET' || c.req.method === 'HEAD')) return next()
     const maxBytes = spec.maxBodyBytes ?? c.get('deps').config.maxBodyBytes
     const limit = bodyLimit({
       maxSize: maxBytes,
@@ -174,6 +178,17 @@ function sameMediaType(declared: string, actual: string): boolean {
  */
 export function pathEnum(values: Iterable<string>, description?: string, base: z.ZodString = z.string()): z.ZodString {
   return base.meta({ enum: [...values], ...(description !== undefined && { description }) })
+}
+
+/**
+ * An opaque path parameter (a token, a device's id, a group's key) the handler looks up itself and
+ * answers 404 to when it names nothing: published with the pattern of what the server issues and a
+ * description, without turning a value that does not match into a 400 (the lookup already answers
+ * it, as it answers a well-formed value that names nothing). `base` keeps any length limit the
+ * route already enforced.
+ */
+export function pathPattern(pattern: RegExp, description: string, base: z.ZodString = z.string()): z.ZodString {
+  return base.meta({ pattern: pattern.source, description })
 }
 
 async function readJson(text: Promise<string>): Promise<unknown> {

@@ -237,6 +237,7 @@ const SECURITY: Record<OperationSpec['access'], Record<string, string[]>[]> = {
   'pending-session': [{ session: [] }],
   // The role the call needs (OpenAPI 3.1 lists roles for schemes other than OAuth).
   admin: [{ session: ['admin'] }],
+  operator: [{ session: ['platform-operator'] }],
 }
 
 /** Unsafe methods also need the CSRF header (server/http/csrf.ts); the reference page says so once. */

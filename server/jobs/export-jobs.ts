@@ -126,6 +126,9 @@ export async function exportOne(options: ExportJobOptions, claim: ExportClaim, s
             if (working.aborted) throw working.reason
           })
           .catch((error: unknown) => {
+            // The store may not be reading the document yet (the file store makes its folder first): an 'error' event
+            // nobody listens to would be an uncaught exception. The store's pipeline still sees the document destroyed.
+            made.doc.on('error', () => undefined)
             made.doc.destroy(error instanceof Error ? error : new Error(String(error)))
             throw error
           })

@@ -17,6 +17,13 @@ import { inServerSpan, nameServerSpan, tracedTransport, tracingOn } from '#serve
 import { warnIfProxyUntrusted } from '#server/http/proxy-warning'
 import { HEADERS } from '~/lib/constants'
 import type { BackendTransport } from '~/lib/load-context'
+import type { Liveness } from '~/lib/schemas/health'
+
+const LIVENESS_PATH = '/api/health/live'
+const LIVENESS_BODY = JSON.stringify({ status: 'ok' } satisfies Liveness)
+const LIVENESS_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
+/** A file at the top of build/client: one segment with an extension (favicon.svg, sw.js). */
+const ROOT_FILE = /^\/[^/]+\.[A-Za-z0-9]+$/
 
 export type WebHandler = (request: Request, context: AppLoadContext) => Promise<Response>
 
@@ -46,6 +53,14 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
   const app = new Hono<FrontEnv>()
   const remoteTransport = config.backendUrl ? createRemoteTransport(config.backendUrl) : undefined
 
+  // The liveness probe, asked every few seconds by an orchestrator or the container's health
+  // check, is answered here before anything else runs: it says only that the process answers
+  // (docs/operations.md). The backend's own route stays for the contract and in-process calls.
+  app.get(LIVENESS_PATH, (c) => {
+    recordHttpRequest(c.req.method, LIVENESS_PATH, 200, 0)
+    return c.body(LIVENESS_BODY, 200, LIVENESS_HEADERS)
+  })
+
   app.use(async (c, next) => {
     // Pages and form posts reach the backend without the header: warn here, where every request passes.
     warnIfProxyUntrusted(options, c.req.raw)
@@ -67,6 +82,18 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
     })
   }
 
+  // Before the static files: a call never looks for a file on disk first.
+  const toBackend = (c: Context<FrontEnv>) => {
+    c.set('route', 'backend')
+    return remoteTransport
+      ? remoteTransport(c.req.raw, remoteAddressOf(c, config))
+      : backend.fetch(c.req.raw, { remoteAddress: remoteAddressOf(c, config) })
+  }
+
+  app.all('/api/*', toBackend)
+  app.all('/hub/*', toBackend)
+  app.all('/telemetry/*', toBackend)
+
   if (clientDir) {
     // Hashed file names: cached for good. The build wrote .br and .gz beside each text asset
     // (scripts/build-compress.mjs); serveStatic picks the one the browser accepts and sets
@@ -87,27 +114,15 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       await next()
       if (c.res.status === 200) c.header('cache-control', 'no-cache')
     })
-    app.use(
-      '*',
-      serveStatic({
-        root: path.relative(process.cwd(), clientDir),
-        onFound: (_path, c) => {
-          c.header('cache-control', 'public, max-age=3600')
-        },
-      }),
-    )
+    // The files at the top of build/client (favicon.svg); a page's path is never looked for on disk.
+    const rootFiles = serveStatic({
+      root: path.relative(process.cwd(), clientDir),
+      onFound: (_path, c) => {
+        c.header('cache-control', 'public, max-age=3600')
+      },
+    })
+    app.use('*', (c, next) => (ROOT_FILE.test(c.req.path) ? rootFiles(c, next) : next()))
   }
-
-  const toBackend = (c: Context<FrontEnv>) => {
-    c.set('route', 'backend')
-    return remoteTransport
-      ? remoteTransport(c.req.raw, remoteAddressOf(c, config))
-      : backend.fetch(c.req.raw, { remoteAddress: remoteAddressOf(c, config) })
-  }
-
-  app.all('/api/*', toBackend)
-  app.all('/hub/*', toBackend)
-  app.all('/telemetry/*', toBackend)
 
   app.all('*', async (c) => {
     const { pathname } = new URL(c.req.url)

@@ -142,6 +142,7 @@ test('another organisation’s incidents are never seen; its group is 404; the i
   const group = theirs.items.find((g) => g.path === '/api/secret-of-other')!.group
   await expectProblem(await mine.admin.c.get(`/api/admin/schema-incidents/groups/${group}`), 404)
   await expectProblem(await mine.admin.c.get('/api/admin/schema-incidents/groups/not-a-group'), 404)
+  await expectProblem(await mine.admin.c.get(`/api/admin/schema-incidents/groups/${Buffer.from(JSON.stringify(['web', 'GET\u0000', '/x', 'y'])).toString('base64url')}`), 404)
 
   const instance = await body<SchemaIncidentGroupPage>(await mine.admin.c.get('/api/admin/schema-incidents?scope=instance'))
   expect(instance.scope).toBe('instance')

@@ -98,6 +98,7 @@ test('roles, organisations and the admin user shape', async () => {
     email: writer.user.email,
     status: 'Active',
     isMfaEnforced: false,
+    revision: 0,
     createdAtUtc: expect.any(String),
     updatedAtUtc: expect.any(String),
     memberships: [
@@ -150,6 +151,8 @@ test('the list: this organisation only, by name, 50 a page, with filters and a l
   }
   expect(seen).toEqual(ids(all))
   await expectProblem(await admin.c.get('/api/admin/users?after=garbage'), 400, 'KR_VALIDATION')
+  // A cursor holding a NUL (PostgreSQL stores none) is not one the server made: 400, never 500.
+  await expectProblem(await admin.c.get(`/api/admin/users?after=${Buffer.from(JSON.stringify({ n: 'a\u0000', id: randomUUID() })).toString('base64url')}`), 400, 'KR_VALIDATION')
   await expectProblem(await admin.c.get('/api/admin/users?limit=500'), 400, 'KR_VALIDATION')
   await expectProblem(await admin.c.get('/api/admin/users?roleKey=owner'), 400, 'KR_VALIDATION')
   await expectProblem(await admin.c.get('/api/admin/users?status=gone'), 400, 'KR_VALIDATION')

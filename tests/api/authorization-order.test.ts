@@ -5,9 +5,9 @@ import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 
 /**
  * Issue 36 §3: authorization before validation. Every operation the contract marks as needing a
- * role (security `session: ['admin']`) answers a plain member 403 — or 404 where the thing is
- * hidden — whatever the body, query and path say; never the call's field errors (400), which would
- * tell a member what the call expects and that it exists.
+ * role (security `session: ['admin']`, or `['platform-operator']`) answers a plain member 403 — or
+ * 404 where the thing is hidden — whatever the body, query and path say; never the call's field
+ * errors (400), which would tell a member what the call expects and that it exists.
  */
 
 let t: TestBackend
@@ -37,7 +37,7 @@ test('every operation that needs the admin role answers a plain member 403 or 40
   const leaks: string[] = []
   for (const [template, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      if (!op.security.some((requirement) => requirement.session?.includes('admin'))) continue
+      if (!op.security.some((requirement) => requirement.session?.includes('admin') || requirement.session?.includes('platform-operator'))) continue
       const path = template.replace(/\{[^}]+\}/g, encodeURIComponent(BROKEN_PARAM)) + '?limit=-5&after=%00broken&status=nonsense'
       const hasBody = op.requestBody !== undefined
       const response = await plain.request(path, { method: method.toUpperCase(), ...(hasBody && { json: BROKEN_BODY }) })
@@ -55,4 +55,13 @@ test('the same operations still validate for an administrator (the early check l
   const c = await signedInClient(t, admin)
   const response = await c.request('/api/admin/retention', { method: 'PUT', json: BROKEN_BODY })
   expect(response.status).toBe(400)
+})
+
+test('the licence call, for platform operators only, answers an administrator of the organisation 403 before looking at a broken body', async () => {
+  const tenant = await createTenant(t.db)
+  const admin = await createMember(t.db, { tenant, roleKey: 'admin' })
+  const c = await signedInClient(t, admin)
+  const response = await c.request(`/api/tenants/${tenant.id}/license`, { method: 'PATCH', json: BROKEN_BODY })
+  expect(response.status).toBe(403)
+  expect(((await response.json()) as { code: string }).code).toBe('KR_OPERATOR_ONLY')
 })

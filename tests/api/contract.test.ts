@@ -171,6 +171,47 @@ test('an id in a path is a UUID; a photo’s variant is one of its values', () =
   expect(document.paths['/api/photos/{photoId}/{variant}']?.get?.responses['200']?.content).toHaveProperty(['image/*'])
 })
 
+/** A schema's shape for comparing: its keys in order, descriptions left out (the same shape may be worded per call). */
+function shapeOf(node: Json): string {
+  return JSON.stringify(node, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as Json).filter(([key]) => key !== 'description').sort(([a], [b]) => a.localeCompare(b)))
+      : value,
+  )
+}
+
+test('no object shape of a 2xx answer is repeated inline in two operations: it is a named component, referenced', () => {
+  const seenIn = new Map<string, Set<string>>()
+  for (const { key, op } of operations()) {
+    for (const [status, answer] of Object.entries(op.responses)) {
+      if (!/^2\d\d$/.test(status)) continue
+      walk(answer.content?.['application/json']?.schema, (node) => {
+        if (node.type !== 'object' || typeof node.properties !== 'object' || node.properties === null || Object.keys(node.properties).length === 0) return
+        const shape = shapeOf(node)
+        seenIn.set(shape, (seenIn.get(shape) ?? new Set()).add(key))
+      })
+    }
+  }
+  const repeated = [...seenIn].filter(([, keys]) => keys.size > 1).map(([shape, keys]) => `{${Object.keys((JSON.parse(shape) as { properties: Json }).properties).join(', ')}} in ${[...keys].join(' | ')}`)
+  expect(repeated).toEqual([])
+  for (const name of ['Notification', 'DiagnosticRun', 'DiagnosticAttempt', 'Licence', 'SeatCounts', 'CheckoutSession', 'StoreSubscription', 'NewUploadSession', 'FrontendErrorGroup', 'SchemaIncidentGroup', 'CspReportGroup', 'LogLine', 'AppearanceSettings']) {
+    expect(document.components.schemas[name], name).toBeDefined()
+  }
+  expect(document.paths['/api/tenants/{tenantId}/license']?.get?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Licence' })
+})
+
+test('every path parameter says its format (uuid), its values (enum) or its pattern, and an opaque one says what it is', () => {
+  const parameters = operations().flatMap(({ key, op }) => op.parameters.filter((p) => p.in === 'path').map((p) => ({ key, ...p })))
+  const bare = parameters.filter((p) => p.schema.type === 'string' && p.schema.format === undefined && p.schema.enum === undefined && p.schema.pattern === undefined)
+  expect(bare.map((p) => `${p.key} ${p.name}`)).toEqual([])
+  const undescribed = parameters.filter((p) => p.schema.pattern !== undefined && p.schema.format === undefined && p.schema.enum === undefined && typeof p.schema.description !== 'string')
+  expect(undescribed.map((p) => `${p.key} ${p.name}`)).toEqual([])
+  const key = document.paths['/api/admin/email-templates/{key}']?.get?.parameters.find((p) => p.name === 'key')
+  expect(key?.schema.enum).toEqual(expect.arrayContaining(['invite', 'reset-password', 'digest']))
+  const token = document.paths['/api/shared/transmittals/{token}']?.get?.parameters.find((p) => p.name === 'token')
+  expect(new RegExp(token?.schema.pattern as string).test('eyJ0IjoiYSJ9.' + 'A'.repeat(43))).toBe(true)
+})
+
 // A backend of its own: a route can be added only before the first request builds the router.
 test('an answer with a status its call does not declare is a schema incident (and so fails the test file that meets it)', async () => {
   const own = await createTestBackend({ allowSchemaIncidents: true })

@@ -199,6 +199,7 @@ test('reports without an organisation appear only as counts, without pages; anot
   const group = theirs.items.find((g) => g.blockedUrl === 'https://other.example/o.js')!.group
   await expectProblem(await mine.admin.c.get(`/api/admin/security/csp-reports/groups/${group}`), 404)
   await expectProblem(await mine.admin.c.get('/api/admin/security/csp-reports/groups/nonsense'), 404)
+  await expectProblem(await mine.admin.c.get(`/api/admin/security/csp-reports/groups/${Buffer.from(JSON.stringify(['script-src\u0000', 'x'])).toString('base64url')}`), 404)
 })
 
 test('a member who is not an administrator gets 403; bad parameters 400', async () => {

@@ -220,6 +220,9 @@ test('a document is named by the project standard; every problem of a bad one co
     }),
   )
   expect(invalid.valid).toBe(false)
+  // A documentId that is not a document id is the caller's mistake (400), never the server's (500).
+  const notAnId = await admin.c.post(`/api/projects/${p.id}/documents/validate`, { number: 'SYM01-ARC-Z1-03-DR-A-0012', documentId: '' })
+  expect((await body<{ errors: Record<string, string[]> }>(notAnId, 400)).errors.documentId).toEqual(['documentId must be a document id.'])
 
   const audit = await auditOf(t.db, {
     tenantId: tenant.id,

@@ -87,6 +87,9 @@ test('the estimate decides: more items (or, for a report, photos) than the limit
   await expectProblem(await theirs.admin.get(`/api/exports/estimate?kind=report-pdf&report=${large.reportId}`), 404)
   await expectProblem(await theirs.admin.post('/api/exports', { kind: 'report-pdf', report: large.reportId }), 404)
   await expectProblem(await theirs.admin.post('/api/exports', { kind: 'punch-list-pdf', project: org.projectId }), 404)
+  // The punch list's estimate reads no names, but another organisation's project or report is still not there.
+  await expectProblem(await theirs.admin.get(`/api/exports/estimate?kind=punch-list-pdf&project=${org.projectId}`), 404)
+  await expectProblem(await theirs.admin.get(`/api/exports/estimate?kind=punch-list-pdf&report=${large.reportId}`), 404)
   await expectProblem(await org.reader.get('/api/exports/estimate?kind=report-pdf'), 400)
   await expectProblem(await org.reader.get('/api/exports/estimate?kind=zip'), 400)
 })
@@ -257,6 +260,69 @@ test('after a restart: a job left running by a dead instance is claimed again, s
     expect(await jobRow(org.tenant.id, job.id)).toMatchObject({ status: 'ready', attempts: 2, blobKey: row.blobKey })
     const pdf = await readPdf(await (await org.writer.get(`/api/exports/${job.id}/download`)).arrayBuffer())
     expect(pdf.pages).toBeGreaterThanOrEqual(1)
+  } finally {
+    t.now.reset()
+  }
+})
+
+test('My exports: the caller’s own jobs, newest first, a page at a time, with state, size and the link while it works; nobody else’s', async () => {
+  const org = await createOrg(t)
+  const theirs = await createOrg(t)
+  const { reportId } = await reportWith(org, ['A', 'B', 'C'])
+  const theirReport = await reportWith(theirs, ['X', 'Y', 'Z'])
+  type JobPage = { items: ExportJob[]; nextCursor: string | null }
+  expect(await json<JobPage>(await org.writer.get('/api/exports'))).toEqual({ items: [], nextCursor: null })
+  try {
+    const first = await startReportJob(org, reportId)
+    t.now.advance(60_000)
+    const failing = await startReportJob(org, reportId)
+    t.now.advance(60_000)
+    const expiring = await startReportJob(org, reportId)
+    t.now.advance(60_000)
+    // Another member's job (the administrator's) and another organisation's.
+    const admins = await json<ExportJob>(await org.admin.post('/api/exports', { kind: 'report-pdf', report: reportId }), 202)
+    const other = await json<ExportJob>(await theirs.writer.post('/api/exports', { kind: 'report-pdf', report: theirReport.reportId }), 202)
+    await runExportPass(
+      jobOptions({
+        afterBatch: (claim) => {
+          if (claim.jobId === failing.id) throw new Error('the disk is full')
+          return Promise.resolve()
+        },
+      }),
+      [org.tenant.id],
+    )
+    await withTenant(t.db, org.tenant.id, (tx) => tx.update(exportJobs).set({ expiresAt: new Date(t.now().getTime() - 60_000) }).where(eq(exportJobs.id, expiring.id)))
+    t.now.advance(60_000)
+    const queued = await startReportJob(org, reportId)
+
+    const page1 = await json<JobPage>(await org.writer.get('/api/exports?limit=2'))
+    expect(page1.items.map((job) => job.id)).toEqual([queued.id, expiring.id])
+    expect(page1.items[0]).toMatchObject({ status: 'queued', percent: 0, itemsTotal: 3, downloadUrl: null, sizeBytes: null })
+    expect(page1.items[1]).toMatchObject({ status: 'ready', expired: true, downloadUrl: null })
+    expect(page1.nextCursor).toEqual(expect.any(String))
+    const page2 = await json<JobPage>(await org.writer.get(`/api/exports?limit=2&after=${page1.nextCursor}`))
+    expect(page2.items.map((job) => job.id)).toEqual([failing.id, first.id])
+    expect(page2.items[0]).toMatchObject({ status: 'failed', error: 'The export failed unexpectedly; run it again.', downloadUrl: null })
+    const ready = page2.items[1]
+    expect(ready).toMatchObject({ status: 'ready', expired: false, percent: 100, downloadUrl: `/api/exports/${first.id}/download`, expiresAt: expect.any(String) })
+    expect(ready?.sizeBytes).toBeGreaterThan(1000)
+    expect(page2.nextCursor).toBeNull()
+    // The whole list in one page (the default size) is the same, and the link it gives works.
+    expect((await json<JobPage>(await org.writer.get('/api/exports'))).items.map((job) => job.id)).toEqual([queued.id, expiring.id, failing.id, first.id])
+    expect((await org.writer.get(ready?.downloadUrl ?? '')).status).toBe(200)
+
+    // Run again, a failed job starts anew: it comes back to the top.
+    t.now.advance(60_000)
+    await json<ExportJob>(await org.writer.post(`/api/exports/${failing.id}/retry`), 202)
+    expect((await json<JobPage>(await org.writer.get('/api/exports?limit=1'))).items.map((job) => job.id)).toEqual([failing.id])
+
+    // Owner only: the administrator sees their own job alone, the other organisation its own, a reader none.
+    expect((await json<JobPage>(await org.admin.get('/api/exports'))).items.map((job) => job.id)).toEqual([admins.id])
+    expect((await json<JobPage>(await theirs.writer.get('/api/exports'))).items.map((job) => job.id)).toEqual([other.id])
+    expect(await json<JobPage>(await org.reader.get('/api/exports'))).toEqual({ items: [], nextCursor: null })
+    await expectProblem(await org.writer.get('/api/exports?after=not-a-cursor'), 400)
+    await expectProblem(await org.writer.get('/api/exports?limit=0'), 400)
+    await expectProblem(await org.writer.get('/api/exports?limit=101'), 400)
   } finally {
     t.now.reset()
   }

@@ -91,7 +91,7 @@ async function site() {
   const third = await uploadPhoto(org.writer, pinned.id, await solid('#00ff00', 'png', { width: 90, height: 120 }), { fileName: 'IMG_0003.png' })
   await json(await patch(org.writer, `/api/photos/${third.id}`, { caption: 'Łukasz Wróbel: north wall' }))
   await json(await org.writer.post(`/api/items/${pinned.id}/responses`, { body: 'See the marked photo', photoIds: [marked.id, third.id] }), 201)
-  return { org, reportId, pinned, plain, camera }
+  return { org, reportId, pinned, plain, camera, drawing }
 }
 
 test('the report PDF prints the logo, the drawing with its pin, and each item’s photos with markup applied and captions, without camera metadata', async () => {
@@ -126,6 +126,22 @@ test('the report PDF prints the logo, the drawing with its pin, and each item’
   for (const secret of ['ExportTestCam', 'Lens 9000', 'GPS 51.5007', 'Exif']) expect(raw).not.toContain(secret)
   // Each item's photos link to its page, as its title does.
   expect(raw.split(`/items/${pinned.id}`).length - 1).toBeGreaterThanOrEqual(5)
+}, SLOW)
+
+test('a drawing several items are pinned on is in the file once: each item draws the same image object', async () => {
+  const { org, reportId, plain, drawing } = await site()
+  await json(await org.writer.request(`/api/items/${plain.id}/pin`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documentId: drawing.id, x: 0.75, y: 0.25 }) }))
+  const response = await org.reader.get(`/api/reports/${reportId}/pdf`)
+  expect(response.status, await show(response)).toBe(200)
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  const images = await readPdfImages(bytes)
+  // Logo, three photos and the sheet under each of the two items (the items' order is the clock's, the same for both here).
+  expect(images).toHaveLength(6)
+  const sheets = images.filter((image) => image.width === 400 && image.height === 200)
+  expect(sheets).toHaveLength(2)
+  expect(sheets[1]?.object).toBe(sheets[0]?.object)
+  expect(new Set(images.map((image) => image.object)).size).toBe(5)
+  expect((await readPdf(bytes)).text.split('Pinned on').length - 1).toBe(2)
 }, SLOW)
 
 test('the punch list has the first photo’s thumbnail on each row that has one, and the logo', async () => {

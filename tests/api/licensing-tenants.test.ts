@@ -32,9 +32,10 @@ function withKey(c: TestClient, path: string, json: unknown, key: string, method
 }
 
 /** The operator: a verified account of its own, a member of an organisation of its own. */
-async function operatorClient() {
-  const member = await createMember(t.db, { email: OPERATOR, roleKey: 'read-only' })
-  return signedInClient(t, member)
+let operator: ReturnType<typeof signedInClient> | undefined
+function operatorClient() {
+  operator ??= createMember(t.db, { email: OPERATOR, roleKey: 'read-only' }).then((member) => signedInClient(t, member))
+  return operator
 }
 
 test('POST /api/tenants makes an organisation with the caller as administrator and the free licence; switch moves the session there', async () => {
@@ -138,6 +139,33 @@ test('the licence: admins read their own organisation’s; another organisation�
   await expectProblem(await patch(operator, path, {}), 400, 'KR_VALIDATION')
   await expectProblem(await patch(operator, `/api/tenants/${randomUUID()}/license`, { seats: 5 }), 404, 'KR_NOT_FOUND')
   await expectProblem(await patch(operator, '/api/tenants/nope/license', { seats: 5 }), 404, 'KR_NOT_FOUND')
+})
+
+test('an operator’s change of a licence changed since it was read is refused: by billing (nobody named) or by an operator; nothing is saved', async () => {
+  const { tenant } = await organisation(t)
+  const path = `/api/tenants/${tenant.id}/license`
+  const op = await operatorClient()
+  const opened = await body<Licence>(await op.get(path))
+
+  // Billing changes it meanwhile (a checkout's event): the operator's form is stale.
+  await withTenant(t.db, tenant.id, (tx) => applyLicence(tx, tenant.id, { plan: 'team', seats: 12, validUntil: null, status: 'active', source: 'checkout' }, t.now()))
+  const byBilling = (await expectProblem(await patch(op, path, { seats: 40, expectedRevision: opened.revision }), 409, 'KR_EDIT_CONFLICT')) as unknown as {
+    changedBy: string | null
+    currentRevision: number
+    current: Licence
+  }
+  expect(byBilling.changedBy).toBeNull()
+  expect(byBilling.current).toMatchObject({ plan: 'team', seats: 12, source: 'checkout' })
+  expect(byBilling.currentRevision).toBeGreaterThan(opened.revision)
+  expect(await body<Licence>(await op.get(path))).toMatchObject({ seats: 12, source: 'checkout' })
+
+  // Saved against the revision the conflict named, it goes through; a second tab of the operator's, opened before, is refused naming them.
+  const saved = await body<Licence>(await patch(op, path, { seats: 40, expectedRevision: byBilling.currentRevision }))
+  expect(saved).toMatchObject({ seats: 40, source: 'operator' })
+  expect(saved.revision).toBeGreaterThan(byBilling.currentRevision)
+  const secondTab = (await expectProblem(await patch(op, path, { seats: 45, expectedRevision: byBilling.currentRevision }), 409, 'KR_EDIT_CONFLICT')) as unknown as { changedBy: string | null }
+  expect(secondTab.changedBy).not.toBeNull()
+  expect((await body<Licence>(await op.get(path))).seats).toBe(40)
 })
 
 test('entitlements: any member asks; a lapsed licence falls back to the free plan; features follow the plan in force', async () => {

@@ -52,23 +52,11 @@ const OWN_CONVENTION = new Map<string, string>([
 ])
 
 /**
- * Not done yet (issue 36 §4 is open for these): shared records that still take the later save
- * over the earlier one. The test fails when one of them starts carrying expectedRevision, so the
- * list only shrinks.
+ * Not done yet: shared records that still take the later save over the earlier one. Empty since
+ * issue 36 §4 was finished; the test fails when a new PUT/PATCH arrives without expectedRevision
+ * and is not listed here or as one person's own.
  */
-const NOT_YET = new Set([
-  'PUT /api/projects/{id}/packages',
-  'PATCH /api/folders/{id}',
-  'PATCH /api/transmittals/{transmittalId}',
-  'PUT /api/transmittals/{transmittalId}/revisions',
-  'PUT /api/transmittals/{transmittalId}/recipients',
-  'PATCH /api/admin/users/{id}',
-  'PUT /api/admin/organisations/{id}/packages',
-  'PATCH /api/admin/organisations/{id}/packages/{key}',
-  'PATCH /api/admin/support/tickets/{id}',
-  'PATCH /api/settings/site',
-  'PATCH /api/tenants/{tenantId}/license',
-])
+const NOT_YET = new Set<string>([])
 
 type JsonSchema = { properties?: Record<string, unknown>; $ref?: string }
 
@@ -463,6 +451,142 @@ const STALE: Array<{ call: string; open: (o: Managers) => Promise<Opened> }> = [
       }
     },
   })),
+  ...(['PATCH /api/transmittals/{transmittalId}', 'PUT /api/transmittals/{transmittalId}/revisions', 'PUT /api/transmittals/{transmittalId}/recipients'] as const).map((call) => ({
+    call,
+    // A draft is its creator's and every administrator's: the second manager changes it too.
+    open: async ({ admin, writer, reader }: Managers): Promise<Opened> => {
+      const project = await documentProject(admin.c, 'LUPTX')
+      const revisionOf = async () => (await uploadRevision(admin.c, (await newDocument(admin.c, project.id)).id, randomBytes(64), { code: 'P01', status: 'S2', fileName: 'sheet.bin' })).id
+      const [a, b] = [await revisionOf(), await revisionOf()]
+      const draft = await body<{ id: string; revision: number }>(await admin.c.post(`/api/projects/${project.id}/transmittals`, { revisionIds: [a] }), 201)
+      const path = `/api/transmittals/${draft.id}`
+      const read = (c: TestClient) => json(c, path)
+      if (call.startsWith('PATCH')) {
+        return { path, method: 'PATCH', revision: draft.revision, first: { subject: 'Tender issue' }, second: { subject: 'Tender issue, stage 4' }, shown: (r) => (r as { subject: string }).subject, read }
+      }
+      if (call.endsWith('/revisions')) {
+        const shown = (r: unknown) => (r as { revisions: Array<{ revisionId: string }> }).revisions.map((x) => x.revisionId).sort()
+        return { path: `${path}/revisions`, method: 'PUT', revision: draft.revision, first: { revisionIds: [a, b] }, second: { revisionIds: [b] }, shown, read }
+      }
+      const to = (userId: string) => ({ userIds: [userId], partyIds: [] })
+      const shown = (r: unknown) => (r as { recipients: Array<{ userId: string }> }).recipients.map((x) => x.userId)
+      return { path: `${path}/recipients`, method: 'PUT', revision: draft.revision, first: to(writer.user.id), second: to(reader.user.id), shown, read }
+    },
+  })),
+  {
+    call: 'PATCH /api/folders/{id}',
+    open: async ({ admin }) => {
+      const project = await documentProject(admin.c, 'LUPFO')
+      const folder = await body<{ id: string; revision: number }>(await admin.c.post(`/api/projects/${project.id}/folders`, { name: 'Drawings' }), 201)
+      return {
+        path: `/api/folders/${folder.id}`,
+        method: 'PATCH',
+        revision: folder.revision,
+        first: { name: 'Drawings, issued' },
+        second: { name: 'Working drawings' },
+        shown: (r) => (r as { name: string }).name,
+        read: (c) => json(c, `/api/folders/${folder.id}`),
+      }
+    },
+  },
+  {
+    call: 'PATCH /api/admin/users/{id}',
+    open: async ({ admin, writer }) => {
+      const path = `/api/admin/users/${writer.user.id}`
+      const person = await json<{ revision: number }>(admin.c, path)
+      return {
+        path,
+        method: 'PATCH',
+        revision: person.revision,
+        first: { position: 'Site engineer' },
+        second: { position: 'Foreman' },
+        shown: (r) => (r as { position: string | null }).position,
+        read: (c) => json(c, path),
+      }
+    },
+  },
+  {
+    call: 'PUT /api/admin/organisations/{id}/packages',
+    open: async ({ admin, tenant }) => {
+      const path = `/api/admin/organisations/${tenant.id}/packages`
+      const list = await json<{ revision: number; items: Array<{ key: string; name: string; active: boolean; sortOrder: number }> }>(admin.c, path)
+      const kept = list.items.map(({ key, name, active, sortOrder }) => ({ key, name, active, sortOrder }))
+      const added = (name: string) => ({ items: [...kept, { key: 'lup-fit-out', name, active: true, sortOrder: 90 }] })
+      return {
+        path,
+        method: 'PUT',
+        revision: list.revision,
+        first: added('Fit-out'),
+        second: added('Fitting out'),
+        shown: (r) => (r as { items: Array<{ key: string; name: string }> }).items.find((p) => p.key === 'lup-fit-out')?.name,
+        read: (c) => json(c, path),
+      }
+    },
+  },
+  {
+    call: 'PATCH /api/admin/organisations/{id}/packages/{key}',
+    open: async ({ admin, tenant }) => {
+      const list = `/api/admin/organisations/${tenant.id}/packages`
+      // A package of its own, added without a revision (a script's save), then opened as it is.
+      await body(await put(admin.c, list, { items: [{ key: 'lup-roof', name: 'Roofing', active: true, sortOrder: 91 }] }))
+      const opened = await json<{ revision: number }>(admin.c, list)
+      const nameOf = (r: unknown) => {
+        const record = r as { name?: string; items?: Array<{ key: string; name: string }> }
+        return record.items ? record.items.find((p) => p.key === 'lup-roof')?.name : record.name
+      }
+      return { path: `${list}/lup-roof`, method: 'PATCH', revision: opened.revision, first: { name: 'Roofing and cladding' }, second: { name: 'Roof works' }, shown: nameOf, read: (c) => json(c, list) }
+    },
+  },
+  {
+    call: 'PUT /api/projects/{id}/packages',
+    open: async ({ admin, tenant }) => {
+      const key = 'lup-facade'
+      await body(await put(admin.c, `/api/admin/organisations/${tenant.id}/packages`, { items: [{ key, name: 'Facade', active: true, sortOrder: 92 }] }))
+      const project = await newProject(admin.c)
+      const settings = await json<{ revision: number }>(admin.c, `/api/admin/projects/${project.id}/packages`)
+      const switched = (active: boolean) => ({ items: [{ packageKey: key, active }] })
+      return {
+        path: `/api/projects/${project.id}/packages`,
+        method: 'PUT',
+        revision: settings.revision,
+        first: switched(false),
+        second: switched(true),
+        shown: (r) => (r as { items: Array<{ key: string; override: boolean | null }> }).items.find((p) => p.key === key)?.override,
+        read: (c) => json(c, `/api/admin/projects/${project.id}/packages`),
+      }
+    },
+  },
+  {
+    call: 'PATCH /api/admin/support/tickets/{id}',
+    open: async ({ writer }) => {
+      const ticket = await body<{ id: string; revision: number }>(await writer.c.post('/api/support/tickets', { subject: 'Cannot export the report', body: 'The PDF export spins for ever.' }), 201)
+      const path = `/api/admin/support/tickets/${ticket.id}`
+      return {
+        path,
+        method: 'PATCH',
+        revision: ticket.revision,
+        first: { status: 'resolved' },
+        second: { status: 'closed' },
+        shown: (r) => (r as { status: string }).status,
+        read: (c) => json(c, path),
+      }
+    },
+  },
+  {
+    call: 'PATCH /api/settings/site',
+    open: async ({ admin }) => {
+      const site = await json<{ revision: number; name: string }>(admin.c, '/api/settings/site')
+      return {
+        path: '/api/settings/site',
+        method: 'PATCH',
+        revision: site.revision,
+        first: { name: `${site.name} Ltd` },
+        second: { name: `${site.name} Group` },
+        shown: (r) => (r as { name: string }).name,
+        read: (c) => json(c, '/api/settings/site'),
+      }
+    },
+  },
 ]
 
 test('the walk of stale writes names every call taken off NOT_YET here, once', () => {

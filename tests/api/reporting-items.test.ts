@@ -274,7 +274,10 @@ test('PATCH with the expectedRevision it read saves; after someone else changed 
   const theirs = await json<Item>(await patch(org.other, `/api/items/${item.id}`, { expectedRevision: item.revision, location: 'Level 2' }))
   expect(theirs.revision).toBeGreaterThan(item.revision)
   const problem = await expectProblem(await patch(org.writer, `/api/items/${item.id}`, { expectedRevision: item.revision, location: 'Level 3' }), 409, 'KR_EDIT_CONFLICT')
-  expect(problem.detail).toBe('Someone else changed this item after you opened it. Your changes are still in the form: check the item and save again.')
+  // The one convention of a stale write (issue 36 §4): who changed it, and the item as it is now to save against.
+  const them = org.other.member.user.displayName
+  expect(problem.detail).toBe(`Changed by ${them} since you opened it. Nothing was saved: your changes are still in the form. Check the item as it is now and save again.`)
+  expect(problem).toMatchObject({ changedBy: them, currentRevision: theirs.revision, yourRevision: item.revision, current: theirs })
   expect(await getItem(org.writer, item.id)).toEqual(theirs)
   // With the revision read again, the save goes through; without one, PATCH behaves as before.
   expect((await json<Item>(await patch(org.writer, `/api/items/${item.id}`, { expectedRevision: theirs.revision, location: 'Level 3' }))).location).toBe('Level 3')

@@ -33,7 +33,7 @@ function sendLogo(c: TestClient, bytes: Uint8Array, name = 'logo.png', type = 'i
 test('site settings: every member reads them; an administrator changes name, slug, locale, time zone and working days', async () => {
   const { tenant, admin, reader } = await organisation(t)
   const read = await body<SiteSettings>(await reader.c.get('/api/settings/site'))
-  expect(read).toEqual({ name: tenant.name, slug: tenant.slug, logo: null, locale: 'en-GB', timeZone: 'UTC', workingDays: [1, 2, 3, 4, 5], canEdit: false })
+  expect(read).toEqual({ name: tenant.name, slug: tenant.slug, logo: null, locale: 'en-GB', timeZone: 'UTC', workingDays: [1, 2, 3, 4, 5], canEdit: false, revision: 0 })
 
   const slug = `riverside-${tenant.id.slice(0, 8)}`
   const changed = await body<SiteSettings>(
@@ -45,7 +45,7 @@ test('site settings: every member reads them; an administrator changes name, slu
       workingDays: [6, 1, 2, 3, 4, 1],
     }),
   )
-  expect(changed).toEqual({ name: 'Riverside Builders', slug, logo: null, locale: 'de-DE', timeZone: 'Europe/Berlin', workingDays: [1, 2, 3, 4, 6], canEdit: true })
+  expect(changed).toEqual({ name: 'Riverside Builders', slug, logo: null, locale: 'de-DE', timeZone: 'Europe/Berlin', workingDays: [1, 2, 3, 4, 6], canEdit: true, revision: 1 })
   expect(await body<SiteSettings>(await reader.c.get('/api/settings/site'))).toMatchObject({ name: 'Riverside Builders', locale: 'de-DE', timeZone: 'Europe/Berlin' })
   // One source: the general configuration says the same.
   const general = await body<{ values: Record<string, unknown> }>(await admin.c.get('/api/admin/config/general'))
@@ -60,6 +60,34 @@ test('site settings: every member reads them; an administrator changes name, slu
     timeZone: { from: 'UTC', to: 'Europe/Berlin' },
   })
   expect((await changeLogOf(t, tenant.id)).some((c) => c.entity === 'Organisation' && c.entityId === tenant.id)).toBe(true)
+})
+
+test('a Site form opened before the locale or time zone changed in Administration › Configuration is refused, not saved over it', async () => {
+  const { admin } = await organisation(t)
+  const opened = await body<SiteSettings>(await admin.c.get('/api/settings/site'))
+  const general = await body<{ values: Record<string, unknown>; version: number }>(await admin.c.get('/api/admin/config/general'))
+  const saved = await admin.c.request('/api/admin/config/general', {
+    method: 'PUT',
+    json: { values: { ...general.values, defaultTimeZone: 'Europe/Paris' } },
+    headers: { 'if-match': `"${general.version}"` },
+  })
+  expect(saved.status).toBe(200)
+
+  const stale = await expectProblem(await patch(admin.c, '/api/settings/site', { timeZone: 'UTC', expectedRevision: opened.revision }), 409, 'KR_EDIT_CONFLICT')
+  expect(stale).toMatchObject({ current: { timeZone: 'Europe/Paris' } })
+  expect(await body<SiteSettings>(await admin.c.get('/api/settings/site'))).toMatchObject({ timeZone: 'Europe/Paris' })
+
+  // A change of something else in the general configuration leaves the Site form's revision alone.
+  const now = await body<SiteSettings>(await admin.c.get('/api/settings/site'))
+  const after = await body<{ values: Record<string, unknown>; version: number }>(await admin.c.get('/api/admin/config/general'))
+  const unrelated = Object.keys(after.values).find((key) => typeof after.values[key] === 'boolean')
+  if (unrelated) {
+    await admin.c.request('/api/admin/config/general', { method: 'PUT', json: { values: { ...after.values, [unrelated]: !after.values[unrelated] } }, headers: { 'if-match': `"${after.version}"` } })
+    expect((await body<SiteSettings>(await admin.c.get('/api/settings/site'))).revision).toBe(now.revision)
+  }
+  // One save of the Site form moves its revision by one, locale and time zone included.
+  const both = await body<SiteSettings>(await patch(admin.c, '/api/settings/site', { name: 'Renamed', timeZone: 'UTC', expectedRevision: now.revision }))
+  expect(both.revision).toBe(now.revision + 1)
 })
 
 test('site settings: members may not change them; fields are validated; a slug in use is a 409 on slug', async () => {

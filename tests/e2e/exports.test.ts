@@ -16,7 +16,8 @@ import { expectScreen, openMainDestination, signIn, VARIANTS } from './steps'
  * both are read back with real readers (pdftotext, exceljs); then, from the report, the report PDF
  * with the photo of its first item (pdfimages). A report larger than the limit (EXPORT_JOB_ITEMS,
  * made small here) is prepared as a job: its progress page ends in a download link, live through
- * the hub with JavaScript and by refreshing itself without. JavaScript on and off, desktop and phone.
+ * the hub with JavaScript and by refreshing itself without, and is listed in My exports (from the
+ * account menu) with its download. JavaScript on and off, desktop and phone.
  */
 
 const run = promisify(execFile)
@@ -136,7 +137,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     assertNoConsoleErrors()
   })
 
-  test('a report larger than the limit is prepared as a job: its progress page ends in a download link', async () => {
+  test('a report larger than the limit is prepared as a job: its progress page ends in a download link, and My exports lists it', async () => {
     const suffix = randomBytes(2).toString('hex')
     const titles = Array.from({ length: JOB_ITEMS + 1 }, (_, i) => `Snag ${i + 1} ${suffix}`)
     const reportTitle = `Large walk ${suffix}`
@@ -171,6 +172,24 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     expect(file.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.pdf$/)
     const { stdout: text } = await run('pdftotext', ['-enc', 'UTF-8', (await file.path()) as string, '-'])
     for (const title of [reportTitle, ...titles]) expect(text).toContain(title)
+
+    // My exports, from the account menu: the job is listed, ready, with its size, the link's end and the download.
+    await page.locator('summary', { hasText: `Account menu for ${DEMO.user.displayName}` }).click()
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'My exports' }).click()
+    await expectScreen(page, 'My exports')
+    const jobTitle = `Report PDF: ${reportTitle}`
+    const row = page.getByRole('list', { name: 'My exports' }).getByRole('listitem').filter({ hasText: jobTitle })
+    await row.getByText('Ready', { exact: true }).waitFor()
+    await row.getByText(/^Link works until /).waitFor()
+    const [listed] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: `Download PDF: ${jobTitle}` }).click()])
+    expect(listed.suggestedFilename()).toMatch(/^report-\d{4}-\d{2}-\d{2}\.pdf$/)
+    if (viewport === 'phone') {
+      // The narrowest phone the portal is laid out for: nothing wider than the screen.
+      await page.setViewportSize({ width: 360, height: 740 })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    }
+    await row.getByRole('link', { name: jobTitle, exact: true }).click()
+    await expectScreen(page, jobTitle)
     assertNoConsoleErrors()
   })
 })

@@ -245,10 +245,18 @@ test('JS on: an item outside the copy says so offline, and signing out with an e
   for (const problem of expected) problems.splice(problems.indexOf(problem), 1)
   await goOnline(context)
   await page.goto('/dashboard')
+  // A call still in flight when the session ends answers 401; on the sign-in page that must not send
+  // the person to sign in again (it reloaded the page with itself as the page to return to).
+  const navigations: string[] = []
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) navigations.push(frame.url())
+  })
   page.once('dialog', () => {
     throw new Error('signing out with nothing unsent must not ask')
   })
   await signOut(page, DEMO.user.displayName)
+  await page.waitForLoadState('networkidle')
+  expect(navigations.filter((url) => new URL(url).pathname === '/auth/login'), navigations.join('\n')).toHaveLength(1)
 })
 
 test('JS on: the connection drops while the item page is open; the response form still keeps what was written', async () => {

@@ -24,10 +24,12 @@ const unique = (prefix: string) => `${prefix} ${randomBytes(3).toString('hex')}`
 /**
  * While the server restarts, the browser reports what it could not reach: the hub (a failed
  * negotiate, a WebSocket that cannot connect) and React Router's route discovery, which asks
- * `/__manifest` about the links on the page when the DOM changes (the indicator does). That is the
- * journey, not a fault.
+ * `/__manifest` about the links on the page when the DOM changes (the indicator does), and any
+ * fetch the page makes by itself after hydration: a part's script (app/components/ui/lazy-part.ts
+ * fetches it again), the contract for the answer check. That is the journey, not a fault; an error
+ * the page itself logs still fails it.
  */
-const HUB_NOISE = [/\/hub\/realtime/, /WebSocket connection to/, /\/__manifest\?/, /Failed to fetch manifest patches/]
+const HUB_NOISE = [/\/hub\/realtime/, /WebSocket connection to/, /\/__manifest\?/, /Failed to fetch manifest patches/, /net::ERR_CONNECTION_REFUSED/]
 
 /**
  * A restart takes the server's start time, and the client's reconnect delays (0, 2, 5, 10 s) may

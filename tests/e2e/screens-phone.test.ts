@@ -62,6 +62,7 @@ const USER_SCREENS = [
   '/doc-control/workflows',
   '/join',
   '/items',
+  '/exports',
   '/settings',
   '/settings/user',
   '/settings/site',

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Browser } from 'playwright-core'
+import { DEMO } from '#server/db/demo-accounts'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { expectScreen, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -53,4 +55,68 @@ describe.each([
     expect(health).toMatchObject({ status: 200, body: { status: 'ok', database: 'reachable', clientVersion: '0.1.0' } })
     journey.assertNoConsoleErrors()
   })
+})
+
+// On a slow phone a person taps the account menu before the page's JavaScript has run: the menu
+// opens natively (a <details>) and must stay open once the page hydrates (it closed itself then).
+test.each(['desktop', 'phone'] as const)('JS on: the account menu opened before the scripts ran stays open after them (%s)', async (viewport) => {
+  const journey = await newJourneyContext(browser, { javaScript: true, viewport, baseUrl: portal.baseUrl })
+  onTestFinished(() => journey.close())
+  const { page } = journey
+  await page.goto('/auth/login')
+  await signIn(page, DEMO.user.email, DEMO.user.password)
+  await expectScreen(page, 'Dashboard')
+
+  // The next page's scripts wait until the menu is open.
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/assets/*.js', async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto('/dashboard', { waitUntil: 'commit' })
+  const menu = page.locator('summary', { hasText: `Account menu for ${DEMO.user.displayName}` })
+  await menu.click()
+  const signOutButton = page.getByRole('button', { name: 'Sign out' })
+  await signOutButton.waitFor()
+  release()
+  await page.waitForFunction(() => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined)
+  await page.waitForLoadState('networkidle')
+  expect(await signOutButton.isVisible()).toBe(true)
+  await page.unrouteAll()
+  journey.assertNoConsoleErrors()
+})
+
+// On a weak connection a part's chunk may not arrive (the account menu's script loads after the
+// page's). The screen stays as the server rendered it and the chunk is fetched again, instead of the
+// screen giving way to an error: here the first two fetches fail, the third brings the menu's script.
+test.each(['desktop', 'phone'] as const)('a part whose script fails to load is fetched again; the screen stays (%s)', async (viewport) => {
+  const journey = await newJourneyContext(browser, { javaScript: true, viewport, baseUrl: portal.baseUrl, ignore: [/user-menu-/] })
+  onTestFinished(() => journey.close())
+  const { page } = journey
+  await page.goto('/dashboard')
+  await signIn(page, DEMO.user.email, DEMO.user.password)
+  await expectScreen(page, 'Dashboard')
+
+  let fetches = 0
+  await page.route('**/assets/user-menu-*.js', async (route) => {
+    fetches += 1
+    if (fetches <= 2) await route.abort('connectionrefused')
+    else await route.continue()
+  })
+  await page.reload()
+  await expectScreen(page, 'Dashboard')
+  await page.waitForFunction(() => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined)
+  await expect.poll(() => fetches, { timeout: 20_000 }).toBe(3)
+  // The menu's script is there: Escape closes the open menu.
+  const menu = page.locator('details', { has: page.locator('summary', { hasText: `Account menu for ${DEMO.user.displayName}` }) })
+  await menu.locator('summary').click()
+  await page.getByRole('button', { name: 'Sign out' }).waitFor()
+  await expect.poll(async () => {
+    await page.keyboard.press('Escape')
+    return menu.evaluate((details) => (details as HTMLDetailsElement).open)
+  }).toBe(false)
+  await expectScreen(page, 'Dashboard')
+  await page.unrouteAll()
+  journey.assertNoConsoleErrors()
 })

@@ -30,7 +30,8 @@ export async function readPdf(bytes: ArrayBuffer | Uint8Array): Promise<{ text: 
   }
 }
 
-export type PdfImageEntry = { page: number; width: number; height: number; encoding: string; png: Buffer }
+/** `object`: the image's object number in the file (an image drawn twice from one object lists the same number twice). */
+export type PdfImageEntry = { page: number; width: number; height: number; encoding: string; object: number; png: Buffer }
 
 /**
  * The images of a PDF as Debian's `pdfimages` finds them: `-list` for their page, size and
@@ -58,6 +59,7 @@ export async function readPdfImages(bytes: ArrayBuffer | Uint8Array): Promise<Pd
         width: Number(cells[3]),
         height: Number(cells[4]),
         encoding: cells[8] ?? '',
+        object: Number(cells[10]),
         png: await readFile(path.join(folder, pngs[index] ?? 'missing')),
       })),
     )

@@ -1,4 +1,5 @@
 import * as signalR from '@microsoft/signalr'
+import { spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { WebSocket } from 'ws'
 import { expect, test } from 'vitest'
@@ -115,4 +116,67 @@ test('a WebSocket that floods is paused, not closed and not queued without bound
   flood.ws.close()
   await calm.stop()
   await server.close()
+}, 60_000)
+
+test('a WebSocket flooding 64 MB of calls from another process leaves the server’s memory flat: the socket is paused, what is held stays within the bound, and another connection is served', async () => {
+  const MAX = 10
+  const server = await startHub({ maxQueuedInvocations: MAX })
+  const calm = client(server.url)
+  await calm.start()
+  const token = (await negotiate(server.url)).connectionToken as string
+  // The flooding client runs in a process of its own, so what it buffers is not counted here.
+  const flooder = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
+      import { WebSocket } from 'ws'
+      const RS = '\\u001e'
+      const ws = new WebSocket(process.argv[1], { headers: { authorization: 'Bearer alice-token' } })
+      ws.on('open', () => {
+        ws.send('{"protocol":"json","version":1}' + RS)
+        // 100 calls a message, 8,000 messages: 64 MB of invocations sent as fast as the socket takes them.
+        const frame = (i) => JSON.stringify({ type: 1, invocationId: String(i), target: 'Queued', arguments: [60000] }) + RS
+        let next = 0
+        for (let m = 0; m < 8000; m++) {
+          let text = ''
+          for (let k = 0; k < 100; k++) text += frame(next++)
+          ws.send(text.padEnd(8192, ' '))
+        }
+        console.log('queued')
+      })
+      ws.on('error', (error) => console.error(String(error)))
+      `,
+      `${server.url.replace('http', 'ws')}?id=${token}`,
+    ],
+    { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  const exited = new Promise((resolve) => flooder.on('exit', resolve))
+  try {
+    const memory = () => {
+      const { heapUsed, external, arrayBuffers } = process.memoryUsage()
+      return heapUsed + external + arrayBuffers
+    }
+    await eventually(() => server.connected.length === 2, 10_000)
+    const before = memory()
+    let peak = before
+    const sampler = setInterval(() => (peak = Math.max(peak, memory())), 20)
+    await new Promise<void>((resolve) => flooder.stdout.on('data', (chunk: Buffer) => String(chunk).includes('queued') && resolve()))
+    const floodSocket = server.sockets.at(-1)
+    await eventually(() => floodSocket?.isPaused() === true, 10_000)
+    // Let the sender push what TCP takes while the server does not read.
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect(await calm.invoke('Echo', 'still served')).toBe('still served')
+    clearInterval(sampler)
+    peak = Math.max(peak, memory())
+    // 64 MB were sent; the server holds at most MAX calls and about one socket read (1 MiB bound).
+    expect(peak - before).toBeLessThan(16 * 1024 * 1024)
+    expect(floodSocket?.isPaused()).toBe(true)
+  } finally {
+    flooder.kill()
+    await exited
+    await calm.stop()
+    await server.close()
+  }
 }, 60_000)

@@ -8,6 +8,7 @@ import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { type AdminPackage, PACKAGE_NAME_MAX } from '~/lib/admin/packages'
 import { AddPackageFormSchema, RenamePackageFormSchema } from '~/lib/schemas/admin-packages'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /** The add and rename forms of /admin/packages: plain POSTs (intents `add` and `rename`), validated natively without JavaScript. */
 
@@ -54,7 +55,18 @@ export function AddPackageForm({ lastResult }: { lastResult: SubmissionResult<st
   )
 }
 
-export function RenamePackageForm({ pkg, lastResult, cancelTo }: { pkg: AdminPackage; lastResult: SubmissionResult<string[]> | undefined; cancelTo: string }) {
+/** `revision`: the package list's revision this form saves against (expectedRevision), the loaded one or the current one after a conflict. */
+export function RenamePackageForm({
+  pkg,
+  revision,
+  lastResult,
+  cancelTo,
+}: {
+  pkg: AdminPackage
+  revision: number
+  lastResult: SubmissionResult<string[]> | undefined
+  cancelTo: string
+}) {
   const [form, fields] = useForm({
     id: `package-rename-${pkg.key}`,
     lastResult,
@@ -69,6 +81,7 @@ export function RenamePackageForm({ pkg, lastResult, cancelTo }: { pkg: AdminPac
     <Form method="post" {...getFormProps(form)} aria-label={`Rename ${pkg.name}`} className="flex flex-col gap-4">
       <CsrfInput />
       <input {...getInputProps(fields.key, { type: 'hidden' })} />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.key.errors ?? [])]} />
       <Field
         label="New name"

@@ -4,17 +4,33 @@ import { CsrfInput } from '~/components/ui/csrf-input'
 import { EmptyState } from '~/components/ui/empty-state'
 import { SubmitButton } from '~/components/ui/submit-button'
 import type { ProjectPackageSetting } from '~/lib/admin/packages'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * A project's own package settings: per package, follow the organisation, or switch it on or off
  * on this project. One POST (intent `project`) with a select per package (`pkg:{key}`).
  */
-export function ProjectPackagesForm({ projectId, projectName, settings }: { projectId: string; projectName: string; settings: readonly ProjectPackageSetting[] }) {
+export function ProjectPackagesForm({
+  projectId,
+  projectName,
+  settings,
+  revision,
+  chosen,
+}: {
+  projectId: string
+  projectName: string
+  settings: readonly ProjectPackageSetting[]
+  /** The settings' revision this form saves against (expectedRevision): the loaded one, or the current one after a conflict. */
+  revision: number
+  /** What was chosen when a save came back refused (a conflict): the selects keep it. */
+  chosen?: Record<string, string> | undefined
+}) {
   if (settings.length === 0) return <EmptyState heading="No packages to set" headingLevel={3} />
   return (
     <Form method="post" aria-label={`Packages of ${projectName}`} className="flex flex-col gap-4">
       <CsrfInput />
       <input type="hidden" name="projectId" value={projectId} />
+      <RevisionInput revision={revision} />
       <div role="region" aria-label={`Package settings of ${projectName}`} tabIndex={0} className="overflow-x-auto rounded-lg border border-border">
         <table className="w-full border-collapse text-left text-sm">
           <thead className="bg-surface-muted">
@@ -46,7 +62,7 @@ export function ProjectPackagesForm({ projectId, projectName, settings }: { proj
                     <select
                       id={selectId}
                       name={`pkg:${s.key}`}
-                      defaultValue={s.override === null ? 'inherit' : s.override ? 'on' : 'off'}
+                      defaultValue={chosen?.[s.key] ?? (s.override === null ? 'inherit' : s.override ? 'on' : 'off')}
                       className="min-h-9 rounded-md border border-border bg-surface px-2 text-sm"
                     >
                       <option value="inherit">Follow the organisation ({s.organisationActive ? 'on' : 'off'})</option>

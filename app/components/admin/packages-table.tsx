@@ -6,6 +6,7 @@ import { EmptyState } from '~/components/ui/empty-state'
 import { SubmitButton } from '~/components/ui/submit-button'
 import type { AdminPackage } from '~/lib/admin/packages'
 import { formatNumber } from '~/lib/format'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /** The organisation's packages with their state, use and per-row actions (activate or deactivate: a POST each; rename: a link to the form). */
 export function PackagesTable({ packages, locale, renameHref }: { packages: readonly AdminPackage[]; locale: string; renameHref: (key: string) => string }) {
@@ -40,6 +41,7 @@ export function PackagesTable({ packages, locale, renameHref }: { packages: read
                 <CsrfInput />
                 <input type="hidden" name="key" value={p.key} />
                 <input type="hidden" name="active" value={p.active ? 'false' : 'true'} />
+                <RevisionInput revision={p.revision} />
                 <SubmitButton intent="toggle" variant="secondary" size="sm" pendingLabel={p.active ? 'Deactivating…' : 'Activating…'}>
                   {p.active ? 'Deactivate' : 'Activate'}
                   <span className="sr-only"> {p.name}</span>

@@ -18,6 +18,7 @@ import {
   type SupportStatus,
 } from '~/lib/admin/support'
 import { NewTicketSchema, SupportReplySchema, TicketChangeFormSchema } from '~/lib/schemas/admin-support'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * The support screens' forms (docs/admin/support.md "Screens"). Each posts to its route's action
@@ -117,11 +118,14 @@ export function AttachForm({ fileErrors }: { fileErrors?: string[] | undefined }
 /** The admin side's status and assignee (intent `change`). */
 export function TicketChangeForm({
   lastResult,
+  revision,
   status,
   assigneeId,
   assignees,
 }: {
   lastResult: SubmissionResult<string[]> | undefined
+  /** The ticket's revision this form saves against (expectedRevision): the loaded one, or the current one after a conflict. */
+  revision: number
   status: SupportStatus
   assigneeId: string | null
   assignees: readonly SupportAssignee[]
@@ -139,6 +143,7 @@ export function TicketChangeForm({
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <CsrfInput />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <SelectField
         label="Status"

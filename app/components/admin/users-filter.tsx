@@ -2,8 +2,7 @@ import { Form, Link } from 'react-router'
 import { Button } from '~/components/ui/button'
 import { Field } from '~/components/ui/field'
 import { SelectField } from '~/components/ui/select-field'
-import { MEMBERSHIP_STATUSES } from '~/lib/admin/users'
-import { ROLE_OPTIONS } from './users-forms'
+import { MEMBERSHIP_STATUSES, ROLE_OPTIONS } from '~/lib/admin/users'
 
 export type UsersFilter = { q: string; role: string; status: string }
 

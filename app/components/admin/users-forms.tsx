@@ -8,14 +8,13 @@ import { Field } from '~/components/ui/field'
 import { FormError } from '~/components/ui/form-error'
 import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
-import { ADMIN_ROLE_KEYS, type AdminUser, ROLE_NAMES } from '~/lib/admin/users'
+import { type AdminUser, ROLE_OPTIONS } from '~/lib/admin/users'
 import { AddMemberSchema, RoleFormSchema, SetPasswordSchema, UserEditFormSchema } from '~/lib/schemas/admin-users'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /** The forms of Administration › Users (docs/admin/users.md). Each posts with its own `intent` and works without JavaScript. */
 
 type Result = SubmissionResult<string[]> | undefined
-
-export const ROLE_OPTIONS = ADMIN_ROLE_KEYS.map((key) => ({ value: key, label: ROLE_NAMES[key] }))
 
 /** "Add member": a person who already has an account, by e-mail, with a role. */
 export function AddMemberForm({ organisationId, lastResult }: { organisationId: string; lastResult: Result }) {
@@ -55,7 +54,8 @@ export function AddMemberForm({ organisationId, lastResult }: { organisationId: 
 }
 
 /** Names, position and MFA enforcement: the person's own, seen by every organisation they belong to. */
-export function UserEditForm({ user, lastResult }: { user: AdminUser; lastResult: Result }) {
+/** `revision`: the person's revision this form saves against (expectedRevision), the loaded one or the current one after a conflict. */
+export function UserEditForm({ user, revision, lastResult }: { user: AdminUser; revision: number; lastResult: Result }) {
   const [form, fields] = useForm({
     id: `user-edit-${user.id}`,
     lastResult,
@@ -76,6 +76,7 @@ export function UserEditForm({ user, lastResult }: { user: AdminUser; lastResult
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <CsrfInput />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Field
         label="Display name"
@@ -113,7 +114,7 @@ export function UserEditForm({ user, lastResult }: { user: AdminUser; lastResult
 }
 
 /** The role in this organisation. */
-export function RoleForm({ user, roleKey, lastResult }: { user: AdminUser; roleKey: string; lastResult: Result }) {
+export function RoleForm({ user, roleKey, revision, lastResult }: { user: AdminUser; roleKey: string; revision: number; lastResult: Result }) {
   const [form, fields] = useForm({
     id: `user-role-${user.id}`,
     lastResult,
@@ -124,6 +125,7 @@ export function RoleForm({ user, roleKey, lastResult }: { user: AdminUser; roleK
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 sm:flex-row sm:items-end">
       <CsrfInput />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <SelectField label="Role in this organisation" selectProps={getSelectProps(fields.roleKey)} options={ROLE_OPTIONS} errors={fields.roleKey.errors} />
       <SubmitButton intent="role" pendingLabel="Changing…" variant="secondary">

@@ -10,6 +10,7 @@ import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
 import type { Deliverable, Party } from '~/lib/doc-control/types'
 import { DELIVERABLE_NUMBER_MAX, DeliverableEditSchema, DeliverableSchema, EXTRA_MILESTONE_ROWS, NEW_MILESTONE_ROWS } from '~/lib/schemas/doc-control'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 export type DeliverableFormProps = {
   /** The deliverable being changed (intent `update-deliverable`); absent: a new one (intent `create-deliverable`). */
@@ -52,7 +53,7 @@ export function DeliverableForm({ deliverable, parties, example, revision, lastR
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <CsrfInput />
       {editing ? <input type="hidden" name="deliverableId" value={deliverable.id} /> : null}
-      {editing ? <input type="hidden" name="expectedRevision" value={revision ?? deliverable.revision} /> : null}
+      {editing ? <RevisionInput revision={revision ?? deliverable.revision} /> : null}
       <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.milestones.errors ?? [])]} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field

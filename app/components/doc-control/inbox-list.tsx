@@ -4,8 +4,14 @@ import { Badge } from '~/components/ui/badge'
 import type { InboxEntry, RecipientStatus, Workflow } from '~/lib/doc-control/types'
 import { formatDate, formatDateTime } from '~/lib/format'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
-import { ApproveForm, RejectForm } from './workflow-action-forms'
 import { DueText } from './workflow-badges'
+import { deferred } from '~/components/ui/deferred'
+
+// A row's answer forms hydrate after the rest of the screen (app/components/ui/deferred.tsx).
+const loadApproveForm = async () => (await import('./workflow-action-forms')).ApproveForm
+const ApproveForm = deferred(loadApproveForm, import.meta.env.SSR ? await loadApproveForm() : undefined)
+const loadRejectForm = async () => (await import('./workflow-action-forms')).RejectForm
+const RejectForm = deferred(loadRejectForm, import.meta.env.SSR ? await loadRejectForm() : undefined)
 
 type TaskEntry = Extract<InboxEntry, { kind: 'task' }>
 type TransmittalEntry = Extract<InboxEntry, { kind: 'transmittal' }>

@@ -3,6 +3,7 @@ import { DataTable, type DataTableColumn } from '~/components/ui/data-table'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { SubmitButton } from '~/components/ui/submit-button'
 import type { MatrixEntry, Party, Responsibility } from '~/lib/doc-control/types'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 type Discipline = { code: string; description: string }
 
@@ -86,7 +87,7 @@ export function MatrixTable({
     <Form method="post" key={`${docType ?? ''}:${kept ? 'kept' : 'saved'}:${[...ticked].sort().join(',')}`} aria-label="Responsibility matrix" className="flex flex-col gap-4">
       <CsrfInput />
       <input type="hidden" name="docType" value={docType ?? ''} />
-      <input type="hidden" name="expectedRevision" value={revision} />
+      <RevisionInput revision={revision} />
       {table}
       <SubmitButton intent="save-matrix" pendingLabel="Saving…" className="self-start">
         Save matrix

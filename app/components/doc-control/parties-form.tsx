@@ -10,6 +10,7 @@ import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { PARTY_ROLES, type Party } from '~/lib/doc-control/types'
 import { PARTY_NAME_MAX, PARTY_ROLE_LABELS, PartyEditSchema, PartySchema } from '~/lib/schemas/doc-control'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 export type PartyFormProps = {
   /** The party being changed (intent `update-party`); absent: a new one (intent `create-party`). */
@@ -46,7 +47,7 @@ export function PartyForm({ party, leads, revision, lastResult, cancelTo }: Part
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <CsrfInput />
       {editing ? <input type="hidden" name="partyId" value={party.id} /> : null}
-      {editing ? <input type="hidden" name="expectedRevision" value={revision ?? party.revision} /> : null}
+      {editing ? <RevisionInput revision={revision ?? party.revision} /> : null}
       <FormError id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field

@@ -11,6 +11,7 @@ import { TextareaField } from '~/components/ui/textarea-field'
 import type { DocumentSet } from '~/lib/doc-control/types'
 import { PUBLISH_MESSAGE_MAX, SET_DESCRIPTION_MAX, SET_NAME_MAX, SetCreateSchema, SetDeriveSchema, SetPublishSchema } from '~/lib/schemas/sets'
 import { PURPOSE_OPTIONS } from './transmittal-labels'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 type LastResult = SubmissionResult<string[]> | undefined
 
@@ -34,7 +35,7 @@ export function SetDetailsForm({ intent, set, revision, lastResult }: { intent: 
   return (
     <Form method="post" {...getFormProps(form)} aria-label={intent === 'create' ? 'New set' : 'Edit details'} className="flex max-w-2xl flex-col gap-4">
       <CsrfInput />
-      {intent === 'edit' && set ? <input type="hidden" name="expectedRevision" value={revision ?? set.revision} /> : null}
+      {intent === 'edit' && set ? <RevisionInput revision={revision ?? set.revision} /> : null}
       <FormError id={form.errorId} errors={form.errors} />
       <Field
         label="Name"

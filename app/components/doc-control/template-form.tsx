@@ -15,12 +15,28 @@ import type { OutcomeKind, WorkflowTemplate } from '~/lib/doc-control/types'
 import type { Member } from '~/lib/reporting/types'
 import { TemplateFormSchema } from '~/lib/schemas/workflow-forms'
 import { MAX_DUE_DAYS, MAX_STEPS, MIN_DUE_DAYS, REVIEWER_ROLES, STEP_NAME_MAX, TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX } from '~/lib/schemas/workflows'
-import { newStepValue, OUTCOME_KIND_TEXT, type StepFormValue, statusChoices, templateFormValue } from './template-form-values'
+import { newStepValue, OUTCOME_KIND_TEXT, statusChoices, templateFormValue } from './template-form-values'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /** The parties reviewers can be chosen from, by project (a party belongs to one project). */
 export type PartyChoices = Array<{ projectName: string; parties: Array<{ id: string; name: string }> }>
 
-type StepField = FieldMetadata<StepFormValue>
+function useTemplateForm(template: WorkflowTemplate | null, lastResult: SubmissionResult<string[]> | undefined) {
+  return useForm({
+    id: template ? `template-${template.id}` : 'template-new',
+    lastResult,
+    defaultValue: templateFormValue(template),
+    defaultNoValidate: false,
+    constraint: getZodConstraint(TemplateFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateFormSchema }),
+  })
+}
+
+/** A step's fields and an outcome row's, as the form types them (from its schema). */
+type StepField = ReturnType<ReturnType<typeof useTemplateForm>[1]['steps']['getFieldList']>[number]
+type OutcomeRowField = ReturnType<ReturnType<StepField['getFieldset']>['outcomes']['getFieldList']>[number]
 
 /**
  * "New template" and "Edit template": the name, then the ordered steps, each in its own group.
@@ -42,16 +58,7 @@ export function TemplateForm({
   parties: PartyChoices
   lastResult: SubmissionResult<string[]> | undefined
 }) {
-  const [form, fields] = useForm({
-    id: template ? `template-${template.id}` : 'template-new',
-    lastResult,
-    defaultValue: templateFormValue(template),
-    defaultNoValidate: false,
-    constraint: getZodConstraint(TemplateFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateFormSchema }),
-  })
+  const [form, fields] = useTemplateForm(template, lastResult)
   const steps = fields.steps.getFieldList()
   const reviewers = members.filter((m) => m.roleKey !== 'read-only')
   return (
@@ -59,7 +66,7 @@ export function TemplateForm({
       <CsrfInput />
       <input type="hidden" name="intent" value="save" />
       {template ? <input type="hidden" name="templateId" value={template.id} /> : null}
-      {template ? <input type="hidden" name="expectedRevision" value={revision ?? template.revision} /> : null}
+      {template ? <RevisionInput revision={revision ?? template.revision} /> : null}
       <FormError id={form.errorId} errors={form.errors} />
       <div className="grid max-w-3xl gap-4">
         <Field
@@ -200,7 +207,7 @@ function StepFieldset({
   )
 }
 
-function OutcomeRowFields({ row }: { row: FieldMetadata<StepFormValue['outcomes'][number]> }) {
+function OutcomeRowFields({ row }: { row: OutcomeRowField }) {
   const r = row.getFieldset()
   const kind = (r.kind.initialValue ?? r.kind.value ?? 'approved') as OutcomeKind
   const text = OUTCOME_KIND_TEXT[kind]

@@ -10,6 +10,7 @@ import { Section } from '~/components/ui/section'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { parseTransmittalFormat, renderTransmittalNumber, type TransmittalNumbering } from '~/lib/doc-control/transmittal-numbering'
 import { TransmittalNumberingPutSchema } from '~/lib/schemas/transmittal-numbering'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 export const NUMBERING_INTENT = 'transmittal-numbering'
 
@@ -53,7 +54,7 @@ export function TransmittalNumberingSection({
       {numbering.canChange ? (
         <Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
           <CsrfInput />
-          <input type="hidden" name="expectedRevision" value={revision} />
+          <RevisionInput revision={revision} />
           <FormError id={form.errorId} errors={form.errors} />
           <Field
             label="Number format"

@@ -1,7 +1,7 @@
 import { isUuid } from '~/lib/schemas/uuid'
 /**
- * Addresses of the sets, transmittals and wizard screens and of the API calls behind them. Every
- * screen address keeps `projectId`, so the document-control tabs stay in the project.
+ * Addresses of the sets, transmittals and wizard screens. Every screen address keeps `projectId`, so
+ * the document-control tabs stay in the project (the API is called through the typed client).
  */
 
 const enc = encodeURIComponent
@@ -19,14 +19,6 @@ export const wizardPage = (projectId: string | null, params: Record<string, stri
 export const setPage = (id: string, projectId: string | null) => withQuery(`/doc-control/sets/${enc(id)}`, { projectId })
 export const setsPage = (projectId: string | null) => withQuery('/doc-control/sets', { projectId })
 export const documentPage = (id: string) => `/documents/${enc(id)}`
-
-export const api = {
-  projectTransmittals: (projectId: string) => `/api/projects/${enc(projectId)}/transmittals`,
-  transmittal: (id: string) => `/api/transmittals/${enc(id)}`,
-  projectSets: (projectId: string) => `/api/projects/${enc(projectId)}/sets`,
-  set: (id: string) => `/api/sets/${enc(id)}`,
-  parties: (projectId: string) => `/api/projects/${enc(projectId)}/parties`,
-}
 
 /** The ids a form posted under `name` that are UUIDs, in order, each once. */
 export function idsOf(formData: FormData, name: string): string[] {

@@ -21,7 +21,8 @@ const FIELDS = ['purpose', 'subject', 'message', 'responseDueDate'] as const
  * action checks. Back is never blocked by a field to fix: the browser and conform skip their checks
  * for it, and the action keeps what is valid.
  */
-export function WizardMessageStep({ transmittal, lastResult }: { transmittal: Transmittal; lastResult: SubmissionResult<string[]> | undefined }) {
+/** `revision`: the draft's revision the fields are saved against (the loaded one, or the current one after a conflict). */
+export function WizardMessageStep({ transmittal, revision, lastResult }: { transmittal: Transmittal; revision: number; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useForm({
     id: 'wizard-message',
     lastResult,
@@ -64,7 +65,7 @@ export function WizardMessageStep({ transmittal, lastResult }: { transmittal: Tr
         inputProps={{ ...getInputProps(fields.responseDueDate, { type: 'date' }), className: 'sm:max-w-56', autoFocus: focus === 'responseDueDate' }}
         errors={fields.responseDueDate.errors}
       />
-      <WizardButtons step="message" />
+      <WizardButtons step="message" revision={revision} />
     </Form>
   )
 }

@@ -17,11 +17,14 @@ export function WizardRecipientsStep({
   parties,
   chosen,
   errors,
+  revision,
 }: {
   members: readonly Member[]
   parties: readonly Party[]
   chosen: { userIds: readonly string[]; partyIds: readonly string[] }
   errors: readonly string[] | undefined
+  /** The draft's revision the ticks are saved against. */
+  revision: number
 }) {
   const errorId = useId()
   const users = new Set(chosen.userIds)
@@ -71,7 +74,7 @@ export function WizardRecipientsStep({
           ))}
         </ul>
       </fieldset>
-      <WizardButtons step="recipients" />
+      <WizardButtons step="recipients" revision={revision} />
     </Form>
   )
 }

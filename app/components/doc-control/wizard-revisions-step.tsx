@@ -21,7 +21,10 @@ export function WizardRevisionsStep({
   sets,
   picker,
   errors,
+  revision,
 }: {
+  /** The draft's revision Next saves against. */
+  revision: number
   revisions: readonly WorkflowRevision[]
   sets: readonly DocumentSet[]
   picker: { action: string; hidden: Record<string, string>; query: PickerQuery; list: SearchPage | null; disciplines: ReadonlyArray<{ code: string; description: string }> }
@@ -66,7 +69,7 @@ export function WizardRevisionsStep({
               Add ticked revisions
             </SubmitButton>
           </div>
-          <WizardButtons step="revisions" back={false} />
+          <WizardButtons step="revisions" revision={revision} back={false} />
         </DocumentPicker>
       </Section>
     </div>

@@ -17,9 +17,6 @@ import type { Member } from '~/lib/reporting/types'
 import { StartReviewFormSchema } from '~/lib/schemas/workflow-forms'
 import { WORKFLOW_TEXT_MAX } from '~/lib/schemas/workflows'
 
-/** The address parameter of the template chosen for "Start review" on a document's page. */
-export const REVIEW_TEMPLATE_PARAM = 'reviewTemplate'
-
 /** What the "Reviews" section of a document's page shows (loaded by routes/doc-control/workflow-start.server.ts). */
 export type StartReview = {
   templates: Array<Pick<WorkflowTemplate, 'id' | 'name' | 'version'>>

@@ -9,6 +9,7 @@ import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
 import type { DocumentDetail } from '~/lib/documents/types'
 import { DOCUMENT_NUMBER_MAX, DocumentEditSchema } from '~/lib/schemas/documents'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 export type FolderChoice = { id: string; path: string }
 
@@ -41,7 +42,7 @@ export function DocumentEditForm({
   return (
     <Form method="post" {...getFormProps(form)} aria-label="Edit details" className="flex flex-col gap-4">
       <CsrfInput />
-      <input type="hidden" name="expectedRevision" value={revision} />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Field
         label="Number"

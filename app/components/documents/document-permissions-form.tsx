@@ -10,6 +10,7 @@ import { ROLE_KEY_LABELS } from '~/lib/auth/role'
 import { PERMISSION_LABELS } from '~/lib/documents/rules'
 import { PERMISSION_LEVELS, type PermissionEntry, type PermissionLevel, type Permissions } from '~/lib/documents/types'
 import type { Member } from '~/lib/reporting/types'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /** How a permission entry travels in the form: `user:<id>` or `role:<key>`. */
 export function entryKey(entry: Pick<PermissionEntry, 'subjectKind' | 'subject'>): string {
@@ -69,7 +70,7 @@ export function DocumentPermissionsForm({
     <Form method="post" aria-label="Permissions" className="flex flex-col gap-4">
       <CsrfInput />
       <input type="hidden" name="intent" value="permissions" />
-      <input type="hidden" name="expectedRevision" value={revision ?? permissions.revision} />
+      <RevisionInput revision={revision ?? permissions.revision} />
       <FormError errors={formErrors} />
       {entries.length === 0 ? (
         <p className="text-sm text-muted">Nothing is set on this {permissions.target}: what applies from above decides.</p>

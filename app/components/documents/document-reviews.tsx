@@ -2,7 +2,7 @@ import type { SubmissionResult } from '@conform-to/react'
 import { Link } from 'react-router'
 import { DueText, WorkflowStatusBadge } from '~/components/doc-control/workflow-badges'
 import { workflowsChanged } from '~/components/doc-control/workflow-live'
-import { type DocumentReviews as Reviews, ReviewTemplateChoice, WorkflowStartForm } from '~/components/doc-control/workflow-start-form'
+import type { DocumentReviews as Reviews } from '~/components/doc-control/workflow-start-form'
 import { Banner } from '~/components/ui/banner'
 import { EmptyState } from '~/components/ui/empty-state'
 import { Section } from '~/components/ui/section'
@@ -10,6 +10,13 @@ import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import type { WorkflowSummary } from '~/lib/doc-control/types'
 import type { DocumentDetail } from '~/lib/documents/types'
 import { formatDateTime } from '~/lib/format'
+import { deferred } from '~/components/ui/deferred'
+
+// The start form hydrates after the rest of the screen (app/components/ui/deferred.tsx).
+const loadReviewTemplateChoice = async () => (await import('~/components/doc-control/workflow-start-form')).ReviewTemplateChoice
+const ReviewTemplateChoice = deferred(loadReviewTemplateChoice, import.meta.env.SSR ? await loadReviewTemplateChoice() : undefined)
+const loadWorkflowStartForm = async () => (await import('~/components/doc-control/workflow-start-form')).WorkflowStartForm
+const WorkflowStartForm = deferred(loadWorkflowStartForm, import.meta.env.SSR ? await loadWorkflowStartForm() : undefined)
 
 /**
  * "Reviews" of a document's page (docs/doc-control.md "Workflow"): its reviews newest first, part of

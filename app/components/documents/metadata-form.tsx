@@ -6,6 +6,7 @@ import { SubmitButton } from '~/components/ui/submit-button'
 import { formatDate, formatNumber } from '~/lib/format'
 import type { MetadataField, MetadataValues } from '~/lib/documents/types'
 import { MetadataInputs, sentMetadata } from './metadata-inputs'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * The document's metadata (intent `metadata`): one field per project field, saved together
@@ -32,7 +33,7 @@ export function MetadataForm({
   return (
     <Form method="post" id="document-metadata" aria-label="Metadata" className="flex flex-col gap-4">
       <CsrfInput />
-      <input type="hidden" name="expectedRevision" value={revision} />
+      <RevisionInput revision={revision} />
       <FormError errors={formErrors} />
       <MetadataInputs fields={fields} values={lastResult ? (sentMetadata(lastResult) ?? {}) : values} errors={lastResult?.error} idPrefix="document" />
       <div>

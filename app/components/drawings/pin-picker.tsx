@@ -3,6 +3,7 @@ import { cx } from '~/components/ui/class-names'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import type { SheetImage, SheetRotation } from '~/lib/documents/types'
 import { PICKER_FIT_WIDTHS, PIN_RADIUS_PX, pickerBox, shownPoint, shownSize, zoomFactor, type Zoom } from './sheet-geometry'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * Placing a pin by clicking the sheet, without JavaScript: the sheet is the form's
@@ -60,7 +61,7 @@ function PickerForm({ sheet, documentId, shownWidth, className, label, current, 
       <input type="hidden" name="documentId" value={documentId} />
       <input type="hidden" name="width" value={box.width} />
       <input type="hidden" name="height" value={box.height} />
-      {revision === undefined ? null : <input type="hidden" name="expectedRevision" value={revision} />}
+      {revision === undefined ? null : <RevisionInput revision={revision} />}
       <div className="relative inline-block align-top">
         <input
           type="image"

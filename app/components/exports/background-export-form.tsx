@@ -1,4 +1,4 @@
-import { Form } from 'react-router'
+import { Form, Link } from 'react-router'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { SubmitButton } from '~/components/ui/submit-button'
 import type { ExportEstimate } from '~/lib/exports/types'
@@ -23,7 +23,13 @@ export function BackgroundExportForm({ label, estimate }: { label: string; estim
         <input type="checkbox" name="notify" value="on" className="size-4 accent-primary" />
         E-mail me when it is ready
       </label>
-      <span className="w-full text-xs text-muted">{size}: prepared in the background, then offered for download.</span>
+      <span className="w-full text-xs text-muted">
+        {size}: prepared in the background, then offered for download in{' '}
+        <Link to="/exports" className="text-primary-strong underline underline-offset-2">
+          My exports
+        </Link>
+        .
+      </span>
     </Form>
   )
 }

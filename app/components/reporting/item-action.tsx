@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import { noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
 import { MESSAGES, screenMessageFor } from '~/lib/api/messages'
 import type { ApiError, ApiResult } from '~/lib/api/types'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
@@ -30,7 +30,7 @@ export function itemFormFailure(intent: string, submission: Replyable, error: Ap
   if (error.status === 404) throw loadError(error, headers)
   const init = { status: failureStatus(error), headers }
   if (error.status === 403 || error.status === 409) {
-    return data<ReportingActionData>({ intent, result: submission.reply(), notice: noticeOf(error) }, init)
+    return data<ReportingActionData>({ intent, result: submission.reply(), notice: noticeOf(error), revision: conflictRevision(error) }, init)
   }
   return data<ReportingActionData>({ intent, result: replyWithApiError(submission, error) }, init)
 }

@@ -10,6 +10,7 @@ import { TextareaField } from '~/components/ui/textarea-field'
 import { PRIORITY_LABELS } from '~/lib/reporting/labels'
 import { type Item, ITEM_PRIORITIES, type Member, type PackageInfo } from '~/lib/reporting/types'
 import { ItemFieldsSchema } from '~/lib/schemas/reporting-items'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * The item's fields. An emptied optional field clears it. Packages are those usable on the item's
@@ -17,11 +18,14 @@ import { ItemFieldsSchema } from '~/lib/schemas/reporting-items'
  */
 export function ItemEditForm({
   item,
+  revision,
   members,
   packages,
   lastResult,
 }: {
   item: Item
+  /** The revision to save against: the item's, or the one a refused save's answer named. */
+  revision: number
   members: readonly Member[]
   packages: readonly PackageInfo[]
   lastResult: SubmissionResult<string[]> | undefined
@@ -55,7 +59,7 @@ export function ItemEditForm({
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <CsrfInput />
       {/* The revision this form shows; a save after someone else's change is refused (409) with the typed values kept. */}
-      <input type="hidden" name="expectedRevision" value={item.revision} />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Field label="Title" inputProps={{ ...getInputProps(fields.title, { type: 'text' }), autoComplete: 'off' }} errors={fields.title.errors} />
       <TextareaField label="Description" textareaProps={{ ...getTextareaProps(fields.description), rows: 4 }} errors={fields.description.errors} />

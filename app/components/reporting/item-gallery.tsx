@@ -6,6 +6,7 @@ import { CsrfInput } from '~/components/ui/csrf-input'
 import { EmptyState } from '~/components/ui/empty-state'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { TextareaField } from '~/components/ui/textarea-field'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /** The item's photos (docs/photos.md "Photos") as the item page shows them. */
 export type ItemPhoto = {
@@ -63,7 +64,7 @@ export function ItemGallery({ photos, canEdit, captionReply }: { photos: readonl
                 <Form method="post" className="flex flex-col gap-2">
                   <CsrfInput />
                   <input type="hidden" name="photoId" value={photo.id} />
-                  <input type="hidden" name="expectedRevision" value={reply?.revision ?? photo.revision} />
+                  <RevisionInput revision={reply?.revision ?? photo.revision} />
                   <TextareaField
                     label={`Caption of photo ${index + 1}`}
                     textareaProps={{ name: 'caption', id: `caption-${photo.id}`, defaultValue: reply?.typed ?? photo.caption ?? '', maxLength: 500, rows: 2 }}

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { SubmissionResult } from '@conform-to/react'
 import { type ReactNode, useRef } from 'react'
 import { Form, useLocation } from 'react-router'
 import { Banner } from '~/components/ui/banner'
@@ -12,7 +11,6 @@ import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { COMPARE_MAX, COMPARE_MIN } from '~/lib/reporting/items-query'
 import type { Item, Member, PackageInfo } from '~/lib/reporting/types'
-import { ItemSelectionSchema } from '~/lib/schemas/reporting-items'
 
 export const SELECTION_FORM_ID = 'item-selection'
 
@@ -33,23 +31,23 @@ export type ItemSelectionFormProps = {
  */
 export function ItemSelectionForm({ canWrite, members, packages, lastResult, children }: ItemSelectionFormProps) {
   const confirmed = useRef<HTMLInputElement>(null)
-  const [form, fields] = useForm({
-    id: SELECTION_FORM_ID,
-    lastResult,
-    defaultNoValidate: false,
-    constraint: getZodConstraint(ItemSelectionSchema),
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ItemSelectionSchema }),
-  })
-  const formProps = getFormProps(form)
-  const hasErrors = Boolean(form.errors?.length || fields.ids.errors?.length || fields.operation.errors?.length || fields.body.errors?.length)
+  // No form library here, so the items screen's first load is without one (issue 37,
+  // docs/performance.md): the action checks the selection (ItemSelectionSchema), and its reply's
+  // errors and the typed note come back through lastResult, with JavaScript or without.
+  const errors = lastResult?.error ?? {}
+  const formErrors = [...(errors[''] ?? []), ...(errors.ids ?? [])]
+  const operationErrors = errors.operation ?? undefined
+  const bodyErrors = errors.body ?? undefined
+  const typed = (lastResult?.initialValue ?? {}) as { operation?: unknown; body?: unknown }
+  const hasErrors = formErrors.length > 0 || Boolean(operationErrors?.length) || Boolean(bodyErrors?.length)
+  const errorId = `${SELECTION_FORM_ID}-form-error`
   return (
     <Form
       method="post"
-      {...formProps}
+      id={SELECTION_FORM_ID}
+      aria-invalid={formErrors.length > 0 || undefined}
+      aria-describedby={formErrors.length > 0 ? errorId : undefined}
       onSubmit={(event) => {
-        formProps.onSubmit(event)
-        if (event.defaultPrevented) return
         const submitter = (event.nativeEvent as SubmitEvent).submitter
         const values = new FormData(event.currentTarget)
         if (submitter?.getAttribute('value') !== 'bulk' || values.get('operation') !== 'delete') return
@@ -80,10 +78,15 @@ export function ItemSelectionForm({ canWrite, members, packages, lastResult, chi
         )}
       >
         <h2 className="text-sm font-semibold text-text">With the ticked items</h2>
-        <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.ids.errors ?? [])]} />
+        <FormError id={errorId} errors={formErrors} />
         {canWrite ? (
           <div className="grid gap-3 md:grid-cols-2">
-            <SelectField label="With the selected items" selectProps={getSelectProps(fields.operation)} placeholder="Choose an action" errors={fields.operation.errors}>
+            <SelectField
+              label="With the selected items"
+              selectProps={{ id: `${SELECTION_FORM_ID}-operation`, name: 'operation', defaultValue: typeof typed.operation === 'string' ? typed.operation : '' }}
+              placeholder="Choose an action"
+              errors={operationErrors}
+            >
               <optgroup label="Assign to">
                 {members.map((member) => (
                   <option key={member.userId} value={`assign:${member.userId}`}>
@@ -110,8 +113,8 @@ export function ItemSelectionForm({ canWrite, members, packages, lastResult, chi
             <Field
               label="Note for a close request"
               help="Goes into each item's thread."
-              inputProps={{ ...getInputProps(fields.body, { type: 'text' }), required: false }}
-              errors={fields.body.errors}
+              inputProps={{ id: `${SELECTION_FORM_ID}-body`, name: 'body', type: 'text', defaultValue: typeof typed.body === 'string' ? typed.body : '' }}
+              errors={bodyErrors}
             />
           </div>
         ) : null}

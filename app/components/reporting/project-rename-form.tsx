@@ -9,6 +9,7 @@ import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { type Project, projectTitle } from '~/lib/reporting/types'
 import { PROJECT_CODE_MAX, ProjectRenameSchema } from '~/lib/schemas/reporting-projects'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 export type ProjectRenameFormProps = {
   project: Project
@@ -40,7 +41,7 @@ export function ProjectRenameForm({ project, revision, lastResult, cancelTo }: P
       <Form method="post" {...getFormProps(form)} aria-labelledby={headingId} className="flex flex-col gap-4">
         <CsrfInput />
         <input {...getInputProps(fields.projectId, { type: 'hidden' })} />
-        <input type="hidden" name="expectedRevision" value={revision} />
+        <RevisionInput revision={revision} />
         <FormError id={form.errorId} errors={[...(form.errors ?? []), ...(fields.projectId.errors ?? [])]} />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field

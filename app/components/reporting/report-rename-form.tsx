@@ -9,6 +9,7 @@ import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
 import type { Report } from '~/lib/reporting/types'
 import { ReportRenameSchema } from '~/lib/schemas/reporting-projects'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 export type ReportRenameFormProps = {
   report: Report
@@ -39,7 +40,7 @@ export function ReportRenameForm({ report, revision, lastResult, cancelTo }: Rep
       </h2>
       <Form method="post" {...getFormProps(form)} aria-labelledby={headingId} className="flex flex-col gap-4">
         <CsrfInput />
-        <input type="hidden" name="expectedRevision" value={revision} />
+        <RevisionInput revision={revision} />
         <FormError id={form.errorId} errors={form.errors} />
         <Field
           label="Title"

@@ -8,6 +8,7 @@ import { FormError } from '~/components/ui/form-error'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { AdminSettingsFormSchema } from '~/lib/schemas/settings'
 import type { AdminSettings } from '~/lib/settings/settings'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /** The organisation-wide switches of /settings/admin: licensing and diagnostics. */
 export function AdminSettingsForm({
@@ -43,7 +44,7 @@ export function AdminSettingsForm({
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-6">
       <CsrfInput />
-      <input type="hidden" name="expectedRevision" value={revision} />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Card className="p-5" role="region" aria-label="Licensing">
         <fieldset className="flex flex-col gap-4">

@@ -38,7 +38,7 @@ type RootData = { appearance?: Appearance | null; cspNonce?: string } | undefine
  * paint) and as the account's default; it works without JavaScript, and with it the preview
  * follows every pick. `lastResult` is the refused submission, when /settings/appearance shows it.
  */
-export function AppearanceCard({ lastResult }: { lastResult?: SubmissionResult<string[]> | undefined } = {}) {
+export function AppearanceCard({ lastResult }: { lastResult?: SubmissionResult<string[]> | undefined }) {
   const root = useRouteLoaderData('root') as RootData
   const current = root?.appearance ?? DEFAULT_APPEARANCE
   const [live, setLive] = useState<Palette | null>(null)

@@ -10,12 +10,24 @@ import { SelectField } from '~/components/ui/select-field'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { SiteSchema, WEEKDAYS } from '~/lib/schemas/settings'
 import type { SiteSettings } from '~/lib/settings/settings'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /** Languages and regions offered as suggestions; any well-formed one (like pt-BR) may be typed. */
 const COMMON_LOCALES = ['en-GB', 'en-US', 'en-AU', 'en-IE', 'de-DE', 'de-AT', 'de-CH', 'fr-FR', 'nl-NL', 'es-ES', 'it-IT', 'pl-PL', 'sv-SE', 'da-DK', 'nb-NO', 'fi-FI']
 
 /** The organisation's site settings, for administrators. */
-export function SiteForm({ site, timeZones, lastResult }: { site: SiteSettings; timeZones: string[]; lastResult: SubmissionResult<string[]> | undefined }) {
+export function SiteForm({
+  site,
+  revision,
+  timeZones,
+  lastResult,
+}: {
+  site: SiteSettings
+  /** The revision this form saves against (expectedRevision): the loaded one, or the current one after a conflict. */
+  revision: number
+  timeZones: string[]
+  lastResult: SubmissionResult<string[]> | undefined
+}) {
   const [form, fields] = useForm({
     id: 'site',
     lastResult,
@@ -33,6 +45,7 @@ export function SiteForm({ site, timeZones, lastResult }: { site: SiteSettings; 
       <h2 className="mb-4 text-lg font-semibold">Organisation</h2>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
         <CsrfInput />
+        <RevisionInput revision={revision} />
         <input type="hidden" name="intent" value="site" />
         <FormError id={form.errorId} errors={form.errors} />
         <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'organization' }} errors={fields.name.errors} />

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react'
+import { useRef } from 'react'
 import { Link, useLocation } from 'react-router'
+import { useDismissDisclosure } from './disclosure'
 import { cx } from '~/components/ui/class-names'
 
 export type ShellDestination = {
@@ -78,25 +79,14 @@ const barItemClass = (active: boolean) =>
  * JavaScript, a navigation, Escape or a tap elsewhere closes it.
  */
 export function PhoneNavBar({ showAdminTab }: { showAdminTab: boolean }) {
-  const { pathname, key } = useLocation()
+  const { pathname } = useLocation()
   const moreRef = useRef<HTMLDetailsElement>(null)
   const destinations = shellDestinations(pathname, showAdminTab)
   const inBar = destinations.filter((d) => d.phone === 'bar')
   const inMore = destinations.filter((d) => d.phone === 'more')
   const moreCurrent = inMore.find((d) => d.current)
 
-  useEffect(() => {
-    if (moreRef.current) moreRef.current.open = false
-  }, [key])
-
-  useEffect(() => {
-    function onPointerDown(event: PointerEvent) {
-      const details = moreRef.current
-      if (details?.open && event.target instanceof Node && !details.contains(event.target)) details.open = false
-    }
-    document.addEventListener('pointerdown', onPointerDown)
-    return () => document.removeEventListener('pointerdown', onPointerDown)
-  }, [])
+  useDismissDisclosure(moreRef)
 
   return (
     <nav aria-label="Main" className="fixed inset-x-0 bottom-0 z-30 border-t border-border bg-surface pb-[env(safe-area-inset-bottom)] sm:hidden">

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react'
-import { Form, useLocation } from 'react-router'
+import { useRef } from 'react'
+import { Form, Link } from 'react-router'
+import { useDismissDisclosure } from './disclosure'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { SubmitButton } from '~/components/ui/submit-button'
 
@@ -17,26 +18,15 @@ export function initialsOf(displayName: string, email = ''): string {
 }
 
 /**
- * The account disclosure: initials, name, e-mail and Sign out. A native `<details>` so it opens
+ * The account disclosure: initials, name, e-mail, the person's own things (My exports) and Sign
+ * out. A native `<details>` so it opens
  * without JavaScript; with it, Escape, a click elsewhere and a navigation close it.
  */
 export function UserMenu({ displayName, email }: UserMenuProps) {
   const detailsRef = useRef<HTMLDetailsElement>(null)
-  const location = useLocation()
   const initials = initialsOf(displayName, email)
 
-  useEffect(() => {
-    if (detailsRef.current) detailsRef.current.open = false
-  }, [location.key])
-
-  useEffect(() => {
-    function onPointerDown(event: PointerEvent) {
-      const details = detailsRef.current
-      if (details?.open && event.target instanceof Node && !details.contains(event.target)) details.open = false
-    }
-    document.addEventListener('pointerdown', onPointerDown)
-    return () => document.removeEventListener('pointerdown', onPointerDown)
-  }, [])
+  useDismissDisclosure(detailsRef)
 
   return (
     <details
@@ -75,7 +65,16 @@ export function UserMenu({ displayName, email }: UserMenuProps) {
             <p className="truncate text-sm text-muted">{email}</p>
           </div>
         </div>
-        <Form method="post" action="/auth/logout" className="mt-4 border-t border-border pt-4">
+        <nav aria-label="Account" className="mt-4 border-t border-border pt-2">
+          <ul>
+            <li>
+              <Link to="/exports" className="flex min-h-11 items-center rounded-md px-2 text-sm font-medium text-text hover:bg-surface-muted">
+                My exports
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        <Form method="post" action="/auth/logout" className="mt-2 border-t border-border pt-4">
           <CsrfInput />
           <SubmitButton action="/auth/logout" variant="secondary" pendingLabel="Signing out…" className="w-full">
             Sign out

@@ -1,9 +1,10 @@
-import { lazy, Suspense } from 'react'
+import { Suspense } from 'react'
+import { lazyPart } from '~/components/ui/lazy-part'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import type { DiscussionProps } from './discussion-island'
 
 // Its own chunk, fetched after hydration: the item page paints and hydrates without it.
-const DiscussionIsland = lazy(() => import('./discussion-island').then((m) => ({ default: m.DiscussionIsland })))
+const DiscussionIsland = lazyPart(() => import('./discussion-island').then((m) => m.DiscussionIsland))
 
 /**
  * The item page's discussion (a realtime room). It needs the connection, so without JavaScript

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { createBrowserApi } from '~/lib/api/browser'
-import { createUploadApi, type UploadOutcome, type UploadTarget } from './upload-api'
+import { createUploadApi, type UploadOutcome } from './upload-api'
+import type { UploadTarget } from './upload-target'
 import { browserEnvironment, UploadQueue } from './upload-queue'
 import { UploadRow } from './upload-row'
 

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useId, useRef, useState } from 'react'
+import { Suspense, useId, useRef, useState } from 'react'
 import { FieldHelp } from '~/components/ui/field-parts'
+import { lazyPart } from '~/components/ui/lazy-part'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { fileInputClasses, PHOTO_HELP } from './upload-field-text'
 import { useWhenIdleOrFocused } from './when-wanted'
@@ -7,7 +8,7 @@ import { useWhenIdleOrFocused } from './when-wanted'
 // Fetched once the page is idle after hydration, or as soon as the user turns to the form, so it
 // never competes with the page's own scripts. Until it arrives the plain file input stays, and works
 // as it does without JavaScript.
-const UploadIsland = lazy(() => import('./upload-island').then((m) => ({ default: m.UploadIsland })))
+const UploadIsland = lazyPart(() => import('./upload-island').then((m) => m.UploadIsland))
 
 /**
  * The photo field of the respond and close forms. Without JavaScript: a plain file input whose

@@ -1,4 +1,5 @@
-import type { ApiClient, ApiError, ProblemDetails } from '~/lib/api/types'
+import type { ApiClient, ApiError, ApiResult, ProblemDetails } from '~/lib/api/types'
+import { targetOf, type UploadTarget } from './upload-target'
 
 /**
  * The calls of docs/photos.md "Upload protocol" that the island makes. One protocol for every
@@ -22,34 +23,6 @@ export type UploadSessionInfo = {
 
 /** What completing a session answers: the photo, or the revision; the id is all the island keeps. */
 export type UploadedFile = { id: string }
-
-export type UploadKind = 'photo' | 'revision'
-
-/** Where an upload goes: the call that starts its session, and the JSON fields that call takes besides the file's. */
-export type UploadTarget = {
-  kind: UploadKind
-  startPath: string
-  fields: Readonly<Record<string, string | number | null>>
-}
-
-/** Photos of a report item (docs/photos.md). */
-export function photoTarget(itemId: string): UploadTarget {
-  return { kind: 'photo', startPath: `/api/items/${encodeURIComponent(itemId)}/uploads`, fields: {} }
-}
-
-/** A new revision of a document (docs/documents.md "Revisions"): its code and status are checked before any byte is sent. */
-export function revisionTarget(documentId: string, revision: { code: string; status: string; comment?: string | null | undefined }): UploadTarget {
-  return {
-    kind: 'revision',
-    startPath: `/api/documents/${encodeURIComponent(documentId)}/uploads`,
-    fields: { code: revision.code, status: revision.status, ...(revision.comment ? { comment: revision.comment } : {}) },
-  }
-}
-
-/** An item id stands for the photo target of that item (field mode's outbox keeps item ids). */
-export function targetOf(target: UploadTarget | string): UploadTarget {
-  return typeof target === 'string' ? photoTarget(target) : target
-}
 
 /** The id a completed session made, whichever kind. */
 export function madeId(session: UploadSessionInfo): string | null {
@@ -87,32 +60,35 @@ const CHUNK_TIMEOUT_MS = 120_000
 const CALL_TIMEOUT_MS = 30_000
 
 export function createUploadApi(api: ApiClient): UploadApi {
-  async function call<T>(promise: ReturnType<ApiClient['request']>): Promise<T> {
+  async function call<T>(promise: Promise<ApiResult<T>>): Promise<T> {
     const result = await promise
     if (!result.ok) throw UploadCallError.from(result.error)
-    return result.data as T
+    return result.data
   }
-  const session = (id: string) => `/api/uploads/${encodeURIComponent(id)}`
+  const session = (sessionId: string) => ({ sessionId })
   return {
-    create: (target, file) => {
-      const { kind, startPath, fields } = targetOf(target)
-      const body = { ...fields, fileName: file.name || (kind === 'photo' ? 'photo' : 'file'), size: file.size, contentType: file.type || 'application/octet-stream' }
-      return call(api.post(startPath, body, { timeoutMs: CALL_TIMEOUT_MS }))
+    create: (to, file) => {
+      const target = targetOf(to)
+      const named = { fileName: file.name || (target.kind === 'photo' ? 'photo' : 'file'), size: file.size, contentType: file.type || 'application/octet-stream' }
+      return target.kind === 'photo'
+        ? call(api.POST('/api/items/{itemId}/uploads', { path: { itemId: target.itemId }, body: named, timeoutMs: CALL_TIMEOUT_MS }))
+        : call(api.POST('/api/documents/{id}/uploads', { path: { id: target.documentId }, body: { ...named, ...target.revision }, timeoutMs: CALL_TIMEOUT_MS }))
     },
-    status: (id) => call(api.get(session(id), { timeoutMs: CALL_TIMEOUT_MS })),
+    status: (id) => call(api.GET('/api/uploads/{sessionId}', { path: session(id), timeoutMs: CALL_TIMEOUT_MS })),
     putChunk: (id, offset, bytes, signal) =>
       call(
-        api.request(`${session(id)}/chunk?offset=${offset}`, {
-          method: 'PUT',
+        api.PUT('/api/uploads/{sessionId}/chunk', {
+          path: session(id),
+          query: { offset: String(offset) },
           body: bytes,
           headers: { 'content-type': 'application/octet-stream' },
           signal,
           timeoutMs: CHUNK_TIMEOUT_MS,
         }),
       ),
-    complete: (id) => call(api.post(`${session(id)}/complete`, {}, { timeoutMs: CALL_TIMEOUT_MS })),
+    complete: (id) => call(api.POST('/api/uploads/{sessionId}/complete', { path: session(id), timeoutMs: CALL_TIMEOUT_MS })),
     abort: async (id) => {
-      await call(api.del(session(id), { timeoutMs: CALL_TIMEOUT_MS }))
+      await call(api.DELETE('/api/uploads/{sessionId}', { path: session(id), timeoutMs: CALL_TIMEOUT_MS }))
     },
   }
 }

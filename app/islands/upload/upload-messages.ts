@@ -1,5 +1,5 @@
 import type { ProblemDetails } from '~/lib/api/types'
-import type { UploadKind } from './upload-api'
+import type { UploadKind } from './upload-target'
 import { MAX_PHOTO_BYTES } from './upload-chunks'
 
 /** One clear sentence per failed file (docs/photos.md "Limits"), naming the file. */

@@ -1,4 +1,5 @@
-import { targetOf, UploadCallError, type UploadApi, type UploadTarget } from './upload-api'
+import { UploadCallError, type UploadApi } from './upload-api'
+import { targetOf, type UploadTarget } from './upload-target'
 import { MAX_PHOTO_BYTES, retryDelay } from './upload-chunks'
 import { canShrink } from './upload-downscale'
 import { failureMessage, notAPhotoMessage, tooLargeMessage } from './upload-messages'

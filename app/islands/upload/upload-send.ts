@@ -1,5 +1,6 @@
 import { track } from '~/lib/telemetry'
-import { madeId, UploadCallError, type UploadApi, type UploadSessionInfo, type UploadTarget } from './upload-api'
+import { madeId, UploadCallError, type UploadApi, type UploadSessionInfo } from './upload-api'
+import type { UploadTarget } from './upload-target'
 import { nextChunk } from './upload-chunks'
 
 /**

@@ -3,6 +3,39 @@
  * `/api/admin/email-templates*`, shared by the backend and the screens.
  */
 
+/**
+ * Every mail the product sends, by key: the registry's (server/mail/templates/registry.ts, whose
+ * definitions are typed by it), and the enum of /api/admin/email-templates/{key}.
+ */
+export const EMAIL_TEMPLATE_KEYS = [
+  'verify-email',
+  'reset-password',
+  'account-exists',
+  'workflow-review',
+  'workflow-due',
+  'transmittal-sent',
+  'document-renumbered',
+  'revision-superseded',
+  'invite',
+  'project-invite',
+  'join-request-received',
+  'join-request-decided',
+  'support-reply',
+  'admin-password-reset',
+  'email-change',
+  'email-changed',
+  'item-assigned',
+  'item-response',
+  'item-close-requested',
+  'digest',
+  'export-ready',
+] as const
+export type EmailTemplateKey = (typeof EMAIL_TEMPLATE_KEYS)[number]
+
+export function isEmailTemplateKey(key: string): key is EmailTemplateKey {
+  return (EMAIL_TEMPLATE_KEYS as readonly string[]).includes(key)
+}
+
 /** The `intent` of the edit form's answers (Save, Preview and Send test share the form). */
 export const EMAIL_TEMPLATE_FORM = 'edit'
 

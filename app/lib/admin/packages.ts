@@ -20,6 +20,8 @@ export type AdminPackage = {
   itemCount: number
   /** Projects that switch this package on or off themselves. */
   projectOverrideCount: number
+  /** The organisation's package list's revision (every package's save moves it): send it back as expectedRevision. */
+  revision: number
   createdAtUtc: string
   updatedAtUtc: string
 }

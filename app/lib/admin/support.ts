@@ -53,6 +53,8 @@ export type SupportTicket = {
   assignee: UserRef | null
   messageCount: number
   attachmentCount: number
+  /** Bumped by every change of its status or assignee (a reply's too): send it back as expectedRevision. */
+  revision: number
   createdAtUtc: string
   updatedAtUtc: string
   closedAtUtc: string | null

@@ -13,6 +13,9 @@ export const ROLE_NAMES: Record<AdminRoleKey, string> = {
   'read-only': 'Read Only',
 }
 
+/** The roles a member can be given, for a select (the filter, "Add member", a member's role). */
+export const ROLE_OPTIONS = ADMIN_ROLE_KEYS.map((key) => ({ value: key, label: ROLE_NAMES[key] }))
+
 export function roleName(key: string): string {
   return ROLE_NAMES[key as AdminRoleKey] ?? key
 }
@@ -48,6 +51,8 @@ export type AdminUser = {
   email: string
   status: AdminUserStatus
   isMfaEnforced: boolean
+  /** Bumped by every change of the person or of their membership: send it back as expectedRevision. */
+  revision: number
   createdAtUtc: string
   updatedAtUtc: string
   /**

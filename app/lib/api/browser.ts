@@ -73,8 +73,34 @@ export function browserClientId(): string {
   return loadBrowserClientId(undefined, decodeCookieValue(parseCookieHeader(document.cookie).get(COOKIES.clientId)))
 }
 
+/**
+ * When the person last asked to sign out (a form posted to /auth/logout, from any screen): calls
+ * still in flight then (field mode's sync, a live update) answer 401, and the sign-out's own way
+ * to the sign-in page must not be overtaken by a "sign in again" back to this page.
+ */
+let signOutAskedAt = Number.NEGATIVE_INFINITY
+const SIGN_OUT_GRACE_MS = 10_000
+if (typeof document !== 'undefined') {
+  document.addEventListener(
+    'submit',
+    (event) => {
+      const form = event.target
+      if (form instanceof HTMLFormElement && new URL(form.action, window.location.href).pathname === '/auth/logout') signOutAskedAt = performance.now()
+    },
+    true,
+  )
+}
+/** Already on the way to the sign-in page: the other calls that answer 401 meanwhile say nothing new. */
+let leaving = false
+
 function signInAgain(reason: string): void {
   // The blocked page is already on its way (onBlocked); a second navigation would replace it.
   if (reason === 'blocked') return
+  // Already on a sign-in page: a call still in flight from the page before answered 401. Sending
+  // the person to sign in again would only reload this page with itself as the page to return to
+  // (/auth/login?redirectTo=%2Fauth%2Flogin), three times over.
+  if (window.location.pathname.startsWith('/auth/')) return
+  if (performance.now() - signOutAskedAt < SIGN_OUT_GRACE_MS || leaving) return
+  leaving = true
   window.location.assign(loginPath(window.location.pathname + window.location.search))
 }

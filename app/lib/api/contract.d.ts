@@ -659,7 +659,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller’s own export jobs (“My exports”), newest first, a page at a time
+         * @description Every export job the caller started in this organisation, newest start first (one run again counts from its new start): its state, progress, size, and the download link while it is valid. Only the caller’s: another member’s jobs, even for an administrator, never appear. Page with limit (1–100, 25 by default) and after=nextCursor.
+         */
+        get: operations["getApiExports"];
         put?: never;
         /**
          * Start a PDF export as a background job (a report PDF or a punch list PDF)
@@ -4993,6 +4997,10 @@ export interface components {
             requiresMfa: boolean;
             mfaEnrollment: boolean;
         };
+        MfaEnrollment: {
+            secret: string;
+            otpauthUri: string;
+        };
         OwnDevice: {
             deviceId: string;
             platform: string;
@@ -5034,6 +5042,9 @@ export interface components {
             /** Format: uuid */
             id: string;
             displayName: string;
+        };
+        PackageList: {
+            items: components["schemas"]["PackageInfo"][];
         };
         PackageInfo: {
             key: string;
@@ -5088,6 +5099,11 @@ export interface components {
                 photos: number;
             };
         };
+        ExportJobPage: {
+            items: components["schemas"]["ExportJob"][];
+            /** @description Pass as `after` for the next (older) page; null on the last page. */
+            nextCursor: string | null;
+        };
         ExportJob: {
             /** Format: uuid */
             id: string;
@@ -5112,6 +5128,10 @@ export interface components {
              */
             startedAt: string;
             finishedAt: string | null;
+        };
+        ItemPage: {
+            items: components["schemas"]["ReportItem"][];
+            nextCursor: string | null;
         };
         ReportItem: {
             /** Format: uuid */
@@ -5252,6 +5272,89 @@ export interface components {
                 };
             }[];
         };
+        SyncAnswer: components["schemas"]["SyncSnapshot"] | components["schemas"]["SyncChanges"];
+        SyncSnapshot: {
+            snapshot: {
+                projects: components["schemas"]["Project"][];
+                reports: components["schemas"]["Report"][];
+                reportItems: components["schemas"]["ReportItem"][];
+            };
+            cursor: components["schemas"]["SyncCursor"];
+            hasMore: boolean;
+        };
+        SyncCursor: {
+            value: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            expiresAtUtc: string;
+        };
+        SyncChanges: {
+            changes: components["schemas"]["SyncChange"][];
+            cursor: components["schemas"]["SyncCursor"];
+            hasMore: boolean;
+        };
+        SyncChange: {
+            /** @constant */
+            entity: "Project";
+            /** @enum {string} */
+            changeType: "Created" | "Updated" | "Deleted";
+            revision: number;
+            /** Format: uuid */
+            entityId: string;
+            data: components["schemas"]["Project"] | null;
+        } | {
+            /** @constant */
+            entity: "Report";
+            /** @enum {string} */
+            changeType: "Created" | "Updated" | "Deleted";
+            revision: number;
+            /** Format: uuid */
+            entityId: string;
+            data: components["schemas"]["Report"] | null;
+        } | {
+            /** @constant */
+            entity: "ReportItem";
+            /** @enum {string} */
+            changeType: "Created" | "Updated" | "Deleted";
+            revision: number;
+            /** Format: uuid */
+            entityId: string;
+            data: components["schemas"]["ReportItem"] | null;
+        };
+        NewUploadSession: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            purpose: "photo" | "revision" | "support";
+            itemId: string | null;
+            documentId: string | null;
+            supportTicketId: string | null;
+            fileName: string;
+            contentType: string;
+            size: number;
+            offset: number;
+            chunkSize: number;
+            /** @enum {string} */
+            state: "open" | "completing" | "completed" | "aborted" | "expired" | "failed";
+            photoId: string | null;
+            revisionId: string | null;
+            attachmentId: string | null;
+            failureReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            createdAtUtc: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            expiresAtUtc: string;
+            completedAtUtc: string | null;
+            maxFileBytes: number;
+        };
         UploadSession: {
             /** Format: uuid */
             id: string;
@@ -5382,6 +5485,9 @@ export interface components {
             createdAtUtc: string;
             downloadUrl: string;
         };
+        PhotoList: {
+            items: components["schemas"]["Photo"][];
+        };
         DocumentSummary: {
             /** Format: uuid */
             id: string;
@@ -5427,6 +5533,8 @@ export interface components {
             breadcrumbs: components["schemas"]["Breadcrumb"][];
             folderCount: number;
             documentCount: number;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -5458,6 +5566,8 @@ export interface components {
             breadcrumbs: components["schemas"]["Breadcrumb"][];
             folderCount: number;
             documentCount: number;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -5545,6 +5655,11 @@ export interface components {
             }[];
             example: string;
             updatedAtUtc: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
+        };
+        MetadataFieldList: {
+            items: components["schemas"]["MetadataField"][];
             /** @description Bumped by every save; send it back as expectedRevision when you save. */
             revision: number;
         };
@@ -5752,6 +5867,12 @@ export interface components {
                 to: "step";
                 step: number;
             };
+        };
+        UserContact: {
+            /** Format: uuid */
+            id: string;
+            displayName: string;
+            email: string;
         };
         Workflow: {
             /** Format: uuid */
@@ -6005,6 +6126,8 @@ export interface components {
                 confirmedBy: components["schemas"]["UserRef"] | null;
                 confirmedAtUtc: string | null;
             } | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6283,6 +6406,8 @@ export interface components {
             /** @enum {string} */
             status: "Active" | "Suspended" | "Invited" | "Blocked" | "Deleted";
             isMfaEnforced: boolean;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6307,6 +6432,19 @@ export interface components {
             isDefault: boolean;
             namespacedUrl: string;
         };
+        AdminRole: {
+            /** @enum {string} */
+            key: "admin" | "read-write" | "read-only";
+            name: string;
+        };
+        AdminOrganisation: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            memberCount: number;
+            isCurrent: boolean;
+        };
         Invite: {
             /** Format: uuid */
             id: string;
@@ -6316,11 +6454,7 @@ export interface components {
             message: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "cancelled" | "expired";
-            invitedBy: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            invitedBy: components["schemas"]["UserRef"] | null;
             sendCount: number;
             /**
              * Format: date-time
@@ -6342,6 +6476,10 @@ export interface components {
             /** @description The invitation link: only in the answers of invite and resend, which made it. */
             link?: string;
         };
+        InvitePage: {
+            items: components["schemas"]["Invite"][];
+            nextCursor: string | null;
+        };
         InviteLanding: {
             organisationName: string;
             email: string;
@@ -6357,6 +6495,10 @@ export interface components {
              * @description ISO 8601, UTC.
              */
             expiresAtUtc: string;
+        };
+        InviteClaimResult: {
+            claimed: components["schemas"]["InviteClaimed"];
+            session: components["schemas"]["Session"];
         };
         InviteClaimed: {
             /** Format: uuid */
@@ -6381,11 +6523,7 @@ export interface components {
             maxUses: number | null;
             useCount: number;
             hasCode: boolean;
-            createdBy: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            createdBy: components["schemas"]["UserRef"] | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6414,6 +6552,10 @@ export interface components {
              * @description ISO 8601, UTC.
              */
             expiresAtUtc: string;
+        };
+        ProjectInviteClaimResult: {
+            claimed: components["schemas"]["ProjectInviteClaimed"];
+            session: components["schemas"]["Session"];
         };
         ProjectInviteClaimed: {
             /** Format: uuid */
@@ -6456,11 +6598,7 @@ export interface components {
             status: "pending" | "approved" | "declined" | "withdrawn";
             roleKey: ("read-only" | "read-write" | "admin") | null;
             declineReason: string | null;
-            decidedBy: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            decidedBy: components["schemas"]["UserRef"] | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6518,6 +6656,37 @@ export interface components {
             hash: string | null;
             prevHash: string | null;
         };
+        AuditActionCount: {
+            action: string;
+            count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            lastAtUtc: string;
+        };
+        ChainVerification: {
+            ok: boolean;
+            checked: number;
+            headSeq: number;
+            firstBroken: {
+                chainSeq: number;
+                id: string | null;
+                /** @enum {string} */
+                reason: "hash-mismatch" | "link-mismatch" | "missing-entry" | "head-mismatch";
+                detail?: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            verifiedAtUtc: string;
+        };
+        AdminPackageList: {
+            items: components["schemas"]["AdminPackage"][];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
+        };
         AdminPackage: {
             key: string;
             name: string;
@@ -6525,6 +6694,8 @@ export interface components {
             sortOrder: number;
             itemCount: number;
             projectOverrideCount: number;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6535,6 +6706,11 @@ export interface components {
              * @description ISO 8601, UTC.
              */
             updatedAtUtc: string;
+        };
+        ProjectPackageSettings: {
+            items: components["schemas"]["ProjectPackageSetting"][];
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         ProjectPackageSetting: {
             key: string;
@@ -6554,11 +6730,7 @@ export interface components {
             contentType: string;
             size: number;
             offset: number;
-            who: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            who: components["schemas"]["UserRef"] | null;
             stuck: boolean;
             /**
              * Format: date-time
@@ -6578,6 +6750,17 @@ export interface components {
             completedAtUtc: string | null;
             failureReason: string | null;
         };
+        AdminUploadStats: {
+            open: number;
+            completing: number;
+            completed: number;
+            failed: number;
+            aborted: number;
+            expired: number;
+            stuck: number;
+            bytesCompleted: number;
+            bytesInProgress: number;
+        };
         SupportTicketDetail: {
             /** Format: uuid */
             id: string;
@@ -6586,18 +6769,12 @@ export interface components {
             body: string;
             /** @enum {string} */
             status: "open" | "pending" | "resolved" | "closed";
-            openedBy: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
-            assignee: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            openedBy: components["schemas"]["UserRef"] | null;
+            assignee: components["schemas"]["UserRef"] | null;
             messageCount: number;
             attachmentCount: number;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6612,11 +6789,7 @@ export interface components {
             messages: {
                 /** Format: uuid */
                 id: string;
-                author: {
-                    /** Format: uuid */
-                    id: string;
-                    displayName: string;
-                } | null;
+                author: components["schemas"]["UserRef"] | null;
                 fromSupport: boolean;
                 body: string;
                 /**
@@ -6627,6 +6800,10 @@ export interface components {
             }[];
             attachments: components["schemas"]["SupportAttachment"][];
         };
+        SupportTicketPage: {
+            items: components["schemas"]["SupportTicket"][];
+            nextCursor: string | null;
+        };
         SupportTicket: {
             /** Format: uuid */
             id: string;
@@ -6635,18 +6812,12 @@ export interface components {
             body: string;
             /** @enum {string} */
             status: "open" | "pending" | "resolved" | "closed";
-            openedBy: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
-            assignee: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            openedBy: components["schemas"]["UserRef"] | null;
+            assignee: components["schemas"]["UserRef"] | null;
             messageCount: number;
             attachmentCount: number;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -6679,11 +6850,7 @@ export interface components {
             version: number;
             configured: boolean;
             updatedAtUtc: string | null;
-            updatedBy: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            updatedBy: components["schemas"]["UserRef"] | null;
             lastTest: components["schemas"]["ConfigTestResult"] | null;
             values: {
                 [key: string]: unknown;
@@ -6702,11 +6869,7 @@ export interface components {
             customised: boolean;
             version: number;
             updatedAtUtc: string | null;
-            updatedBy: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            updatedBy: components["schemas"]["UserRef"] | null;
         };
         EmailTemplate: {
             key: string;
@@ -6715,11 +6878,7 @@ export interface components {
             customised: boolean;
             version: number;
             updatedAtUtc: string | null;
-            updatedBy: {
-                /** Format: uuid */
-                id: string;
-                displayName: string;
-            } | null;
+            updatedBy: components["schemas"]["UserRef"] | null;
             subject: string;
             html: string;
             text: string;
@@ -6739,6 +6898,17 @@ export interface components {
                 }[];
                 common: boolean;
             }[];
+        };
+        EmailTemplateRendered: {
+            subject: string;
+            html: string;
+            text: string;
+        };
+        EmailTemplateTestResult: {
+            /** @constant */
+            queued: true;
+            to: string;
+            subject: string;
         };
         MailMessageSummary: {
             id: string;
@@ -6842,6 +7012,8 @@ export interface components {
             timeZone: string;
             workingDays: number[];
             canEdit: boolean;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
         };
         AdminSettings: {
             licensing: {
@@ -6885,6 +7057,12 @@ export interface components {
              */
             expiresAtUtc: string;
         };
+        AppearanceSettings: {
+            appearance: components["schemas"]["Appearance"];
+            saved: boolean;
+            contrast: components["schemas"]["ContrastCheck"][];
+            updatedAtUtc: string | null;
+        };
         Appearance: {
             /** @enum {string} */
             theme: "system" | "light" | "dark" | "custom";
@@ -6899,6 +7077,13 @@ export interface components {
                 surface: string;
                 text: string;
             };
+        };
+        ContrastCheck: {
+            /** @enum {string} */
+            key: "text-background" | "text-surface" | "button-text" | "link-surface";
+            label: string;
+            ratio: number;
+            ok: boolean;
         };
         NotificationPreferences: {
             assigned: boolean;
@@ -6916,9 +7101,317 @@ export interface components {
                 superseded: boolean;
             };
         };
+        Notification: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "review-assigned" | "review-due" | "transmittal-received" | "item-assigned" | "close-requested" | "revision-superseded";
+            title: string;
+            link: string;
+            /** Format: date-time */
+            createdAt: string;
+            readAt: string | null;
+        };
+        IngestReceipt: {
+            accepted: number;
+            dropped: number;
+        };
         /** @description How many of the reported mismatches were stored (the hourly cap per call and field drops the rest). */
         SchemaIncidentReceipt: {
             accepted: number;
+        };
+        TelemetryPerson: {
+            id: string;
+            displayName: string | null;
+            email: string | null;
+        };
+        FrontendErrorGroup: {
+            /** @description SHA-256 (hex) of the message and the top three frames. */
+            fingerprint: string;
+            /** @description web.error.<source> of the latest occurrence. */
+            name: string;
+            message: string;
+            count: number;
+            /** @description ISO 8601, UTC. */
+            firstSeenUtc: string;
+            /** @description ISO 8601, UTC. */
+            lastSeenUtc: string;
+            /** @description Distinct people (only those the organisation names: Settings › Admin “identify users in reports”). */
+            users: number;
+            /** @description Distinct visitor ids (kr-vis). */
+            visitors: number;
+            lastPath: string | null;
+            lastRelease: string | null;
+        };
+        DiagnosticRun: {
+            id: string;
+            /**
+             * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
+             * @enum {string}
+             */
+            scope: "organisation" | "instance";
+            /** @enum {string} */
+            trigger: "manual" | "schedule";
+            /** @enum {string} */
+            outcome: "running" | "passed" | "failed";
+            /** @description ISO 8601, UTC. */
+            startedAtUtc: string;
+            finishedAtUtc: string | null;
+            requestedBy: {
+                id: string;
+                displayName: string | null;
+            } | null;
+            correlationId: string | null;
+            instanceId: string | null;
+            /** @description Per check: the last attempt’s outcome and message, and how many attempts it took. */
+            checks: components["schemas"]["DiagnosticCheckResult"][];
+        };
+        DiagnosticCheckResult: {
+            /** @enum {string} */
+            check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "skipped";
+            attempts: number;
+            durationMs: number;
+            message: string;
+        };
+        DiagnosticCheckState: {
+            /** @enum {string} */
+            check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
+            /**
+             * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
+             * @enum {string}
+             */
+            scope: "organisation" | "instance";
+            failureCount: number;
+            consecutiveFailures: number;
+            lastFailureUtc: string | null;
+            lastSuccessUtc: string | null;
+            lastError: string | null;
+            lastOutcome: ("passed" | "failed" | "skipped") | null;
+            lastMessage: string | null;
+            lastRunAtUtc: string | null;
+        };
+        DiagnosticAttempt: {
+            id: string;
+            runId: string;
+            /**
+             * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
+             * @enum {string}
+             */
+            scope: "organisation" | "instance";
+            /** @enum {string} */
+            check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
+            attempt: number;
+            /** @description ISO 8601, UTC. */
+            startedAtUtc: string;
+            durationMs: number;
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "skipped";
+            message: string;
+            detail: {
+                [key: string]: unknown;
+            };
+        };
+        SchemaIncidentGroup: {
+            /** @description The group’s key, for /api/admin/schema-incidents/groups/{group}. */
+            group: string;
+            /** @enum {string} */
+            source: "server" | "web";
+            method: string;
+            /** @description The call’s path template, e.g. /api/items/{itemId}. */
+            path: string;
+            /** @description Where in the body, e.g. items.3.dueDate; "" for the body itself. */
+            field: string;
+            count: number;
+            /** @description ISO 8601, UTC. */
+            firstSeenUtc: string;
+            /** @description ISO 8601, UTC. */
+            lastSeenUtc: string;
+            lastStatus: number;
+            lastExpected: string;
+            lastGot: string;
+            lastCorrelationId: string | null;
+        };
+        CspReportGroup: {
+            /** @description The group’s key, for /api/admin/security/csp-reports/groups/{group}. */
+            group: string;
+            directive: string;
+            /** @description Without query or fragment; or inline, eval, data as the browser names them. */
+            blockedUrl: string;
+            count: number;
+            /** @description ISO 8601, UTC. */
+            firstSeenUtc: string;
+            /** @description ISO 8601, UTC. */
+            lastSeenUtc: string;
+            sampleDocumentUrl: string | null;
+            /** @description file:line:column of the newest report. */
+            sampleSource: string | null;
+            dispositions: ("enforce" | "report")[];
+        };
+        LogTail: {
+            lines: components["schemas"]["LogLine"][];
+            logFile: boolean;
+            heldSinceUtc: string | null;
+            nextBefore: number | null;
+        };
+        LogLine: {
+            seq: number;
+            timeUtc: string;
+            /** @enum {string} */
+            level: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
+            unit: string | null;
+            msg: string;
+            correlationId: string | null;
+            visitorId: string | null;
+            fields: {
+                [key: string]: unknown;
+            };
+        };
+        CreatedOrganisation: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            /** @constant */
+            roleKey: "admin";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            createdAtUtc: string;
+        };
+        MyOrganisation: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            roleKey: string;
+            roleName: string;
+            /** @enum {string} */
+            status: "active" | "suspended" | "invited";
+            isCurrent: boolean;
+            isDefault: boolean;
+        };
+        Licence: {
+            /** Format: uuid */
+            tenantId: string;
+            /** @enum {string} */
+            plan: "free" | "team" | "business";
+            planName: string;
+            seats: number;
+            validUntilUtc: string | null;
+            /** @enum {string} */
+            status: "active" | "trialing" | "past_due" | "cancelled" | "expired";
+            /** @enum {string} */
+            source: "default" | "checkout" | "store" | "operator";
+            updatedAtUtc: string | null;
+            /** @description Bumped by every save; send it back as expectedRevision when you save. */
+            revision: number;
+        };
+        SeatCounts: {
+            total: number;
+            used: number;
+            reserved: number;
+            free: number;
+        };
+        Entitlements: {
+            /** Format: uuid */
+            tenantId: string;
+            /** @enum {string} */
+            plan: "free" | "team" | "business";
+            planName: string;
+            /** @enum {string} */
+            licensedPlan: "free" | "team" | "business";
+            /** @enum {string} */
+            status: "active" | "trialing" | "past_due" | "cancelled" | "expired";
+            validUntilUtc: string | null;
+            lapsed: boolean;
+            seats: {
+                total: number;
+                used: number;
+                reserved: number;
+                free: number;
+                enforced: boolean;
+                nearLimit: boolean;
+            };
+            features: {
+                "identity-provider-sign-in": boolean;
+            } & {
+                [key: string]: boolean;
+            };
+            limits: {
+                storageBytes: number;
+                maxSeats: number;
+            };
+            isAdmin: boolean;
+        };
+        CheckoutSession: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            plan: "team" | "business";
+            seats: number;
+            /** @enum {string} */
+            status: "open" | "completed" | "expired" | "cancelled" | "failed";
+            url: string | null;
+            expiresAtUtc: string | null;
+            completedAtUtc: string | null;
+            /** Format: date-time */
+            createdAtUtc: string;
+        };
+        StoreSubscription: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            store: "apple" | "google";
+            productId: string;
+            /** @enum {string} */
+            plan: "free" | "team" | "business";
+            seats: number;
+            environment: string;
+            /** @enum {string} */
+            state: "active" | "renewal-off" | "grace-period" | "billing-retry" | "on-hold" | "paused" | "expired" | "refunded" | "pending";
+            /** @enum {string} */
+            licenceStatus: "active" | "trialing" | "past_due" | "cancelled" | "expired";
+            expiresAtUtc: string | null;
+            autoRenew: boolean | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            linkedAtUtc: string;
+            linkedBy: {
+                /** Format: uuid */
+                id: string;
+                displayName: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            lastVerifiedAtUtc: string;
+            isLicenceSource: boolean;
+        };
+        LinkCode: {
+            code: string;
+            /** Format: uri */
+            link: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            createdAtUtc: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            expiresAtUtc: string;
+        };
+        StoreLinkResult: {
+            subscription: components["schemas"]["StoreSubscription"];
+            licence: components["schemas"]["Licence"];
+            licenceApplied: boolean;
         };
     };
     responses: never;
@@ -7316,10 +7809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        secret: string;
-                        otpauthUri: string;
-                    };
+                    "application/json": components["schemas"]["MfaEnrollment"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -8076,6 +8566,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Some input is not valid: the field errors say which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not signed in, or the session has expired. */
             401: {
                 headers: {
@@ -8557,9 +9056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["PackageInfo"][];
-                    };
+                    "application/json": components["schemas"]["PackageList"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -8617,6 +9114,8 @@ export interface operations {
                         packageKey: string;
                         active: boolean | null;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -8627,9 +9126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ProjectPackageSetting"][];
-                    };
+                    "application/json": components["schemas"]["ProjectPackageSettings"];
                 };
             };
             /** @description The body is not valid: see errors. */
@@ -8661,6 +9158,15 @@ export interface operations {
             };
             /** @description No such project. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8712,9 +9218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["PackageInfo"][];
-                    };
+                    "application/json": components["schemas"]["PackageList"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -9706,6 +10210,65 @@ export interface operations {
             };
         };
     };
+    getApiExports: {
+        parameters: {
+            query?: {
+                limit?: number;
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller’s jobs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJobPage"];
+                };
+            };
+            /** @description A limit or cursor that is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the session has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is blocked (KR_USER_BLOCKED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as RFC 9457 problem details with a correlation id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postApiExports: {
         parameters: {
             query?: never;
@@ -10102,10 +10665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ReportItem"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ItemPage"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -10264,10 +10824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ReportItem"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ItemPage"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -10616,7 +11173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description expectedRevision is not the item's revision any more (KR_EDIT_CONFLICT). */
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11343,60 +11900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        snapshot: {
-                            projects: components["schemas"]["Project"][];
-                            reports: components["schemas"]["Report"][];
-                            reportItems: components["schemas"]["ReportItem"][];
-                        };
-                        cursor: {
-                            value: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            expiresAtUtc: string;
-                        };
-                        hasMore: boolean;
-                    } | {
-                        changes: ({
-                            /** @constant */
-                            entity: "Project";
-                            /** @enum {string} */
-                            changeType: "Created" | "Updated" | "Deleted";
-                            revision: number;
-                            /** Format: uuid */
-                            entityId: string;
-                            data: components["schemas"]["Project"] | null;
-                        } | {
-                            /** @constant */
-                            entity: "Report";
-                            /** @enum {string} */
-                            changeType: "Created" | "Updated" | "Deleted";
-                            revision: number;
-                            /** Format: uuid */
-                            entityId: string;
-                            data: components["schemas"]["Report"] | null;
-                        } | {
-                            /** @constant */
-                            entity: "ReportItem";
-                            /** @enum {string} */
-                            changeType: "Created" | "Updated" | "Deleted";
-                            revision: number;
-                            /** Format: uuid */
-                            entityId: string;
-                            data: components["schemas"]["ReportItem"] | null;
-                        })[];
-                        cursor: {
-                            value: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            expiresAtUtc: string;
-                        };
-                        hasMore: boolean;
-                    };
+                    "application/json": components["schemas"]["SyncAnswer"];
                 };
             };
             /** @description If-None-Match matched: nothing changed since that answer. */
@@ -11474,60 +11978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        snapshot: {
-                            projects: components["schemas"]["Project"][];
-                            reports: components["schemas"]["Report"][];
-                            reportItems: components["schemas"]["ReportItem"][];
-                        };
-                        cursor: {
-                            value: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            expiresAtUtc: string;
-                        };
-                        hasMore: boolean;
-                    } | {
-                        changes: ({
-                            /** @constant */
-                            entity: "Project";
-                            /** @enum {string} */
-                            changeType: "Created" | "Updated" | "Deleted";
-                            revision: number;
-                            /** Format: uuid */
-                            entityId: string;
-                            data: components["schemas"]["Project"] | null;
-                        } | {
-                            /** @constant */
-                            entity: "Report";
-                            /** @enum {string} */
-                            changeType: "Created" | "Updated" | "Deleted";
-                            revision: number;
-                            /** Format: uuid */
-                            entityId: string;
-                            data: components["schemas"]["Report"] | null;
-                        } | {
-                            /** @constant */
-                            entity: "ReportItem";
-                            /** @enum {string} */
-                            changeType: "Created" | "Updated" | "Deleted";
-                            revision: number;
-                            /** Format: uuid */
-                            entityId: string;
-                            data: components["schemas"]["ReportItem"] | null;
-                        })[];
-                        cursor: {
-                            value: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            expiresAtUtc: string;
-                        };
-                        hasMore: boolean;
-                    };
+                    "application/json": components["schemas"]["SyncAnswer"];
                 };
             };
             /** @description If-None-Match matched: nothing changed since that answer. */
@@ -11611,38 +12062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        purpose: "photo" | "revision" | "support";
-                        itemId: string | null;
-                        documentId: string | null;
-                        supportTicketId: string | null;
-                        fileName: string;
-                        contentType: string;
-                        size: number;
-                        offset: number;
-                        chunkSize: number;
-                        /** @enum {string} */
-                        state: "open" | "completing" | "completed" | "aborted" | "expired" | "failed";
-                        photoId: string | null;
-                        revisionId: string | null;
-                        attachmentId: string | null;
-                        failureReason: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        createdAtUtc: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        expiresAtUtc: string;
-                        completedAtUtc: string | null;
-                        maxFileBytes: number;
-                    };
+                    "application/json": components["schemas"]["NewUploadSession"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -12072,9 +12492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Photo"][];
-                    };
+                    "application/json": components["schemas"]["PhotoList"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -12137,9 +12555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Photo"][];
-                    };
+                    "application/json": components["schemas"]["PhotoList"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -12231,9 +12647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Photo"][];
-                    };
+                    "application/json": components["schemas"]["PhotoList"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -13047,6 +13461,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     parentId?: string | null;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -13096,7 +13512,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The name is taken, or the move would make a cycle. */
+            /** @description The name is taken, or the move would make a cycle. Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13239,6 +13655,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string | number | null;
                     };
+                    /** Format: uuid */
                     documentId?: string;
                 };
             };
@@ -13844,11 +14261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["MetadataField"][];
-                        /** @description Bumped by every save; send it back as expectedRevision when you save. */
-                        revision: number;
-                    };
+                    "application/json": components["schemas"]["MetadataFieldList"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -13924,11 +14337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["MetadataField"][];
-                        /** @description Bumped by every save; send it back as expectedRevision when you save. */
-                        revision: number;
-                    };
+                    "application/json": components["schemas"]["MetadataFieldList"];
                 };
             };
             /** @description Problems. */
@@ -14500,38 +14909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        purpose: "photo" | "revision" | "support";
-                        itemId: string | null;
-                        documentId: string | null;
-                        supportTicketId: string | null;
-                        fileName: string;
-                        contentType: string;
-                        size: number;
-                        offset: number;
-                        chunkSize: number;
-                        /** @enum {string} */
-                        state: "open" | "completing" | "completed" | "aborted" | "expired" | "failed";
-                        photoId: string | null;
-                        revisionId: string | null;
-                        attachmentId: string | null;
-                        failureReason: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        createdAtUtc: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        expiresAtUtc: string;
-                        completedAtUtc: string | null;
-                        maxFileBytes: number;
-                    };
+                    "application/json": components["schemas"]["NewUploadSession"];
                 };
             };
             /** @description Every problem of the code and status at once (errors.code, errors.status). */
@@ -16105,12 +16483,7 @@ export interface operations {
                         steps: {
                             step: number;
                             name: string;
-                            reviewers: {
-                                /** Format: uuid */
-                                id: string;
-                                displayName: string;
-                                email: string;
-                            }[];
+                            reviewers: components["schemas"]["UserContact"][];
                             problem: string | null;
                         }[];
                     };
@@ -18262,6 +18635,8 @@ export interface operations {
                     responseDueDate?: string | null;
                     /** @enum {string} */
                     wizardStep?: "details" | "revisions" | "recipients" | "message" | "review";
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -18311,7 +18686,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Sent already (KR_TRANSMITTAL_STATE). */
+            /** @description Sent already (KR_TRANSMITTAL_STATE). Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18354,6 +18729,8 @@ export interface operations {
             content: {
                 "application/json": {
                     revisionIds: string[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -18403,7 +18780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Sent already (KR_TRANSMITTAL_STATE). */
+            /** @description Sent already (KR_TRANSMITTAL_STATE). Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18456,6 +18833,8 @@ export interface operations {
                 "application/json": {
                     userIds: string[];
                     partyIds: string[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -18505,7 +18884,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Sent already (KR_TRANSMITTAL_STATE). */
+            /** @description Sent already (KR_TRANSMITTAL_STATE). Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21601,6 +21980,8 @@ export interface operations {
                     isMfaEnforced?: boolean;
                     /** @enum {string} */
                     roleKey?: "admin" | "read-write" | "read-only";
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -21650,7 +22031,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The last active administrator cannot be demoted or suspended (KR_LAST_ADMIN); you cannot suspend yourself (KR_SELF_CHANGE). */
+            /** @description The last active administrator cannot be demoted or suspended (KR_LAST_ADMIN); you cannot suspend yourself (KR_SELF_CHANGE). Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21947,11 +22328,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** @enum {string} */
-                            key: "admin" | "read-write" | "read-only";
-                            name: string;
-                        }[];
+                        items: components["schemas"]["AdminRole"][];
                     };
                 };
             };
@@ -22000,14 +22377,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            memberCount: number;
-                            isCurrent: boolean;
-                        }[];
+                        items: components["schemas"]["AdminOrganisation"][];
                     };
                 };
             };
@@ -22165,10 +22535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Invite"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["InvitePage"];
                 };
             };
             /** @description A filter is not valid. */
@@ -22634,10 +23001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        claimed: components["schemas"]["InviteClaimed"];
-                        session: components["schemas"]["Session"];
-                    };
+                    "application/json": components["schemas"]["InviteClaimResult"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -22750,10 +23114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        claimed: components["schemas"]["InviteClaimed"];
-                        session: components["schemas"]["Session"];
-                    };
+                    "application/json": components["schemas"]["InviteClaimResult"];
                 };
             };
             /** @description The fields have problems: see errors. */
@@ -23219,10 +23580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        claimed: components["schemas"]["ProjectInviteClaimed"];
-                        session: components["schemas"]["Session"];
-                    };
+                    "application/json": components["schemas"]["ProjectInviteClaimResult"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -23333,10 +23691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        claimed: components["schemas"]["ProjectInviteClaimed"];
-                        session: components["schemas"]["Session"];
-                    };
+                    "application/json": components["schemas"]["ProjectInviteClaimResult"];
                 };
             };
             /** @description Not an 8-character code. */
@@ -24232,15 +24587,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            action: string;
-                            count: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            lastAtUtc: string;
-                        }[];
+                        items: components["schemas"]["AuditActionCount"][];
                     };
                 };
             };
@@ -24361,23 +24708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ok: boolean;
-                        checked: number;
-                        headSeq: number;
-                        firstBroken: {
-                            chainSeq: number;
-                            id: string | null;
-                            /** @enum {string} */
-                            reason: "hash-mismatch" | "link-mismatch" | "missing-entry" | "head-mismatch";
-                            detail?: string;
-                        } | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        verifiedAtUtc: string;
-                    };
+                    "application/json": components["schemas"]["ChainVerification"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -24420,15 +24751,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The packages by order, then name; itemCount: items not deleted that carry it. */
+            /** @description The packages by order, then name; itemCount: items not deleted that carry it; `revision`, the list’s, for the next save. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["AdminPackage"][];
-                    };
+                    "application/json": components["schemas"]["AdminPackageList"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -24497,19 +24826,19 @@ export interface operations {
                         active: boolean;
                         sortOrder: number;
                     }[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
         responses: {
-            /** @description The packages by order, then name; itemCount: items not deleted that carry it. */
+            /** @description The packages by order, then name; itemCount: items not deleted that carry it; `revision`, the list’s, for the next save. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["AdminPackage"][];
-                    };
+                    "application/json": components["schemas"]["AdminPackageList"];
                 };
             };
             /** @description The body is not valid: see errors (`items.{n}.key`, …). */
@@ -24541,6 +24870,15 @@ export interface operations {
             };
             /** @description Not the session’s organisation. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24594,6 +24932,8 @@ export interface operations {
                     name?: string;
                     active?: boolean;
                     sortOrder?: number;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -24636,6 +24976,15 @@ export interface operations {
             };
             /** @description Not the session’s organisation, or no such package. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24689,9 +25038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ProjectPackageSetting"][];
-                    };
+                    "application/json": components["schemas"]["ProjectPackageSettings"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -24821,17 +25168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        open: number;
-                        completing: number;
-                        completed: number;
-                        failed: number;
-                        aborted: number;
-                        expired: number;
-                        stuck: number;
-                        bytesCompleted: number;
-                        bytesInProgress: number;
-                    };
+                    "application/json": components["schemas"]["AdminUploadStats"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -24956,10 +25293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["SupportTicket"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["SupportTicketPage"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -25283,38 +25617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        purpose: "photo" | "revision" | "support";
-                        itemId: string | null;
-                        documentId: string | null;
-                        supportTicketId: string | null;
-                        fileName: string;
-                        contentType: string;
-                        size: number;
-                        offset: number;
-                        chunkSize: number;
-                        /** @enum {string} */
-                        state: "open" | "completing" | "completed" | "aborted" | "expired" | "failed";
-                        photoId: string | null;
-                        revisionId: string | null;
-                        attachmentId: string | null;
-                        failureReason: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        createdAtUtc: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        expiresAtUtc: string;
-                        completedAtUtc: string | null;
-                        maxFileBytes: number;
-                    };
+                    "application/json": components["schemas"]["NewUploadSession"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -25586,10 +25889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["SupportTicket"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["SupportTicketPage"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -25646,12 +25946,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            displayName: string;
-                            email: string;
-                        }[];
+                        items: components["schemas"]["UserContact"][];
                     };
                 };
             };
@@ -25758,6 +26053,8 @@ export interface operations {
                     /** @enum {string} */
                     status?: "open" | "pending" | "resolved" | "closed";
                     assigneeId?: string | null;
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -25800,6 +26097,15 @@ export interface operations {
             };
             /** @description No such ticket. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26030,11 +26336,7 @@ export interface operations {
                             version: number;
                             configured: boolean;
                             updatedAtUtc: string | null;
-                            updatedBy: {
-                                /** Format: uuid */
-                                id: string;
-                                displayName: string;
-                            } | null;
+                            updatedBy: components["schemas"]["UserRef"] | null;
                             lastTest: components["schemas"]["ConfigTestResult"] | null;
                         }[];
                     };
@@ -26353,11 +26655,7 @@ export interface operations {
                              * @description ISO 8601, UTC.
                              */
                             changedAtUtc: string;
-                            changedBy: {
-                                /** Format: uuid */
-                                id: string;
-                                displayName: string;
-                            } | null;
+                            changedBy: components["schemas"]["UserRef"] | null;
                             restoredFrom: number | null;
                             changes: {
                                 field: string;
@@ -26561,7 +26859,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                key: string;
+                key: "verify-email" | "account-exists" | "reset-password" | "admin-password-reset" | "email-change" | "email-changed" | "invite" | "project-invite" | "join-request-received" | "join-request-decided" | "support-reply" | "workflow-review" | "workflow-due" | "transmittal-sent" | "document-renumbered" | "revision-superseded" | "item-assigned" | "item-response" | "item-close-requested" | "export-ready" | "digest";
             };
             cookie?: never;
         };
@@ -26628,7 +26926,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                key: string;
+                key: "verify-email" | "account-exists" | "reset-password" | "admin-password-reset" | "email-change" | "email-changed" | "invite" | "project-invite" | "join-request-received" | "join-request-decided" | "support-reply" | "workflow-review" | "workflow-due" | "transmittal-sent" | "document-renumbered" | "revision-superseded" | "item-assigned" | "item-response" | "item-close-requested" | "export-ready" | "digest";
             };
             cookie?: never;
         };
@@ -26723,7 +27021,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                key: string;
+                key: "verify-email" | "account-exists" | "reset-password" | "admin-password-reset" | "email-change" | "email-changed" | "invite" | "project-invite" | "join-request-received" | "join-request-decided" | "support-reply" | "workflow-review" | "workflow-due" | "transmittal-sent" | "document-renumbered" | "revision-superseded" | "item-assigned" | "item-response" | "item-close-requested" | "export-ready" | "digest";
             };
             cookie?: never;
         };
@@ -26790,7 +27088,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                key: string;
+                key: "verify-email" | "account-exists" | "reset-password" | "admin-password-reset" | "email-change" | "email-changed" | "invite" | "project-invite" | "join-request-received" | "join-request-decided" | "support-reply" | "workflow-review" | "workflow-due" | "transmittal-sent" | "document-renumbered" | "revision-superseded" | "item-assigned" | "item-response" | "item-close-requested" | "export-ready" | "digest";
             };
             cookie?: never;
         };
@@ -26811,11 +27109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        subject: string;
-                        html: string;
-                        text: string;
-                    };
+                    "application/json": components["schemas"]["EmailTemplateRendered"];
                 };
             };
             /** @description A field has problems: see errors. */
@@ -26879,7 +27173,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                key: string;
+                key: "verify-email" | "account-exists" | "reset-password" | "admin-password-reset" | "email-change" | "email-changed" | "invite" | "project-invite" | "join-request-received" | "join-request-decided" | "support-reply" | "workflow-review" | "workflow-due" | "transmittal-sent" | "document-renumbered" | "revision-superseded" | "item-assigned" | "item-response" | "item-close-requested" | "export-ready" | "digest";
             };
             cookie?: never;
         };
@@ -26902,12 +27196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        queued: true;
-                        to: string;
-                        subject: string;
-                    };
+                    "application/json": components["schemas"]["EmailTemplateTestResult"];
                 };
             };
             /** @description A field has problems: see errors. */
@@ -27756,10 +28045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        secret: string;
-                        otpauthUri: string;
-                    };
+                    "application/json": components["schemas"]["MfaEnrollment"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -28247,6 +28533,8 @@ export interface operations {
                     locale?: string;
                     timeZone?: string;
                     workingDays?: number[];
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -28287,7 +28575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The slug is taken (errors.slug). */
+            /** @description The slug is taken (errors.slug). Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -28825,18 +29113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        appearance: components["schemas"]["Appearance"];
-                        saved: boolean;
-                        contrast: {
-                            /** @enum {string} */
-                            key: "text-background" | "text-surface" | "button-text" | "link-surface";
-                            label: string;
-                            ratio: number;
-                            ok: boolean;
-                        }[];
-                        updatedAtUtc: string | null;
-                    };
+                    "application/json": components["schemas"]["AppearanceSettings"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -28902,18 +29179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        appearance: components["schemas"]["Appearance"];
-                        saved: boolean;
-                        contrast: {
-                            /** @enum {string} */
-                            key: "text-background" | "text-surface" | "button-text" | "link-surface";
-                            label: string;
-                            ratio: number;
-                            ok: boolean;
-                        }[];
-                        updatedAtUtc: string | null;
-                    };
+                    "application/json": components["schemas"]["AppearanceSettings"];
                 };
             };
             /** @description A value is not valid. */
@@ -29114,17 +29380,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "review-assigned" | "review-due" | "transmittal-received" | "item-assigned" | "close-requested" | "revision-superseded";
-                            title: string;
-                            link: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            readAt: string | null;
-                        }[];
+                        items: components["schemas"]["Notification"][];
                         nextCursor: string | null;
                         unread: number;
                     };
@@ -29285,17 +29541,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        notification: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "review-assigned" | "review-due" | "transmittal-received" | "item-assigned" | "close-requested" | "revision-superseded";
-                            title: string;
-                            link: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            readAt: string | null;
-                        };
+                        notification: components["schemas"]["Notification"];
                         unread: number;
                     };
                 };
@@ -29379,10 +29625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accepted: number;
-                        dropped: number;
-                    };
+                    "application/json": components["schemas"]["IngestReceipt"];
                 };
             };
             /** @description The body is not a batch (not JSON, no events array, too many events). */
@@ -29482,10 +29725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accepted: number;
-                        dropped: number;
-                    };
+                    "application/json": components["schemas"]["IngestReceipt"];
                 };
             };
             /** @description The body is not a batch (not JSON, no events array, too many events). */
@@ -29563,10 +29803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accepted: number;
-                        dropped: number;
-                    };
+                    "application/json": components["schemas"]["IngestReceipt"];
                 };
             };
             /** @description The body is not a batch (not JSON, no events array, too many events). */
@@ -29813,11 +30050,7 @@ export interface operations {
                             receivedAtUtc: string;
                             visitorId: string | null;
                             correlationId: string | null;
-                            user: {
-                                id: string;
-                                displayName: string | null;
-                                email: string | null;
-                            } | null;
+                            user: components["schemas"]["TelemetryPerson"] | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -29919,24 +30152,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** @description SHA-256 (hex) of the message and the top three frames. */
-                            fingerprint: string;
-                            /** @description web.error.<source> of the latest occurrence. */
-                            name: string;
-                            message: string;
-                            count: number;
-                            /** @description ISO 8601, UTC. */
-                            firstSeenUtc: string;
-                            /** @description ISO 8601, UTC. */
-                            lastSeenUtc: string;
-                            /** @description Distinct people (only those the organisation names: Settings › Admin “identify users in reports”). */
-                            users: number;
-                            /** @description Distinct visitor ids (kr-vis). */
-                            visitors: number;
-                            lastPath: string | null;
-                            lastRelease: string | null;
-                        }[];
+                        items: components["schemas"]["FrontendErrorGroup"][];
                         page: number;
                         pageSize: number;
                         hasMore: boolean;
@@ -30002,30 +30218,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        group: {
-                            /** @description SHA-256 (hex) of the message and the top three frames. */
-                            fingerprint: string;
-                            /** @description web.error.<source> of the latest occurrence. */
-                            name: string;
-                            message: string;
-                            count: number;
-                            /** @description ISO 8601, UTC. */
-                            firstSeenUtc: string;
-                            /** @description ISO 8601, UTC. */
-                            lastSeenUtc: string;
-                            /** @description Distinct people (only those the organisation names: Settings › Admin “identify users in reports”). */
-                            users: number;
-                            /** @description Distinct visitor ids (kr-vis). */
-                            visitors: number;
-                            lastPath: string | null;
-                            lastRelease: string | null;
-                        };
+                        group: components["schemas"]["FrontendErrorGroup"];
                         /** @description Up to 50 of the people it happened to, most recent first. */
-                        affectedUsers: {
-                            id: string;
-                            displayName: string | null;
-                            email: string | null;
-                        }[];
+                        affectedUsers: components["schemas"]["TelemetryPerson"][];
                         occurrences: {
                             items: {
                                 id: string;
@@ -30036,11 +30231,7 @@ export interface operations {
                                 release: string | null;
                                 /** @description The error’s correlation id (kr-vis). */
                                 visitorId: string | null;
-                                user: {
-                                    id: string;
-                                    displayName: string | null;
-                                    email: string | null;
-                                } | null;
+                                user: components["schemas"]["TelemetryPerson"] | null;
                                 /** @description ISO 8601, UTC. */
                                 occurredAtUtc: string;
                                 /** @description ISO 8601, UTC. */
@@ -30133,74 +30324,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            id: string;
-                            /**
-                             * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
-                             * @enum {string}
-                             */
-                            scope: "organisation" | "instance";
-                            /** @enum {string} */
-                            trigger: "manual" | "schedule";
-                            /** @enum {string} */
-                            outcome: "running" | "passed" | "failed";
-                            /** @description ISO 8601, UTC. */
-                            startedAtUtc: string;
-                            finishedAtUtc: string | null;
-                            requestedBy: {
-                                id: string;
-                                displayName: string | null;
-                            } | null;
-                            correlationId: string | null;
-                            instanceId: string | null;
-                            /** @description Per check: the last attempt’s outcome and message, and how many attempts it took. */
-                            checks: {
-                                /** @enum {string} */
-                                check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
-                                /** @enum {string} */
-                                outcome: "passed" | "failed" | "skipped";
-                                attempts: number;
-                                durationMs: number;
-                                message: string;
-                            }[];
-                        }[];
+                        items: components["schemas"]["DiagnosticRun"][];
                         nextCursor: string | null;
                         /** @description Spec §3 failure tracking per check, every check present. */
                         tracking: {
-                            organisation: {
-                                /** @enum {string} */
-                                check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
-                                /**
-                                 * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
-                                 * @enum {string}
-                                 */
-                                scope: "organisation" | "instance";
-                                failureCount: number;
-                                consecutiveFailures: number;
-                                lastFailureUtc: string | null;
-                                lastSuccessUtc: string | null;
-                                lastError: string | null;
-                                lastOutcome: ("passed" | "failed" | "skipped") | null;
-                                lastMessage: string | null;
-                                lastRunAtUtc: string | null;
-                            }[];
-                            instance: {
-                                /** @enum {string} */
-                                check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
-                                /**
-                                 * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
-                                 * @enum {string}
-                                 */
-                                scope: "organisation" | "instance";
-                                failureCount: number;
-                                consecutiveFailures: number;
-                                lastFailureUtc: string | null;
-                                lastSuccessUtc: string | null;
-                                lastError: string | null;
-                                lastOutcome: ("passed" | "failed" | "skipped") | null;
-                                lastMessage: string | null;
-                                lastRunAtUtc: string | null;
-                            }[];
+                            organisation: components["schemas"]["DiagnosticCheckState"][];
+                            instance: components["schemas"]["DiagnosticCheckState"][];
                         };
                     };
                 };
@@ -30258,37 +30387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /**
-                         * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
-                         * @enum {string}
-                         */
-                        scope: "organisation" | "instance";
-                        /** @enum {string} */
-                        trigger: "manual" | "schedule";
-                        /** @enum {string} */
-                        outcome: "running" | "passed" | "failed";
-                        /** @description ISO 8601, UTC. */
-                        startedAtUtc: string;
-                        finishedAtUtc: string | null;
-                        requestedBy: {
-                            id: string;
-                            displayName: string | null;
-                        } | null;
-                        correlationId: string | null;
-                        instanceId: string | null;
-                        /** @description Per check: the last attempt’s outcome and message, and how many attempts it took. */
-                        checks: {
-                            /** @enum {string} */
-                            check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
-                            /** @enum {string} */
-                            outcome: "passed" | "failed" | "skipped";
-                            attempts: number;
-                            durationMs: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DiagnosticRun"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -30347,58 +30446,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        run: {
-                            id: string;
-                            /**
-                             * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
-                             * @enum {string}
-                             */
-                            scope: "organisation" | "instance";
-                            /** @enum {string} */
-                            trigger: "manual" | "schedule";
-                            /** @enum {string} */
-                            outcome: "running" | "passed" | "failed";
-                            /** @description ISO 8601, UTC. */
-                            startedAtUtc: string;
-                            finishedAtUtc: string | null;
-                            requestedBy: {
-                                id: string;
-                                displayName: string | null;
-                            } | null;
-                            correlationId: string | null;
-                            instanceId: string | null;
-                            /** @description Per check: the last attempt’s outcome and message, and how many attempts it took. */
-                            checks: {
-                                /** @enum {string} */
-                                check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
-                                /** @enum {string} */
-                                outcome: "passed" | "failed" | "skipped";
-                                attempts: number;
-                                durationMs: number;
-                                message: string;
-                            }[];
-                        };
-                        attempts: {
-                            id: string;
-                            runId: string;
-                            /**
-                             * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
-                             * @enum {string}
-                             */
-                            scope: "organisation" | "instance";
-                            /** @enum {string} */
-                            check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
-                            attempt: number;
-                            /** @description ISO 8601, UTC. */
-                            startedAtUtc: string;
-                            durationMs: number;
-                            /** @enum {string} */
-                            outcome: "passed" | "failed" | "skipped";
-                            message: string;
-                            detail: {
-                                [key: string]: unknown;
-                            };
-                        }[];
+                        run: components["schemas"]["DiagnosticRun"];
+                        attempts: components["schemas"]["DiagnosticAttempt"][];
                     };
                 };
             };
@@ -30474,27 +30523,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            id: string;
-                            runId: string;
-                            /**
-                             * @description organisation: the caller’s organisation; instance: the server’s own scheduled health, shown to every administrator.
-                             * @enum {string}
-                             */
-                            scope: "organisation" | "instance";
-                            /** @enum {string} */
-                            check: "database" | "mail" | "storage" | "redis" | "hub" | "disk" | "clock";
-                            attempt: number;
-                            /** @description ISO 8601, UTC. */
-                            startedAtUtc: string;
-                            durationMs: number;
-                            /** @enum {string} */
-                            outcome: "passed" | "failed" | "skipped";
-                            message: string;
-                            detail: {
-                                [key: string]: unknown;
-                            };
-                        }[];
+                        items: components["schemas"]["DiagnosticAttempt"][];
                         nextCursor: string | null;
                     };
                 };
@@ -30726,26 +30755,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         scope: "organisation" | "instance";
-                        items: {
-                            /** @description The group’s key, for /api/admin/schema-incidents/groups/{group}. */
-                            group: string;
-                            /** @enum {string} */
-                            source: "server" | "web";
-                            method: string;
-                            /** @description The call’s path template, e.g. /api/items/{itemId}. */
-                            path: string;
-                            /** @description Where in the body, e.g. items.3.dueDate; "" for the body itself. */
-                            field: string;
-                            count: number;
-                            /** @description ISO 8601, UTC. */
-                            firstSeenUtc: string;
-                            /** @description ISO 8601, UTC. */
-                            lastSeenUtc: string;
-                            lastStatus: number;
-                            lastExpected: string;
-                            lastGot: string;
-                            lastCorrelationId: string | null;
-                        }[];
+                        items: components["schemas"]["SchemaIncidentGroup"][];
                         page: number;
                         nextPage: number | null;
                     };
@@ -30813,26 +30823,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         scope: "organisation" | "instance";
-                        group: {
-                            /** @description The group’s key, for /api/admin/schema-incidents/groups/{group}. */
-                            group: string;
-                            /** @enum {string} */
-                            source: "server" | "web";
-                            method: string;
-                            /** @description The call’s path template, e.g. /api/items/{itemId}. */
-                            path: string;
-                            /** @description Where in the body, e.g. items.3.dueDate; "" for the body itself. */
-                            field: string;
-                            count: number;
-                            /** @description ISO 8601, UTC. */
-                            firstSeenUtc: string;
-                            /** @description ISO 8601, UTC. */
-                            lastSeenUtc: string;
-                            lastStatus: number;
-                            lastExpected: string;
-                            lastGot: string;
-                            lastCorrelationId: string | null;
-                        };
+                        group: components["schemas"]["SchemaIncidentGroup"];
                         items: {
                             /** Format: uuid */
                             id: string;
@@ -30979,22 +30970,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** @description The group’s key, for /api/admin/security/csp-reports/groups/{group}. */
-                            group: string;
-                            directive: string;
-                            /** @description Without query or fragment; or inline, eval, data as the browser names them. */
-                            blockedUrl: string;
-                            count: number;
-                            /** @description ISO 8601, UTC. */
-                            firstSeenUtc: string;
-                            /** @description ISO 8601, UTC. */
-                            lastSeenUtc: string;
-                            sampleDocumentUrl: string | null;
-                            /** @description file:line:column of the newest report. */
-                            sampleSource: string | null;
-                            dispositions: ("enforce" | "report")[];
-                        }[];
+                        items: components["schemas"]["CspReportGroup"][];
                         page: number;
                         nextPage: number | null;
                         /** @description Reports without an organisation (pages drawn for no one signed in), the most frequent groups, counts only. */
@@ -31069,22 +31045,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        group: {
-                            /** @description The group’s key, for /api/admin/security/csp-reports/groups/{group}. */
-                            group: string;
-                            directive: string;
-                            /** @description Without query or fragment; or inline, eval, data as the browser names them. */
-                            blockedUrl: string;
-                            count: number;
-                            /** @description ISO 8601, UTC. */
-                            firstSeenUtc: string;
-                            /** @description ISO 8601, UTC. */
-                            lastSeenUtc: string;
-                            sampleDocumentUrl: string | null;
-                            /** @description file:line:column of the newest report. */
-                            sampleSource: string | null;
-                            dispositions: ("enforce" | "report")[];
-                        };
+                        group: components["schemas"]["CspReportGroup"];
                         items: {
                             /** Format: uuid */
                             id: string;
@@ -31177,24 +31138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        lines: {
-                            seq: number;
-                            timeUtc: string;
-                            /** @enum {string} */
-                            level: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
-                            unit: string | null;
-                            msg: string;
-                            correlationId: string | null;
-                            visitorId: string | null;
-                            fields: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        logFile: boolean;
-                        heldSinceUtc: string | null;
-                        nextBefore: number | null;
-                    };
+                    "application/json": components["schemas"]["LogTail"];
                 };
             };
             /** @description A filter is not valid: see errors. */
@@ -31259,24 +31203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        lines: {
-                            seq: number;
-                            timeUtc: string;
-                            /** @enum {string} */
-                            level: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
-                            unit: string | null;
-                            msg: string;
-                            correlationId: string | null;
-                            visitorId: string | null;
-                            fields: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        logFile: boolean;
-                        heldSinceUtc: string | null;
-                        nextBefore: number | null;
-                    };
+                    "application/json": components["schemas"]["LogTail"];
                 };
             };
             /** @description A filter is not valid: see errors. */
@@ -31333,18 +31260,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            roleKey: string;
-                            roleName: string;
-                            /** @enum {string} */
-                            status: "active" | "suspended" | "invited";
-                            isCurrent: boolean;
-                            isDefault: boolean;
-                        }[];
+                        items: components["schemas"]["MyOrganisation"][];
                     };
                 };
             };
@@ -31403,19 +31319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        slug: string;
-                        /** @constant */
-                        roleKey: "admin";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        createdAtUtc: string;
-                    };
+                    "application/json": components["schemas"]["CreatedOrganisation"];
                 };
             };
             /** @description The fields have problems: see errors. */
@@ -31588,20 +31492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        tenantId: string;
-                        /** @enum {string} */
-                        plan: "free" | "team" | "business";
-                        planName: string;
-                        seats: number;
-                        validUntilUtc: string | null;
-                        /** @enum {string} */
-                        status: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                        /** @enum {string} */
-                        source: "default" | "checkout" | "store" | "operator";
-                        updatedAtUtc: string | null;
-                    };
+                    "application/json": components["schemas"]["Licence"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -31673,6 +31564,8 @@ export interface operations {
                     validUntilUtc?: string | null;
                     /** @enum {string} */
                     status?: "active" | "trialing" | "past_due" | "cancelled" | "expired";
+                    /** @description The record’s `revision` when you opened it. When someone saved since, nothing is saved: 409 KR_EDIT_CONFLICT. */
+                    expectedRevision?: number;
                 };
             };
         };
@@ -31683,20 +31576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        tenantId: string;
-                        /** @enum {string} */
-                        plan: "free" | "team" | "business";
-                        planName: string;
-                        seats: number;
-                        validUntilUtc: string | null;
-                        /** @enum {string} */
-                        status: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                        /** @enum {string} */
-                        source: "default" | "checkout" | "store" | "operator";
-                        updatedAtUtc: string | null;
-                    };
+                    "application/json": components["schemas"]["Licence"];
                 };
             };
             /** @description The fields have problems: see errors. */
@@ -31735,7 +31615,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The first request with this Idempotency-Key is still being answered. */
+            /** @description Someone saved since you opened it (KR_EDIT_CONFLICT): nothing was saved; `current` is the record as it is now, with `currentRevision`, `yourRevision` and `changedBy` (their name, or null). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -31812,12 +31692,7 @@ export interface operations {
                             sinceUtc: string;
                         }[];
                         nextCursor: string | null;
-                        seats: {
-                            total: number;
-                            used: number;
-                            reserved: number;
-                            free: number;
-                        };
+                        seats: components["schemas"]["SeatCounts"];
                     };
                 };
             };
@@ -31888,10 +31763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Invite"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["InvitePage"];
                 };
             };
             /** @description A parameter is not valid. */
@@ -32180,12 +32052,7 @@ export interface operations {
                         userId: string;
                         /** @constant */
                         status: "revoked";
-                        seats: {
-                            total: number;
-                            used: number;
-                            reserved: number;
-                            free: number;
-                        };
+                        seats: components["schemas"]["SeatCounts"];
                     };
                 };
             };
@@ -32269,37 +32136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        tenantId: string;
-                        /** @enum {string} */
-                        plan: "free" | "team" | "business";
-                        planName: string;
-                        /** @enum {string} */
-                        licensedPlan: "free" | "team" | "business";
-                        /** @enum {string} */
-                        status: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                        validUntilUtc: string | null;
-                        lapsed: boolean;
-                        seats: {
-                            total: number;
-                            used: number;
-                            reserved: number;
-                            free: number;
-                            enforced: boolean;
-                            nearLimit: boolean;
-                        };
-                        features: {
-                            "identity-provider-sign-in": boolean;
-                        } & {
-                            [key: string]: boolean;
-                        };
-                        limits: {
-                            storageBytes: number;
-                            maxSeats: number;
-                        };
-                        isAdmin: boolean;
-                    };
+                    "application/json": components["schemas"]["Entitlements"];
                 };
             };
             /** @description Not signed in, or the session has expired. */
@@ -32349,20 +32186,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         provider: "none" | "test" | "stripe";
-                        licence: {
-                            /** Format: uuid */
-                            tenantId: string;
-                            /** @enum {string} */
-                            plan: "free" | "team" | "business";
-                            planName: string;
-                            seats: number;
-                            validUntilUtc: string | null;
-                            /** @enum {string} */
-                            status: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                            /** @enum {string} */
-                            source: "default" | "checkout" | "store" | "operator";
-                            updatedAtUtc: string | null;
-                        };
+                        licence: components["schemas"]["Licence"];
                         seatsInUse: number;
                     };
                 };
@@ -32423,20 +32247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        plan: "team" | "business";
-                        seats: number;
-                        /** @enum {string} */
-                        status: "open" | "completed" | "expired" | "cancelled" | "failed";
-                        url: string | null;
-                        expiresAtUtc: string | null;
-                        completedAtUtc: string | null;
-                        /** Format: date-time */
-                        createdAtUtc: string;
-                    };
+                    "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
             /** @description The plan or seats are not valid (errors.seats: outside the plan's range, or fewer than the seats in use). */
@@ -32530,20 +32341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        plan: "team" | "business";
-                        seats: number;
-                        /** @enum {string} */
-                        status: "open" | "completed" | "expired" | "cancelled" | "failed";
-                        url: string | null;
-                        expiresAtUtc: string | null;
-                        completedAtUtc: string | null;
-                        /** Format: date-time */
-                        createdAtUtc: string;
-                    };
+                    "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
             /** @description Some input is not valid: the field errors say which. */
@@ -32846,39 +32644,7 @@ export interface operations {
                             google: boolean;
                         };
                         liveCodeExpiresAtUtc: string | null;
-                        subscriptions: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            store: "apple" | "google";
-                            productId: string;
-                            /** @enum {string} */
-                            plan: "free" | "team" | "business";
-                            seats: number;
-                            environment: string;
-                            /** @enum {string} */
-                            state: "active" | "renewal-off" | "grace-period" | "billing-retry" | "on-hold" | "paused" | "expired" | "refunded" | "pending";
-                            /** @enum {string} */
-                            licenceStatus: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                            expiresAtUtc: string | null;
-                            autoRenew: boolean | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            linkedAtUtc: string;
-                            linkedBy: {
-                                /** Format: uuid */
-                                id: string;
-                                displayName: string;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            lastVerifiedAtUtc: string;
-                            isLicenceSource: boolean;
-                        }[];
+                        subscriptions: components["schemas"]["StoreSubscription"][];
                     };
                 };
             };
@@ -32929,21 +32695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code: string;
-                        /** Format: uri */
-                        link: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        createdAtUtc: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        expiresAtUtc: string;
-                    };
+                    "application/json": components["schemas"]["LinkCode"];
                 };
             };
             /** @description The Idempotency-Key header is not valid. */
@@ -33038,56 +32790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        subscription: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            store: "apple" | "google";
-                            productId: string;
-                            /** @enum {string} */
-                            plan: "free" | "team" | "business";
-                            seats: number;
-                            environment: string;
-                            /** @enum {string} */
-                            state: "active" | "renewal-off" | "grace-period" | "billing-retry" | "on-hold" | "paused" | "expired" | "refunded" | "pending";
-                            /** @enum {string} */
-                            licenceStatus: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                            expiresAtUtc: string | null;
-                            autoRenew: boolean | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            linkedAtUtc: string;
-                            linkedBy: {
-                                /** Format: uuid */
-                                id: string;
-                                displayName: string;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            lastVerifiedAtUtc: string;
-                            isLicenceSource: boolean;
-                        };
-                        licence: {
-                            /** Format: uuid */
-                            tenantId: string;
-                            /** @enum {string} */
-                            plan: "free" | "team" | "business";
-                            planName: string;
-                            seats: number;
-                            validUntilUtc: string | null;
-                            /** @enum {string} */
-                            status: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                            /** @enum {string} */
-                            source: "default" | "checkout" | "store" | "operator";
-                            updatedAtUtc: string | null;
-                        };
-                        licenceApplied: boolean;
-                    };
+                    "application/json": components["schemas"]["StoreLinkResult"];
                 };
             };
             /** @description The fields have problems: see errors. */
@@ -33199,56 +32902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        subscription: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            store: "apple" | "google";
-                            productId: string;
-                            /** @enum {string} */
-                            plan: "free" | "team" | "business";
-                            seats: number;
-                            environment: string;
-                            /** @enum {string} */
-                            state: "active" | "renewal-off" | "grace-period" | "billing-retry" | "on-hold" | "paused" | "expired" | "refunded" | "pending";
-                            /** @enum {string} */
-                            licenceStatus: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                            expiresAtUtc: string | null;
-                            autoRenew: boolean | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            linkedAtUtc: string;
-                            linkedBy: {
-                                /** Format: uuid */
-                                id: string;
-                                displayName: string;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            lastVerifiedAtUtc: string;
-                            isLicenceSource: boolean;
-                        };
-                        licence: {
-                            /** Format: uuid */
-                            tenantId: string;
-                            /** @enum {string} */
-                            plan: "free" | "team" | "business";
-                            planName: string;
-                            seats: number;
-                            validUntilUtc: string | null;
-                            /** @enum {string} */
-                            status: "active" | "trialing" | "past_due" | "cancelled" | "expired";
-                            /** @enum {string} */
-                            source: "default" | "checkout" | "store" | "operator";
-                            updatedAtUtc: string | null;
-                        };
-                        licenceApplied: boolean;
-                    };
+                    "application/json": components["schemas"]["StoreLinkResult"];
                 };
             };
             /** @description The fields have problems: see errors. */

@@ -324,6 +324,8 @@ export type Transmittal = {
    * purpose (e.g. S3 "For construction") was warned about, and the sender confirmed; null when all fitted.
    */
   purposeCheck: { warnings: string[]; confirmedBy: { id: string; displayName: string } | null; confirmedAtUtc: string | null } | null
+  /** Bumped by every change: a draft's saves send it back as expectedRevision. */
+  revision: number
   createdAt: string
   updatedAt: string
 }

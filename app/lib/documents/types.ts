@@ -58,6 +58,8 @@ export type Folder = {
   /** Sub-folders and documents directly inside that the caller may see. */
   folderCount: number
   documentCount: number
+  /** Bumped by every rename or move: send it back as expectedRevision. */
+  revision: number
   createdAtUtc: string
   updatedAtUtc: string
 }

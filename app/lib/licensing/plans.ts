@@ -46,4 +46,6 @@ export type Licence = {
   status: LicenceStatus
   source: LicenceSource
   updatedAtUtc: string | null
+  /** Bumped by every change (0 before the first): an operator's change sends it back as expectedRevision. */
+  revision: number
 }

@@ -32,7 +32,7 @@ export const CspReportGroupSchema = z.object({
   sampleDocumentUrl: z.string().nullable(),
   sampleSource: z.string().nullable().describe('file:line:column of the newest report.'),
   dispositions: z.array(z.enum(CSP_DISPOSITIONS)),
-})
+}).meta({ id: 'CspReportGroup' })
 
 export const CspUntenantedGroupSchema = z.object({ directive: z.string(), blockedUrl: z.string(), count: z.number().int(), firstSeenUtc: iso, lastSeenUtc: iso })
 

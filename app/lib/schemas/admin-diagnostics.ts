@@ -63,7 +63,7 @@ const CheckResultSchema = z.object({
   attempts: z.number().int(),
   durationMs: z.number().int(),
   message: z.string(),
-})
+}).meta({ id: 'DiagnosticCheckResult' })
 
 export const DiagnosticRunSchema = z.object({
   id: z.string(),
@@ -76,7 +76,7 @@ export const DiagnosticRunSchema = z.object({
   correlationId: z.string().nullable(),
   instanceId: z.string().nullable(),
   checks: z.array(CheckResultSchema).describe('Per check: the last attempt’s outcome and message, and how many attempts it took.'),
-})
+}).meta({ id: 'DiagnosticRun' })
 
 export const DiagnosticAttemptSchema = z.object({
   id: z.string(),
@@ -89,7 +89,7 @@ export const DiagnosticAttemptSchema = z.object({
   outcome: z.enum(ATTEMPT_OUTCOMES),
   message: z.string(),
   detail: z.record(z.string(), z.unknown()),
-})
+}).meta({ id: 'DiagnosticAttempt' })
 
 const CheckStateSchema = z.object({
   check: z.enum(DIAGNOSTIC_CHECKS),
@@ -102,7 +102,7 @@ const CheckStateSchema = z.object({
   lastOutcome: z.enum(ATTEMPT_OUTCOMES).nullable(),
   lastMessage: z.string().nullable(),
   lastRunAtUtc: utc.nullable(),
-})
+}).meta({ id: 'DiagnosticCheckState' })
 
 export const DiagnosticRunsPageSchema = z.object({
   items: z.array(DiagnosticRunSchema),

@@ -22,8 +22,6 @@ const text = body('Write the text body: every mail carries a plain-text part.', 
 const version = z.number({ error: 'The version you edited is missing: reload the page.' }).int().min(0).max(VERSION_MAX, 'No version is that high: reload the page.')
 const to = z.email({ error: 'Enter the e-mail address to send the test to.' }).max(254, 'Enter the e-mail address to send the test to.')
 
-export const EmailTemplateKeyParams = z.object({ key: z.string().max(100) })
-
 /** PUT /api/admin/email-templates/{key}: `version` is the one edited (0 while the default applies). */
 export const EmailTemplateSaveSchema = z.object({ subject, html, text, version }).strict()
 

@@ -63,7 +63,7 @@ export const FrontendErrorGroupSchema = z.object({
   visitors: z.number().int().describe('Distinct visitor ids (kr-vis).'),
   lastPath: z.string().nullable(),
   lastRelease: z.string().nullable(),
-})
+}).meta({ id: 'FrontendErrorGroup' })
 
 const Paged = { page: z.number().int(), pageSize: z.number().int(), hasMore: z.boolean() }
 
@@ -78,7 +78,8 @@ export const StackFrameSchema = z.object({
   mapped: z.boolean().describe('Mapped back to the source with the build’s map; false: shown as it came (another release, no map).'),
 })
 
-export const PersonSchema = z.object({ id: z.string(), displayName: z.string().nullable(), email: z.string().nullable() })
+/** Someone an error or an event is attributed to (named only when the organisation identifies users in reports). */
+export const PersonSchema = z.object({ id: z.string(), displayName: z.string().nullable(), email: z.string().nullable() }).meta({ id: 'TelemetryPerson' })
 
 export const FrontendErrorOccurrenceSchema = z.object({
   id: z.string(),

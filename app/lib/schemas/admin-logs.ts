@@ -46,11 +46,11 @@ export const LogLineSchema = z.object({
   correlationId: z.string().nullable(),
   visitorId: z.string().nullable(),
   fields: z.record(z.string(), z.unknown()),
-})
+}).meta({ id: 'LogLine' })
 
 export const LogTailResponseSchema = z.object({
   lines: z.array(LogLineSchema),
   logFile: z.boolean(),
   heldSinceUtc: z.string().nullable(),
   nextBefore: z.number().int().nullable(),
-})
+}).meta({ id: 'LogTail' })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PACKAGE_KEY_PATTERN, PACKAGE_NAME_MAX, PACKAGES_MAX, SORT_ORDER_MAX } from '~/lib/admin/packages'
+import { expectedRevision } from './edit-conflict'
 
 /** Administration › Packages: the bodies both sides validate and the screen's forms (docs/admin/packages-and-uploads.md); in the browser only their HTML constraints. */
 
@@ -19,12 +20,13 @@ export const PackageRowSchema = z.object({ key, name, active: z.boolean({ error:
 /** PUT /api/admin/organisations/{id}/packages: the whole list. */
 export const PackageListBodySchema = z.object({
   items: z.array(PackageRowSchema, { error: 'Send the packages as items.' }).max(PACKAGES_MAX, `An organisation has at most ${PACKAGES_MAX} packages.`),
+  expectedRevision,
 })
 export type PackageListBody = z.infer<typeof PackageListBodySchema>
 
 /** PATCH /api/admin/organisations/{id}/packages/{key}: one package's name, state or order. */
 export const PackagePatchSchema = z
-  .object({ name: name.optional(), active: z.boolean({ error: 'active is true or false.' }).optional(), sortOrder: sortOrder.optional() })
+  .object({ name: name.optional(), active: z.boolean({ error: 'active is true or false.' }).optional(), sortOrder: sortOrder.optional(), expectedRevision })
   .refine((v) => v.name !== undefined || v.active !== undefined || v.sortOrder !== undefined, { message: 'Send name, active or sortOrder.' })
 export type PackagePatch = z.infer<typeof PackagePatchSchema>
 
@@ -33,6 +35,7 @@ export const ProjectPackagesBodySchema = z.object({
   items: z
     .array(z.object({ packageKey: key, active: z.boolean({ error: 'active is true, false or null.' }).nullable() }), { error: 'Send the settings as items.' })
     .max(PACKAGES_MAX, `An organisation has at most ${PACKAGES_MAX} packages.`),
+  expectedRevision,
 })
 export type ProjectPackagesBody = z.infer<typeof ProjectPackagesBodySchema>
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { recordRevision } from './edit-conflict'
 import { SeatStandingSchema } from './licensing'
+import { UserContactSchema, UserRefSchema } from './reporting-responses'
 import {
   CONFIG_CATEGORIES,
   CONFIG_TEST_KINDS,
@@ -41,7 +42,7 @@ import { NewUploadSessionSchema, SupportAttachmentSchema } from './photos-respon
 
 const utc = z.iso.datetime().describe('ISO 8601, UTC.')
 const count = z.number().int().min(0)
-const person = z.object({ id: z.uuid(), displayName: z.string() })
+const person = UserRefSchema
 
 // ---- People ----
 
@@ -67,6 +68,7 @@ export const AdminUserSchema = z
     email: z.string(),
     status: z.enum(ADMIN_USER_STATUSES),
     isMfaEnforced: z.boolean(),
+    revision: recordRevision,
     createdAtUtc: utc,
     updatedAtUtc: utc,
     memberships: z.array(AdminMembershipSchema),
@@ -75,9 +77,9 @@ export const AdminUserSchema = z
 
 export const AdminUserPageSchema = z.object({ items: z.array(AdminUserSchema), nextCursor: z.string().nullable() })
 export const HardDeleteResultSchema = z.object({ id: z.uuid(), outcome: z.enum(['anonymised', 'removed-from-organisation']) }) satisfies z.ZodType<HardDeleteResult>
-export const AdminRoleListSchema = z.object({ items: z.array(z.object({ key: z.enum(ADMIN_ROLE_KEYS), name: z.string() }) satisfies z.ZodType<AdminRole>) })
+export const AdminRoleListSchema = z.object({ items: z.array(z.object({ key: z.enum(ADMIN_ROLE_KEYS), name: z.string() }).meta({ id: 'AdminRole' }) satisfies z.ZodType<AdminRole>) })
 export const AdminOrganisationListSchema = z.object({
-  items: z.array(z.object({ id: z.uuid(), name: z.string(), slug: z.string(), memberCount: count, isCurrent: z.boolean() }) satisfies z.ZodType<AdminOrganisation>),
+  items: z.array(z.object({ id: z.uuid(), name: z.string(), slug: z.string(), memberCount: count, isCurrent: z.boolean() }).meta({ id: 'AdminOrganisation' }) satisfies z.ZodType<AdminOrganisation>),
 })
 
 // ---- Devices ----
@@ -152,6 +154,9 @@ export const ProjectInviteSchema = z
   })
   .meta({ id: 'ProjectInvite' }) satisfies z.ZodType<ProjectInvite>
 
+/** A page of invites: GET /api/admin/invites, and an organisation's pending seat invites. */
+export const InvitePageSchema = z.object({ items: z.array(InviteSchema), nextCursor: z.string().nullable() }).meta({ id: 'InvitePage' })
+
 export const CreatedProjectInviteSchema = z.object({ invite: ProjectInviteSchema, token: z.string(), link: z.string(), code: z.string() }) satisfies z.ZodType<CreatedProjectInvite>
 
 export const ProjectInviteLandingSchema = z
@@ -211,12 +216,18 @@ export const OwnJoinRequestSchema = z
 // ---- Work packages ----
 
 export const AdminPackageSchema = z
-  .object({ key: z.string(), name: z.string(), active: z.boolean(), sortOrder: z.number().int(), itemCount: count, projectOverrideCount: count, createdAtUtc: utc, updatedAtUtc: utc })
+  .object({ key: z.string(), name: z.string(), active: z.boolean(), sortOrder: z.number().int(), itemCount: count, projectOverrideCount: count, revision: recordRevision, createdAtUtc: utc, updatedAtUtc: utc })
   .meta({ id: 'AdminPackage' }) satisfies z.ZodType<AdminPackage>
 
 export const ProjectPackageSettingSchema = z
   .object({ key: z.string(), name: z.string(), organisationActive: z.boolean(), override: z.boolean().nullable(), active: z.boolean() })
   .meta({ id: 'ProjectPackageSetting' }) satisfies z.ZodType<ProjectPackageSetting>
+
+/** The organisation's packages with the list's revision (GET and PUT /api/admin/organisations/{id}/packages answer the same). */
+export const AdminPackageListSchema = z.object({ items: z.array(AdminPackageSchema), revision: recordRevision }).meta({ id: 'AdminPackageList' })
+
+/** A project's package settings with their revision (the administrator's GET and the manager's PUT answer the same). */
+export const ProjectPackageSettingsSchema = z.object({ items: z.array(ProjectPackageSettingSchema), revision: recordRevision }).meta({ id: 'ProjectPackageSettings' })
 
 // ---- Overview and retention ----
 
@@ -261,7 +272,7 @@ export const AuditEntrySchema = z
   .meta({ id: 'AuditEntry' }) satisfies z.ZodType<AuditEntry>
 
 export const AuditPageSchema = z.object({ items: z.array(AuditEntrySchema), nextCursor: z.string().nullable() }) satisfies z.ZodType<AuditPage>
-export const AuditActionCountsSchema = z.object({ items: z.array(z.object({ action: z.string(), count, lastAtUtc: utc }) satisfies z.ZodType<AuditActionCount>) })
+export const AuditActionCountsSchema = z.object({ items: z.array(z.object({ action: z.string(), count, lastAtUtc: utc }).meta({ id: 'AuditActionCount' }) satisfies z.ZodType<AuditActionCount>) })
 
 export const ChainVerificationSchema = z.object({
   ok: z.boolean(),
@@ -271,7 +282,7 @@ export const ChainVerificationSchema = z.object({
     .object({ chainSeq: z.number().int(), id: z.uuid().nullable(), reason: z.enum(['hash-mismatch', 'link-mismatch', 'missing-entry', 'head-mismatch']), detail: z.string().optional() })
     .nullable(),
   verifiedAtUtc: utc,
-}) satisfies z.ZodType<ChainVerification>
+}).meta({ id: 'ChainVerification' }) satisfies z.ZodType<ChainVerification>
 
 // ---- Uploads ----
 
@@ -306,7 +317,7 @@ export const AdminUploadStatsSchema = z.object({
   stuck: count,
   bytesCompleted: count,
   bytesInProgress: count,
-}) satisfies z.ZodType<AdminUploadStats>
+}).meta({ id: 'AdminUploadStats' }) satisfies z.ZodType<AdminUploadStats>
 
 // ---- E-mail templates ----
 
@@ -332,8 +343,8 @@ export const EmailTemplateSchema = EmailTemplateSummarySchema.extend({
   ),
 }).meta({ id: 'EmailTemplate' }) satisfies z.ZodType<EmailTemplateDetail>
 
-export const EmailTemplateRenderedSchema = z.object(templateTexts) satisfies z.ZodType<EmailTemplatePreview>
-export const EmailTemplateTestResultSchema = z.object({ queued: z.literal(true), to: z.string(), subject: z.string() }) satisfies z.ZodType<EmailTemplateTestResult>
+export const EmailTemplateRenderedSchema = z.object(templateTexts).meta({ id: 'EmailTemplateRendered' }) satisfies z.ZodType<EmailTemplatePreview>
+export const EmailTemplateTestResultSchema = z.object({ queued: z.literal(true), to: z.string(), subject: z.string() }).meta({ id: 'EmailTemplateTestResult' }) satisfies z.ZodType<EmailTemplateTestResult>
 
 // ---- Support ----
 
@@ -348,6 +359,7 @@ export const SupportTicketSchema = z
     assignee: person.nullable(),
     messageCount: count,
     attachmentCount: count,
+    revision: recordRevision,
     createdAtUtc: utc,
     updatedAtUtc: utc,
     closedAtUtc: utc.nullable(),
@@ -359,8 +371,8 @@ export const SupportTicketDetailSchema = SupportTicketSchema.extend({
   attachments: z.array(SupportAttachmentSchema),
 }).meta({ id: 'SupportTicketDetail' }) satisfies z.ZodType<SupportTicketDetail>
 
-export const SupportTicketPageSchema = z.object({ items: z.array(SupportTicketSchema), nextCursor: z.string().nullable() })
-export const SupportAssigneeListSchema = z.object({ items: z.array(z.object({ id: z.uuid(), displayName: z.string(), email: z.string() }) satisfies z.ZodType<SupportAssignee>) })
+export const SupportTicketPageSchema = z.object({ items: z.array(SupportTicketSchema), nextCursor: z.string().nullable() }).meta({ id: 'SupportTicketPage' })
+export const SupportAssigneeListSchema = z.object({ items: z.array(UserContactSchema satisfies z.ZodType<SupportAssignee>) })
 export const SupportAttachmentListSchema = z.object({ items: z.array(SupportAttachmentSchema) })
 
 // ---- Configuration ----

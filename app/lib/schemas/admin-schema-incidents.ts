@@ -57,7 +57,7 @@ export const SchemaIncidentGroupSchema = z.object({
   lastExpected: z.string(),
   lastGot: z.string(),
   lastCorrelationId: z.string().nullable(),
-})
+}).meta({ id: 'SchemaIncidentGroup' })
 
 export const SchemaIncidentGroupPageSchema = z.object({
   scope: z.enum(SCHEMA_INCIDENT_SCOPES),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { expectedRevision } from './edit-conflict'
 import { SUPPORT_BODY_MAX, SUPPORT_STATUSES, SUPPORT_SUBJECT_MAX } from '~/lib/admin/support'
 
 /** Support tickets: the schemas both the API and the forms check (docs/admin/support.md); in the browser only their HTML constraints. */
@@ -23,6 +24,7 @@ export const TicketChangeSchema = z
   .object({
     status: z.enum(SUPPORT_STATUSES, { error: 'The status is open, pending, resolved or closed.' }).optional(),
     assigneeId: z.uuid({ error: 'Choose an administrator of this organisation, or nobody.' }).nullable().optional(),
+    expectedRevision,
   })
   .refine((v) => v.status !== undefined || v.assigneeId !== undefined, { message: 'Change the status or the assignee.', path: ['status'] })
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ADMIN_ROLE_KEYS, MEMBERSHIP_STATUSES } from '~/lib/admin/users'
 import { emailField, newPasswordField } from './auth'
+import { expectedRevision } from './edit-conflict'
 
 /** Administration › Users (docs/admin/users.md): the bodies and queries of the calls, shared by the backend and the forms. */
 
@@ -30,6 +31,7 @@ export const UserPatchSchema = z.strictObject(
     status: z.enum(PATCH_STATUSES, { error: 'Status is Active or Suspended.' }).optional(),
     isMfaEnforced: z.boolean({ error: 'isMfaEnforced is true or false.' }).optional(),
     roleKey: roleKeyField.optional(),
+    expectedRevision,
   },
   { error: 'Unknown field.' },
 )

@@ -36,7 +36,8 @@ export const OwnDeviceSchema = z
 
 export const OwnDeviceListSchema = z.object({ items: z.array(OwnDeviceSchema) })
 
-export const AuthEnrollmentSchema = z.object({ secret: z.string(), otpauthUri: z.string() })
+/** The same component as Settings' enrolment (MfaEnrollment). */
+export { MfaEnrollmentSchema as AuthEnrollmentSchema } from './settings-responses'
 
 /** The answers that only say what happened: verification-sent, verified, reset-sent, password-reset. */
 export const AuthStatusSchema = <S extends string>(status: S, extra: z.ZodRawShape = {}) => z.object({ status: z.literal(status), ...extra })

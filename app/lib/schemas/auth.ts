@@ -60,8 +60,12 @@ export const PasswordSetSchema = z.object({
   newPassword: newPasswordField,
 })
 
+/** A device's id as registration keeps it: the device's own text, trimmed, 1 to 200 characters (published for the paths that name one). */
+export const DEVICE_ID_PATTERN = /^\S(?:.*\S)?$/
+export const DEVICE_ID_MAX = 200
+
 export const DeviceRegisterSchema = z.object({
-  deviceId: z.string({ error: 'deviceId is required.' }).trim().min(1, 'deviceId is required.').max(200),
+  deviceId: z.string({ error: 'deviceId is required.' }).trim().min(1, 'deviceId is required.').max(DEVICE_ID_MAX),
   platform: z.string({ error: 'platform is required.' }).trim().min(1, 'platform is required.').max(40),
   name: z.string().trim().max(120).optional(),
   pushToken: z.string().trim().max(4096).optional(),

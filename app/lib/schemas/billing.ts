@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { LicenceSchema } from './licensing'
 import { CHECKOUT_STATUSES, PURCHASABLE_PLANS } from '~/lib/billing/types'
-import { LICENCE_SOURCES, LICENCE_STATUSES, PLAN_KEYS, PLANS } from '~/lib/licensing/plans'
+import { PLANS } from '~/lib/licensing/plans'
 
 const plan = z.enum(PURCHASABLE_PLANS, { error: 'Choose the Team or the Business plan.' })
 
@@ -31,17 +32,6 @@ export const CheckoutFormSchema = z
 
 const utc = z.iso.datetime({ offset: true })
 
-export const LicenceSchema = z.object({
-  tenantId: z.uuid(),
-  plan: z.enum(PLAN_KEYS),
-  planName: z.string(),
-  seats: z.number().int(),
-  validUntilUtc: utc.nullable(),
-  status: z.enum(LICENCE_STATUSES),
-  source: z.enum(LICENCE_SOURCES),
-  updatedAtUtc: utc.nullable(),
-})
-
 export const BillingOverviewSchema = z.object({
   provider: z.enum(['none', 'test', 'stripe']),
   licence: LicenceSchema,
@@ -57,6 +47,6 @@ export const BillingCheckoutSchema = z.object({
   expiresAtUtc: utc.nullable(),
   completedAtUtc: utc.nullable(),
   createdAtUtc: utc,
-})
+}).meta({ id: 'CheckoutSession' })
 
 export const WebhookReceiptSchema = z.object({ received: z.literal(true), outcome: z.string() })

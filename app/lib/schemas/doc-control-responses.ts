@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { recordRevision } from './edit-conflict'
 import { PurposeCheckSchema } from './rule-book'
+import { UserContactSchema } from './reporting-responses'
 import {
   DELIVERABLE_FLAGS,
   ISSUE_PURPOSES,
@@ -203,7 +204,7 @@ export const WorkflowPageSchema = numbered(WorkflowSummarySchema)
 export const WorkflowProposalSchema = z.object({
   template: z.object({ id: z.uuid(), name: z.string(), version: z.number().int() }),
   steps: z.array(
-    z.object({ step: z.number().int(), name: z.string(), reviewers: z.array(z.object({ id: z.uuid(), displayName: z.string(), email: z.string() })), problem: z.string().nullable() }),
+    z.object({ step: z.number().int(), name: z.string(), reviewers: z.array(UserContactSchema), problem: z.string().nullable() }),
   ),
 }) satisfies z.ZodType<WorkflowProposal>
 
@@ -306,6 +307,7 @@ export const TransmittalSchema = z
     package: TransmittalPackageSchema.nullable(),
     wizardStep: z.enum(WIZARD_STEPS),
     purposeCheck: PurposeCheckSchema.nullable(),
+    revision: recordRevision,
     createdAt: at,
     updatedAt: at,
   })

@@ -51,6 +51,7 @@ export const FolderSchema = z
     breadcrumbs: z.array(BreadcrumbSchema),
     folderCount: count,
     documentCount: count,
+    revision: recordRevision,
     createdAtUtc: utc,
     updatedAtUtc: utc,
   })
@@ -138,7 +139,7 @@ export const MetadataFieldSchema = z
   .meta({ id: 'MetadataField' }) satisfies z.ZodType<MetadataField>
 
 /** The fields with the list's revision (0 before its first save; expectedRevision). */
-export const MetadataFieldListSchema = listOf(MetadataFieldSchema).extend({ revision: recordRevision })
+export const MetadataFieldListSchema = listOf(MetadataFieldSchema).extend({ revision: recordRevision }).meta({ id: 'MetadataFieldList' })
 
 // ---- Drawings (docs/drawings.md) ----
 

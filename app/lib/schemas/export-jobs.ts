@@ -27,6 +27,14 @@ export const ExportJobSchema = z
   })
   .meta({ id: 'ExportJob' }) satisfies z.ZodType<ExportJob>
 
+/** GET /api/exports: the caller's own export jobs, newest first, a page at a time. */
+export const ExportJobPageSchema = z
+  .object({
+    items: z.array(ExportJobSchema),
+    nextCursor: z.string().nullable().describe('Pass as `after` for the next (older) page; null on the last page.'),
+  })
+  .meta({ id: 'ExportJobPage' })
+
 export const ExportEstimateSchema = z
   .object({
     kind: z.enum(EXPORT_JOB_KINDS),

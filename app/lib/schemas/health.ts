@@ -7,6 +7,7 @@ import { z } from 'zod'
  */
 
 export const LivenessSchema = z.object({ status: z.literal('ok') })
+export type Liveness = z.infer<typeof LivenessSchema>
 
 const PartStatusSchema = z.enum(['up', 'down']).describe('down: it failed or did not answer in time (the server log says why).')
 

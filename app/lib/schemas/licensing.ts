@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { expectedRevision, recordRevision } from './edit-conflict'
 import { emailField } from '~/lib/schemas/auth'
 import { InviteListQuerySchema, inviteMessageField } from '~/lib/schemas/admin-invites'
 import { FEATURE_KEYS, LICENCE_SOURCES, LICENCE_STATUSES, PLAN_KEYS, type Licence } from '~/lib/licensing/plans'
@@ -32,8 +33,9 @@ export const LicencePatchSchema = z
     seats: z.number({ error: 'seats is a whole number.' }).int('seats is a whole number.').min(1, 'seats is at least 1.').max(100_000, 'seats is at most 100000.').optional(),
     validUntilUtc: z.iso.datetime({ error: 'validUntilUtc is an ISO 8601 date and time, or null.' }).nullable().optional(),
     status: z.enum(LICENCE_STATUSES, { error: 'status is active, trialing, past_due, cancelled or expired.' }).optional(),
+    expectedRevision,
   })
-  .refine((patch) => Object.values(patch).some((v) => v !== undefined), { error: 'Send at least one of plan, seats, validUntilUtc, status.' })
+  .refine(({ expectedRevision: _revision, ...change }) => Object.values(change).some((v) => v !== undefined), { error: 'Send at least one of plan, seats, validUntilUtc, status.' })
 export type LicencePatch = z.output<typeof LicencePatchSchema>
 
 /** POST /api/tenants/{tenantId}/seats/invite: a member's seat (administrators are invited apart). */
@@ -70,9 +72,10 @@ export const LicenceSchema = z.object({
   status: z.enum(LICENCE_STATUSES),
   source: z.enum(LICENCE_SOURCES),
   updatedAtUtc: utc.nullable(),
-}) satisfies z.ZodType<Licence>
+  revision: recordRevision,
+}).meta({ id: 'Licence' }) satisfies z.ZodType<Licence>
 
-export const SeatCountsSchema = z.object({ total: count, used: count, reserved: count, free: count }) satisfies z.ZodType<SeatCounts>
+export const SeatCountsSchema = z.object({ total: count, used: count, reserved: count, free: count }).meta({ id: 'SeatCounts' }) satisfies z.ZodType<SeatCounts>
 
 /** The one answer about seats (server/domain/licensing/seats.ts seatStanding) every screen words the same way. */
 export const SeatStandingSchema = SeatCountsSchema.extend({ enforced: z.boolean(), nearLimit: z.boolean(), plan: z.enum(PLAN_KEYS), planName: z.string(), lapsed: z.boolean() })
@@ -103,7 +106,7 @@ export const EntitlementsSchema = z.object({
   features: z.record(z.enum(FEATURE_KEYS), z.boolean()),
   limits: z.object({ storageBytes: count, maxSeats: count }),
   isAdmin: z.boolean(),
-}) satisfies z.ZodType<Entitlements>
+}).meta({ id: 'Entitlements' }) satisfies z.ZodType<Entitlements>
 
 export const MyOrganisationSchema = z.object({
   id: z.uuid(),
@@ -114,7 +117,7 @@ export const MyOrganisationSchema = z.object({
   status: z.enum(['active', 'suspended', 'invited']),
   isCurrent: z.boolean(),
   isDefault: z.boolean(),
-}) satisfies z.ZodType<MyOrganisation>
+}).meta({ id: 'MyOrganisation' }) satisfies z.ZodType<MyOrganisation>
 
 export const CreatedOrganisationSchema = z.object({
   id: z.uuid(),
@@ -122,4 +125,4 @@ export const CreatedOrganisationSchema = z.object({
   slug: z.string(),
   roleKey: z.literal('admin'),
   createdAtUtc: utc,
-}) satisfies z.ZodType<CreatedOrganisation>
+}).meta({ id: 'CreatedOrganisation' }) satisfies z.ZodType<CreatedOrganisation>

@@ -22,7 +22,7 @@ export const NotificationSchema = z.object({
   link: z.string().startsWith('/'),
   createdAt: z.iso.datetime(),
   readAt: z.iso.datetime().nullable(),
-})
+}).meta({ id: 'Notification' })
 export type Notification = z.infer<typeof NotificationSchema>
 
 export const NotificationPageSchema = z.object({ items: z.array(NotificationSchema), nextCursor: z.string().nullable(), unread: z.number().int().min(0) })

@@ -53,7 +53,7 @@ export const PhotoSchema = z.object({
   edit: PhotoEditSchema.nullable(),
 }).meta({ id: 'Photo' })
 
-export const PhotoListSchema = listOf(PhotoSchema)
+export const PhotoListSchema = listOf(PhotoSchema).meta({ id: 'PhotoList' })
 
 export const UPLOAD_STATES = ['open', 'completing', 'completed', 'aborted', 'expired', 'failed'] as const
 export const UPLOAD_PURPOSES = ['photo', 'revision', 'support'] as const
@@ -80,7 +80,7 @@ export const UploadSessionSchema = z.object({
 }).meta({ id: 'UploadSession' })
 
 /** A new session also tells the largest file the organisation accepts. */
-export const NewUploadSessionSchema = UploadSessionSchema.extend({ maxFileBytes: z.number().int().min(1) })
+export const NewUploadSessionSchema = UploadSessionSchema.extend({ maxFileBytes: z.number().int().min(1) }).meta({ id: 'NewUploadSession' })
 
 export const RevisionSchema = z.object({
   id: z.uuid(),

@@ -31,6 +31,8 @@ const count = z.number().int().min(0)
 const revision = z.number().int().min(0)
 
 export const UserRefSchema = z.object({ id: z.uuid(), displayName: z.string() }).meta({ id: 'UserRef' }) satisfies z.ZodType<UserRef>
+/** Someone named with their address: a support assignee, a workflow step's reviewer. */
+export const UserContactSchema = z.object({ id: z.uuid(), displayName: z.string(), email: z.string() }).meta({ id: 'UserContact' }) satisfies z.ZodType<UserRef & { email: string }>
 
 /** A page of a keyset list: `nextCursor` is null on the last page. */
 export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() })
@@ -152,16 +154,16 @@ export const DashboardFiguresSchema = z.object({
 
 export const ProjectPageSchema = pageOf(ProjectSchema)
 export const ReportPageSchema = pageOf(ReportSchema)
-export const ItemPageSchema = pageOf(ItemSchema)
+export const ItemPageSchema = pageOf(ItemSchema).meta({ id: 'ItemPage' })
 export const ItemResponseListSchema = listOf(ItemResponseSchema)
 export const ActivityListSchema = listOf(ActivityEntrySchema)
-export const PackageListSchema = listOf(PackageInfoSchema)
+export const PackageListSchema = listOf(PackageInfoSchema).meta({ id: 'PackageList' })
 export const MemberListSchema = listOf(MemberSchema)
 export const SavedViewListSchema = listOf(SavedViewSchema)
 
 // ---- Sync (docs/site-reporting.md "Change log") ----
 
-const SyncCursorSchema = z.object({ value: z.string(), expiresAtUtc: utc })
+const SyncCursorSchema = z.object({ value: z.string(), expiresAtUtc: utc }).meta({ id: 'SyncCursor' })
 const changeType = z.enum(['Created', 'Updated', 'Deleted'])
 const changeFields = { changeType, revision: z.number().int().min(0), entityId: z.uuid() }
 
@@ -170,14 +172,16 @@ export const SyncChangeSchema = z.discriminatedUnion('entity', [
   z.object({ entity: z.literal('Project'), ...changeFields, data: ProjectSchema.nullable() }),
   z.object({ entity: z.literal('Report'), ...changeFields, data: ReportSchema.nullable() }),
   z.object({ entity: z.literal('ReportItem'), ...changeFields, data: ItemSchema.nullable() }),
-])
+]).meta({ id: 'SyncChange' })
 
 /** A snapshot page (no cursor, or a snapshot continuation) or the changes after a revision cursor. */
 export const SyncAnswerSchema = z.union([
-  z.object({
-    snapshot: z.object({ projects: z.array(ProjectSchema), reports: z.array(ReportSchema), reportItems: z.array(ItemSchema) }),
-    cursor: SyncCursorSchema,
-    hasMore: z.boolean(),
-  }),
-  z.object({ changes: z.array(SyncChangeSchema), cursor: SyncCursorSchema, hasMore: z.boolean() }),
-])
+  z
+    .object({
+      snapshot: z.object({ projects: z.array(ProjectSchema), reports: z.array(ReportSchema), reportItems: z.array(ItemSchema) }),
+      cursor: SyncCursorSchema,
+      hasMore: z.boolean(),
+    })
+    .meta({ id: 'SyncSnapshot' }),
+  z.object({ changes: z.array(SyncChangeSchema), cursor: SyncCursorSchema, hasMore: z.boolean() }).meta({ id: 'SyncChanges' }),
+]).meta({ id: 'SyncAnswer' })

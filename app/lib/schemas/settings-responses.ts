@@ -37,6 +37,7 @@ export const SiteSettingsSchema = z
     timeZone: z.string(),
     workingDays: z.array(z.number().int().min(1).max(7)),
     canEdit: z.boolean(),
+    revision: recordRevision,
   })
   .meta({ id: 'SiteSettings' }) satisfies z.ZodType<SiteSettings>
 
@@ -55,7 +56,8 @@ export const SettingsOverviewSchema = z.object({
   appearance: z.record(z.string(), z.unknown()).nullable(),
 }) satisfies z.ZodType<SettingsOverview>
 
-export const MfaEnrollmentSchema = z.object({ secret: z.string(), otpauthUri: z.string() }) satisfies z.ZodType<MfaEnrollment>
+/** An authenticator secret to enrol: the same answer while signing in (GET /auth/mfa/enrollment) and in Settings. */
+export const MfaEnrollmentSchema = z.object({ secret: z.string(), otpauthUri: z.string() }).meta({ id: 'MfaEnrollment' }) satisfies z.ZodType<MfaEnrollment>
 
 export const AccountSessionsSchema = z.object({
   items: z.array(
@@ -93,9 +95,9 @@ export const AppearanceSettingsSchema = z.object({
   appearance: AppearanceSchema,
   saved: z.boolean(),
   contrast: z.array(
-    z.object({ key: z.enum(['text-background', 'text-surface', 'button-text', 'link-surface']), label: z.string(), ratio: z.number(), ok: z.boolean() }) satisfies z.ZodType<ContrastCheck>,
+    z.object({ key: z.enum(['text-background', 'text-surface', 'button-text', 'link-surface']), label: z.string(), ratio: z.number(), ok: z.boolean() }).meta({ id: 'ContrastCheck' }) satisfies z.ZodType<ContrastCheck>,
   ),
   updatedAtUtc: utc.nullable(),
-}) satisfies z.ZodType<AppearanceSettings>
+}).meta({ id: 'AppearanceSettings' }) satisfies z.ZodType<AppearanceSettings>
 
 export const NotificationPreferencesSchema = NotificationPreferencesResponseSchema.meta({ id: 'NotificationPreferences' }) satisfies z.ZodType<NotificationPreferences>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { expectedRevision } from './edit-conflict'
 import { emailField, MfaSchema, PASSWORD_MAX, TokenSchema } from './auth'
 
 /**
@@ -82,7 +83,7 @@ export const DiagnosticsPatchSchema = z.strictObject({
   identifyUsersInReports: z.boolean({ error: 'identifyUsersInReports is true or false.' }).optional(),
 })
 
-export const SitePatchSchema = SiteSchema.partial().strict()
+export const SitePatchSchema = SiteSchema.partial().extend({ expectedRevision }).strict()
 
 export const AdminSettingsPatchSchema = z.strictObject({ licensing: LicensingPatchSchema.optional(), diagnostics: DiagnosticsPatchSchema.optional() })
 

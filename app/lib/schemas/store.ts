@@ -70,7 +70,7 @@ export const LinkCodeSchema = z.object({
   link: z.url(),
   createdAtUtc: utc,
   expiresAtUtc: utc,
-}) satisfies z.ZodType<LinkCode>
+}).meta({ id: 'LinkCode' }) satisfies z.ZodType<LinkCode>
 
 export const StoreSubscriptionSchema = z.object({
   id: z.uuid(),
@@ -87,7 +87,7 @@ export const StoreSubscriptionSchema = z.object({
   linkedBy: z.object({ id: z.uuid(), displayName: z.string() }),
   lastVerifiedAtUtc: utc,
   isLicenceSource: z.boolean(),
-}) satisfies z.ZodType<StoreSubscription>
+}).meta({ id: 'StoreSubscription' }) satisfies z.ZodType<StoreSubscription>
 
 export const StoreOverviewSchema = z.object({
   stores: z.object({ apple: z.boolean(), google: z.boolean() }),
@@ -99,4 +99,4 @@ export const StoreLinkResultSchema = z.object({
   subscription: StoreSubscriptionSchema,
   licence: LicenceSchema,
   licenceApplied: z.boolean(),
-}) satisfies z.ZodType<StoreLinkResult>
+}).meta({ id: 'StoreLinkResult' }) satisfies z.ZodType<StoreLinkResult>

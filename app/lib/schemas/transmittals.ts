@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { expectedRevision } from './edit-conflict'
 import { TRANSMITTAL_STATUSES, WIZARD_STEPS } from '~/lib/doc-control/types'
 import { blankIsNone, idList, PAGE_MAX, PAGE_SIZE_MAX, PurposeSchema, revisionIdList, wholeNumber } from './sets'
 
@@ -35,13 +36,15 @@ export const TransmittalPatchSchema = z.object({
   message: message.optional(),
   responseDueDate,
   wizardStep: z.enum(WIZARD_STEPS, { error: `wizardStep is one of ${WIZARD_STEPS.join(', ')}.` }).optional(),
+  expectedRevision,
 })
 
-export const TransmittalRevisionsSchema = z.object({ revisionIds: revisionIdList })
+export const TransmittalRevisionsSchema = z.object({ revisionIds: revisionIdList, expectedRevision })
 
 export const TransmittalRecipientsSchema = z.object({
   userIds: idList('Choose people from the list.', TRANSMITTAL_RECIPIENTS_MAX, `Choose at most ${TRANSMITTAL_RECIPIENTS_MAX} people.`),
   partyIds: idList('Choose parties from the list.', TRANSMITTAL_RECIPIENTS_MAX, `Choose at most ${TRANSMITTAL_RECIPIENTS_MAX} parties.`),
+  expectedRevision,
 })
 
 export const TransmittalRespondSchema = z.object({

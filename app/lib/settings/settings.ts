@@ -36,6 +36,8 @@ export type SiteSettings = {
   workingDays: number[]
   /** Administrators may change it; everyone else reads it. */
   canEdit: boolean
+  /** Bumped by every save of these settings (not of the logo alone): send it back as expectedRevision. */
+  revision: number
 }
 
 export type LicensingSettings = { enforceSeatLimit: boolean; warnNearSeatLimit: boolean }

@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { type SubmissionResult, getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useActionData } from 'react-router'
@@ -22,6 +23,7 @@ import { failureStatus, formMessageFor } from '~/lib/forms'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { type Project, projectTitle } from '~/lib/reporting/types'
 import type { Route } from './+types/drawings-overlay'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * Administration › Drawings overlay (spec §2): the organisation's pin colours by item status, and
@@ -129,7 +131,7 @@ function ColoursForm({ colours, revision, lastResult }: { colours: PinColours; r
   return (
     <Form method="post" {...getFormProps(form)} className="flex max-w-2xl flex-col gap-5">
       <CsrfInput />
-      <input type="hidden" name="expectedRevision" value={revision} />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <ColourFields picked={fields.colours.getFieldset()} typed={fields.hex.getFieldset()} now={colours} />
       <SubmitButton intent="colours" pendingLabel="Saving…" className="self-start">
@@ -142,3 +144,6 @@ function ColoursForm({ colours, revision, lastResult }: { colours: PinColours; r
 export function meta() {
   return [{ title: 'Drawings overlay · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

@@ -2,9 +2,10 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
 import { formFailure, invalidForm, noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
-import { EMAIL_TEMPLATE_FORM, type EmailTemplateDetail, type EmailTemplatePreview, type EmailTemplateTestResult } from '~/lib/admin/email-templates'
+import { EMAIL_TEMPLATE_FORM, isEmailTemplateKey, type EmailTemplateDetail, type EmailTemplateKey, type EmailTemplatePreview, type EmailTemplateTestResult } from '~/lib/admin/email-templates'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
+import { MESSAGES } from '~/lib/api/messages'
 import { EmailTemplateFormSchema } from '~/lib/schemas/admin-email-templates'
 
 /** /admin/email-templates/{key}: what it loads and its actions (docs/admin/email-templates.md). */
@@ -16,7 +17,13 @@ export type EmailTemplateActionData = ReportingActionData & {
   sent?: EmailTemplateTestResult | undefined
 }
 
-export async function loadTemplate(api: ApiClient, key: string, headers: Headers): Promise<EmailTemplateDetail> {
+/** The template a URL names: one of the registry's keys, or the 404 screen (the API answers any other key 404 too). */
+export function templateKey(key: string, headers: Headers): EmailTemplateKey {
+  if (!isEmailTemplateKey(key)) throw data(null, { status: 404, statusText: MESSAGES.notFound, headers })
+  return key
+}
+
+export async function loadTemplate(api: ApiClient, key: EmailTemplateKey, headers: Headers): Promise<EmailTemplateDetail> {
   const result = await api.GET('/api/admin/email-templates/{key}', { path: { key } })
   if (!result.ok) throw loadError(result.error, headers)
   return result.data
@@ -26,7 +33,7 @@ function parse(formData: FormData) {
   return parseWithZod(formData, { schema: EmailTemplateFormSchema })
 }
 
-export async function saveTemplate(api: ApiClient, key: string, formData: FormData, headers: Headers) {
+export async function saveTemplate(api: ApiClient, key: EmailTemplateKey, formData: FormData, headers: Headers) {
   const submission = parse(formData)
   if (submission.status !== 'success') return invalidForm(EDIT_FORM, submission)
   const { subject, html, text, version } = submission.value
@@ -41,7 +48,7 @@ export async function saveTemplate(api: ApiClient, key: string, formData: FormDa
   throw redirect(`/admin/email-templates/${encodeURIComponent(key)}`, { headers })
 }
 
-export async function previewTemplate(api: ApiClient, key: string, formData: FormData, headers: Headers) {
+export async function previewTemplate(api: ApiClient, key: EmailTemplateKey, formData: FormData, headers: Headers) {
   const submission = parse(formData)
   if (submission.status !== 'success') return invalidForm(EDIT_FORM, submission)
   const { subject, html, text } = submission.value
@@ -50,7 +57,7 @@ export async function previewTemplate(api: ApiClient, key: string, formData: For
   return data<EmailTemplateActionData>({ intent: EDIT_FORM, result: submission.reply(), preview: result.data }, { headers })
 }
 
-export async function sendTest(api: ApiClient, key: string, formData: FormData, headers: Headers) {
+export async function sendTest(api: ApiClient, key: EmailTemplateKey, formData: FormData, headers: Headers) {
   const submission = parse(formData)
   if (submission.status !== 'success') return invalidForm(EDIT_FORM, submission)
   const { subject, html, text, to } = submission.value
@@ -68,7 +75,7 @@ export async function sendTest(api: ApiClient, key: string, formData: FormData, 
   return data<EmailTemplateActionData>({ intent: EDIT_FORM, result: submission.reply(), sent: result.data }, { headers })
 }
 
-export async function resetTemplate(api: ApiClient, key: string, headers: Headers) {
+export async function resetTemplate(api: ApiClient, key: EmailTemplateKey, headers: Headers) {
   const result = await api.DELETE('/api/admin/email-templates/{key}', { path: { key } })
   if (!result.ok) return noticeFailure('reset', result.error, headers)
   await setFlash(headers, { tone: 'success', message: `“${result.data.title}” is back to the default.` })

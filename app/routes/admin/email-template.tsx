@@ -1,27 +1,24 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useActionData, useRouteLoaderData } from 'react-router'
-import { firstInvalidField } from '~/components/reporting/report-action'
+import { data, Link, useActionData, useRouteLoaderData } from 'react-router'
 import { Badge } from '~/components/ui/badge'
 import { Banner } from '~/components/ui/banner'
 import { Card } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
-import { CsrfInput } from '~/components/ui/csrf-input'
-import { Field } from '~/components/ui/field'
-import { FormError } from '~/components/ui/form-error'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
-import { SubmitButton } from '~/components/ui/submit-button'
-import { TextareaField } from '~/components/ui/textarea-field'
 import { EMAIL_TEMPLATE_FORM, previewDocument, type EmailTemplateDetail, type EmailTemplatePreview } from '~/lib/admin/email-templates'
 import { createServerApi } from '~/lib/api.server'
 import { documentNonce } from '~/lib/appearance-nonce'
 import { formatDateTime } from '~/lib/format'
-import { EmailTemplateFormSchema } from '~/lib/schemas/admin-email-templates'
-import { useLocale, useShellSession, type loader as rootLoader } from '~/root'
+import { useLocale, type loader as rootLoader } from '~/root'
 import type { Route } from './+types/email-template'
-import { loadTemplate, previewTemplate, resetTemplate, saveTemplate, sendTest } from './email-template.server'
+import { loadTemplate, previewTemplate, resetTemplate, saveTemplate, sendTest, templateKey } from './email-template.server'
 import type { EmailTemplateActionData } from './email-template.server'
+import { deferred } from '~/components/ui/deferred'
+
+// The form hydrates after the rest of the screen (app/components/ui/deferred.tsx), so the form
+// library is not in the screen's first load.
+const loadEmailTemplateForm = async () => (await import('~/components/admin/email-template-form')).EmailTemplateForm
+const EmailTemplateForm = deferred(loadEmailTemplateForm, import.meta.env.SSR ? await loadEmailTemplateForm() : undefined)
 
 /**
  * Administration › Email templates › one template (docs/admin/email-templates.md): edit the
@@ -31,22 +28,23 @@ import type { EmailTemplateActionData } from './email-template.server'
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { api, responseHeaders } = createServerApi(request, context)
-  const template = await loadTemplate(api, params.key, responseHeaders)
+  const template = await loadTemplate(api, templateKey(params.key, responseHeaders), responseHeaders)
   return data({ template }, { headers: responseHeaders })
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await request.formData()
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
+  const key = templateKey(params.key, responseHeaders)
   switch (String(formData.get('intent') ?? '')) {
     case 'save':
-      return saveTemplate(api, params.key, formData, responseHeaders)
+      return saveTemplate(api, key, formData, responseHeaders)
     case 'preview':
-      return previewTemplate(api, params.key, formData, responseHeaders)
+      return previewTemplate(api, key, formData, responseHeaders)
     case 'test':
-      return sendTest(api, params.key, formData, responseHeaders)
+      return sendTest(api, key, formData, responseHeaders)
     case 'reset':
-      return resetTemplate(api, params.key, responseHeaders)
+      return resetTemplate(api, key, responseHeaders)
     default:
       throw data('Unknown intent', { status: 400 })
   }
@@ -90,7 +88,7 @@ export default function EmailTemplate({ loaderData }: Route.ComponentProps) {
         {actionData?.preview ? <Preview preview={actionData.preview} /> : null}
         <div className="grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
           {/* A new version (saved, or reset) starts the form afresh from what is stored. */}
-          <EditForm key={template.version} template={template} />
+          <EmailTemplateForm key={template.version} template={template} lastResult={actionData?.intent === EMAIL_TEMPLATE_FORM ? actionData.result : undefined} />
           <Variables template={template} />
         </div>
         {template.customised ? (
@@ -108,63 +106,6 @@ export default function EmailTemplate({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
     </>
-  )
-}
-
-function EditForm({ template }: { template: EmailTemplateDetail }) {
-  const actionData = useActionData<typeof action>() as EmailTemplateActionData | undefined
-  const session = useShellSession()
-  const lastResult = actionData?.intent === EMAIL_TEMPLATE_FORM ? actionData.result : undefined
-  const [form, fields] = useForm({
-    id: 'email-template',
-    lastResult,
-    defaultValue: { subject: template.subject, html: template.html, text: template.text, version: String(template.version), to: session?.email ?? '' },
-    defaultNoValidate: false,
-    constraint: getZodConstraint(EmailTemplateFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailTemplateFormSchema }),
-  })
-  const focus = firstInvalidField(lastResult, ['subject', 'html', 'text', 'to'])
-  return (
-    <Form method="post" {...getFormProps(form)} aria-label="Edit the template" className="flex min-w-0 flex-col gap-5">
-      <CsrfInput />
-      <input {...getInputProps(fields.version, { type: 'hidden' })} key={fields.version.key} />
-      <FormError id={form.errorId} errors={form.errors} />
-      <Field label="Subject" inputProps={{ ...getInputProps(fields.subject, { type: 'text' }), autoFocus: focus === 'subject' }} errors={fields.subject.errors} />
-      <TextareaField
-        label="HTML body"
-        help="Paragraphs, links, lists and bold. The site wraps it in its mail layout with the site name and a footer; scripts and styles are removed."
-        textareaProps={{ ...getTextareaProps(fields.html), rows: 14, spellCheck: false, className: 'font-mono text-sm', autoFocus: focus === 'html' }}
-        errors={fields.html.errors}
-      />
-      <TextareaField
-        label="Text body"
-        help="The plain-text part every mail carries, for clients that show no HTML."
-        textareaProps={{ ...getTextareaProps(fields.text), rows: 12, spellCheck: false, className: 'font-mono text-sm', autoFocus: focus === 'text' }}
-        errors={fields.text.errors}
-      />
-      <div className="flex flex-wrap gap-3">
-        <SubmitButton intent="save" pendingLabel="Saving…">
-          Save template
-        </SubmitButton>
-        <SubmitButton intent="preview" variant="secondary" pendingLabel="Rendering…">
-          Preview
-        </SubmitButton>
-      </div>
-      <fieldset className="flex flex-col gap-3 rounded-md border border-border p-4">
-        <legend className="px-1 text-sm font-medium">Send a test</legend>
-        <p className="text-sm text-muted">Sends what is typed above, with the sample data, to one address. The subject starts with “[Test]”.</p>
-        <Field
-          label="Send the test to"
-          inputProps={{ ...getInputProps(fields.to, { type: 'email' }), autoComplete: 'email', autoFocus: focus === 'to' }}
-          errors={fields.to.errors}
-        />
-        <SubmitButton intent="test" variant="secondary" pendingLabel="Sending…" className="self-start">
-          Send test
-        </SubmitButton>
-      </fieldset>
-    </Form>
   )
 }
 

@@ -1,6 +1,4 @@
 import { data, useActionData } from 'react-router'
-import { InviteCreateForm } from '~/components/admin/invites-create-form'
-import { InviteQueued, ProjectInviteCreated, ProjectInviteForm, ProjectInvitesTable } from '~/components/admin/invites-project'
 import { InvitesTable, InviteStatusFilter } from '~/components/admin/invites-table'
 import { ProjectPicker } from '~/components/documents/project-picker'
 import { resultFor } from '~/components/reporting/report-action'
@@ -15,6 +13,20 @@ import { useLocale } from '~/root'
 import type { Route } from './+types/invites'
 import { cancelInvite, cancelProjectInvite, createInvite, createProjectInvite, invitesQuery, loadInvitesPage, resendInvite } from './invites.server'
 import type { InvitesActionData } from './invites.server'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
+// library is not in the screen's first load.
+const loadInviteCreateForm = async () => (await import('~/components/admin/invites-create-form')).InviteCreateForm
+const InviteCreateForm = deferred(loadInviteCreateForm, import.meta.env.SSR ? await loadInviteCreateForm() : undefined)
+const loadInviteQueued = async () => (await import('~/components/admin/invites-project')).InviteQueued
+const InviteQueued = deferred(loadInviteQueued, import.meta.env.SSR ? await loadInviteQueued() : undefined)
+const loadProjectInviteCreated = async () => (await import('~/components/admin/invites-project')).ProjectInviteCreated
+const ProjectInviteCreated = deferred(loadProjectInviteCreated, import.meta.env.SSR ? await loadProjectInviteCreated() : undefined)
+const loadProjectInviteForm = async () => (await import('~/components/admin/invites-project')).ProjectInviteForm
+const ProjectInviteForm = deferred(loadProjectInviteForm, import.meta.env.SSR ? await loadProjectInviteForm() : undefined)
+const loadProjectInvitesTable = async () => (await import('~/components/admin/invites-project')).ProjectInvitesTable
+const ProjectInvitesTable = deferred(loadProjectInvitesTable, import.meta.env.SSR ? await loadProjectInvitesTable() : undefined)
 
 /**
  * Administration › Invites (docs/admin/invites.md): invite an address to the organisation with a

@@ -1,5 +1,4 @@
 import { data, Link, useActionData } from 'react-router'
-import { JoinRequestCard } from '~/components/admin/join-request-card'
 import { JoinRequestHistory } from '~/components/admin/join-request-history'
 import { resultFor, type ReportingActionData } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
@@ -14,6 +13,12 @@ import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/join-requests'
 import { approveJoinRequest, declineJoinRequest, loadJoinRequestsPage, unknownIntent } from './join-requests.server'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
+// library is not in the screen's first load.
+const loadJoinRequestCard = async () => (await import('~/components/admin/join-request-card')).JoinRequestCard
+const JoinRequestCard = deferred(loadJoinRequestCard, import.meta.env.SSR ? await loadJoinRequestCard() : undefined)
 
 /**
  * Administration › Join requests (issue 13, docs/admin/join-requests-and-devices.md): people who

@@ -1,7 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
-import { formFailure, invalidForm, noticeFailure, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, formFailure, invalidForm, noticeFailure, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import { failureStatus } from '~/lib/forms'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { AddPackageFormSchema, RenamePackageFormSchema, TogglePackageFormSchema } from '~/lib/schemas/admin-packages'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
@@ -9,6 +11,9 @@ import { packagesHref, type PackagesQuery } from '~/lib/admin/packages-query'
 import { isUuid } from '~/lib/schemas/uuid'
 
 /** /admin/packages: what it loads, and its four forms (add, rename, activate/deactivate, a project's settings). */
+
+/** The forms' replies; a project's settings refused as stale also carry what was chosen, kept in the selects. */
+export type PackagesActionData = ReportingActionData & { chosen?: Record<string, string> | undefined }
 
 /** The project picker offers the newest this many projects. */
 const PICKER_PROJECTS = 100
@@ -37,6 +42,7 @@ export async function loadPackagesPage(api: ApiClient, query: PackagesQuery, hea
     project: query.projectId && projects.ok ? (projects.data.items.find((p) => p.id === query.projectId) ?? null) : null,
     // A project that is gone (or another organisation's) just shows no settings.
     projectSettings: settings?.ok ? settings.data.items : null,
+    projectSettingsRevision: settings?.ok ? settings.data.revision : 0,
   }
 }
 
@@ -56,7 +62,8 @@ export async function addPackage(api: ApiClient, formData: FormData, query: Pack
   }
   const order = sortOrder ?? Math.max(0, ...current.data.items.map((p) => p.sortOrder + 1))
   const items = [...current.data.items.map((p) => ({ key: p.key, name: p.name, active: p.active, sortOrder: p.sortOrder })), { key, name, active: true, sortOrder: order }]
-  const saved = await api.PUT('/api/admin/organisations/{id}/packages', { path: { id: organisation.id }, body: { items } })
+  // The whole list as it was read just now: a save by someone else in between is refused rather than undone.
+  const saved = await api.PUT('/api/admin/organisations/{id}/packages', { path: { id: organisation.id }, body: { items, expectedRevision: current.data.revision } })
   if (!saved.ok) {
     // Row errors of the new package (the last row) belong next to the add form's fields.
     const last = `items.${items.length - 1}.`
@@ -75,7 +82,9 @@ export async function renamePackage(api: ApiClient, formData: FormData, query: P
   if (submission.status !== 'success') return invalidForm('rename', submission)
   const organisation = await organisationOf(api, headers)
   const { key, name } = submission.value
-  const saved = await api.PATCH('/api/admin/organisations/{id}/packages/{key}', { path: { id: organisation.id, key }, body: { name } })
+  // Saved against the list as the page showed it: a change by someone else since is a conflict, the typed name kept.
+  const body = { name, expectedRevision: revisionFromForm(formData.get('expectedRevision')) }
+  const saved = await api.PATCH('/api/admin/organisations/{id}/packages/{key}', { path: { id: organisation.id, key }, body })
   if (!saved.ok) {
     if (saved.error.status === 404) return noticeFailure('rename', saved.error, headers, key)
     return formFailure('rename', submission, saved.error, headers, key)
@@ -89,7 +98,8 @@ export async function togglePackage(api: ApiClient, formData: FormData, query: P
   if (submission.status !== 'success') throw data('Choose a package.', { status: 400 })
   const organisation = await organisationOf(api, headers)
   const { key, active } = submission.value
-  const saved = await api.PATCH('/api/admin/organisations/{id}/packages/{key}', { path: { id: organisation.id, key }, body: { active: active === 'true' } })
+  const body = { active: active === 'true', expectedRevision: revisionFromForm(formData.get('expectedRevision')) }
+  const saved = await api.PATCH('/api/admin/organisations/{id}/packages/{key}', { path: { id: organisation.id, key }, body })
   if (!saved.ok) return noticeFailure('toggle', saved.error, headers, key)
   await setFlash(headers, {
     tone: 'success',
@@ -111,10 +121,13 @@ export async function saveProjectPackages(api: ApiClient, formData: FormData, he
     if (choice !== 'inherit' && choice !== 'on' && choice !== 'off') throw data('Choose inherit, on or off.', { status: 400 })
     items.push({ packageKey: name.slice(4), active: choice === 'inherit' ? null : choice === 'on' })
   }
-  const saved = await api.PUT('/api/projects/{id}/packages', { path: { id: projectId }, body: { items } })
+  // Saved against the settings as the page showed them: a save by someone else since is a conflict, the choices kept.
+  const saved = await api.PUT('/api/projects/{id}/packages', { path: { id: projectId }, body: { items, expectedRevision: revisionFromForm(formData.get('expectedRevision')) } })
   if (!saved.ok) {
     if (saved.error.status === 404) throw loadError(saved.error, headers)
-    return noticeFailure('project', saved.error, headers, projectId)
+    const chosen = Object.fromEntries(items.map((item) => [item.packageKey, item.active === null ? 'inherit' : item.active ? 'on' : 'off']))
+    const reply = { intent: 'project', targetId: projectId, notice: noticeOf(saved.error), revision: conflictRevision(saved.error), chosen }
+    return data<PackagesActionData>(reply, { status: failureStatus(saved.error), headers })
   }
   await setFlash(headers, { tone: 'success', message: 'The project’s packages are saved. New items on it follow these settings.' })
   throw redirect(packagesHref({ projectId }), { headers })

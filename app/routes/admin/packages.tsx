@@ -1,9 +1,10 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, Link, useActionData } from 'react-router'
 import { AddPackageForm, RenamePackageForm } from '~/components/admin/packages-forms'
 import { ProjectPackagesForm } from '~/components/admin/packages-project-form'
 import { PackagesTable } from '~/components/admin/packages-table'
 import { ProjectPicker } from '~/components/documents/project-picker'
-import { resultFor, type ReportingActionData } from '~/components/reporting/report-action'
+import { resultFor, revisionFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
 import { PageHeader } from '~/components/ui/page-header'
 import { Section } from '~/components/ui/section'
@@ -13,7 +14,7 @@ import { createServerApi } from '~/lib/api.server'
 import { projectTitle } from '~/lib/reporting/types'
 import { useLocale } from '~/root'
 import type { Route } from './+types/packages'
-import { addPackage, loadPackagesPage, renamePackage, saveProjectPackages, togglePackage } from './packages.server'
+import { addPackage, loadPackagesPage, renamePackage, saveProjectPackages, togglePackage, type PackagesActionData } from './packages.server'
 
 /**
  * Administration › Packages (docs/admin/packages-and-uploads.md): the organisation's trades or
@@ -46,8 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Packages({ loaderData }: Route.ComponentProps) {
-  const { query, packages, renaming, projects, project, projectSettings } = loaderData
-  const actionData = useActionData<typeof action>() as ReportingActionData | undefined
+  const { query, packages, renaming, projects, project, projectSettings, projectSettingsRevision } = loaderData
+  const actionData = useActionData<typeof action>() as PackagesActionData | undefined
   const locale = useLocale()
   useLiveRevalidation((change) => change.entityType === 'Package')
   const notice = actionData?.notice
@@ -66,7 +67,13 @@ export default function Packages({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-col gap-10">
         {renaming ? (
           <Section title={`Rename ${renaming.name}`}>
-            <RenamePackageForm key={renaming.key} pkg={renaming} lastResult={resultFor(actionData, 'rename', renaming.key)} cancelTo={listHref} />
+            <RenamePackageForm
+              key={renaming.key}
+              pkg={renaming}
+              revision={revisionFor(actionData, 'rename', renaming.key, renaming.revision)}
+              lastResult={resultFor(actionData, 'rename', renaming.key)}
+              cancelTo={listHref}
+            />
           </Section>
         ) : null}
         <Section title="Organisation packages" description="Active packages are offered on every project, unless a project switches one off.">
@@ -79,7 +86,15 @@ export default function Packages({ loaderData }: Route.ComponentProps) {
           <div className="flex flex-col gap-6">
             <ProjectPicker projects={projects} projectId={query.projectId} action="/admin/packages" selectId="packages-project" />
             {project && projectSettings ? (
-              <ProjectPackagesForm projectId={project.id} projectName={projectTitle(project.title)} settings={projectSettings} />
+              <ProjectPackagesForm
+                // A save by someone else, shown live, draws the form anew: choices are never sent against a revision they were not made on.
+                key={`${project.id}-${projectSettingsRevision}`}
+                projectId={project.id}
+                projectName={projectTitle(project.title)}
+                settings={projectSettings}
+                revision={revisionFor(actionData, 'project', project.id, projectSettingsRevision)}
+                chosen={actionData?.intent === 'project' && actionData.targetId === project.id ? actionData.chosen : undefined}
+              />
             ) : query.projectId ? (
               <p className="text-sm text-muted">
                 That project was not found. <Link to="/admin/packages">Choose another</Link>.
@@ -95,3 +110,6 @@ export default function Packages({ loaderData }: Route.ComponentProps) {
 export function meta() {
   return [{ title: 'Packages · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

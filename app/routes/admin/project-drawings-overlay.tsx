@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { type FieldMetadata, type SubmissionResult, getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useActionData } from 'react-router'
@@ -23,6 +24,7 @@ import { failureStatus, formMessageFor } from '~/lib/forms'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { projectTitle } from '~/lib/reporting/types'
 import type { Route } from './+types/project-drawings-overlay'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * Administration › a project's drawings overlay: whose pin colours its pins use (the
@@ -157,7 +159,7 @@ function OverlayForm({ overlay, revision, lastResult }: { overlay: DrawingOverla
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-10">
       <CsrfInput />
-      <input type="hidden" name="expectedRevision" value={revision} />
+      <RevisionInput revision={revision} />
       <FormError id={form.errorId} errors={form.errors} />
       <Section title="Pin colours" description="By item status. A project uses the organisation’s colours unless it has its own.">
         <PinLegend colours={overlay.colours} />
@@ -200,3 +202,6 @@ function OverlayForm({ overlay, revision, lastResult }: { overlay: DrawingOverla
 export function meta({ data: loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `Drawings of ${projectTitle(loaderData.project.title)} · Site Portal` : 'Project drawings overlay · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

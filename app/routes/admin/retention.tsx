@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useActionData } from 'react-router'
@@ -18,6 +19,7 @@ import { formatDateTime, formatNumber } from '~/lib/format'
 import { ARCHIVE_AFTER_DAYS_MAX, PURGE_AFTER_DAYS_MAX, RetentionFormSchema } from '~/lib/schemas/admin-retention'
 import { useLocale } from '~/root'
 import type { Route } from './+types/retention'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * Administration › Retention (docs/admin/shell-and-retention.md "Retention"): the organisation's
@@ -105,7 +107,7 @@ export default function Retention({ loaderData }: Route.ComponentProps) {
         <Section title="Policy" description="Purging cannot be undone. Archived reports with no item left are purged too, after the second period.">
           <Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
             <CsrfInput />
-            <input type="hidden" name="expectedRevision" value={revisionFor(actionData, 'save', undefined, policy.revision)} />
+            <RevisionInput revision={revisionFor(actionData, 'save', undefined, policy.revision)} />
             <FormError id={form.errorId} errors={form.errors} />
             <CheckboxField
               label="Apply this policy"
@@ -138,3 +140,6 @@ export default function Retention({ loaderData }: Route.ComponentProps) {
 export function meta() {
   return [{ title: 'Retention · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

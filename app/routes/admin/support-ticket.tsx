@@ -1,5 +1,7 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, Link, useActionData } from 'react-router'
 import { AttachForm, ReplyForm, TicketChangeForm } from '~/components/admin/support-forms'
+import { revisionFor } from '~/components/reporting/report-action'
 import { SupportStatusBadge, SupportThread } from '~/components/admin/support-thread'
 import { Card } from '~/components/ui/card'
 import { PageHeader } from '~/components/ui/page-header'
@@ -82,6 +84,7 @@ export default function AdminSupportTicket({ loaderData }: Route.ComponentProps)
             <TicketChangeForm
               key={`${ticket.status}-${ticket.assignee?.id ?? ''}`}
               lastResult={actionData?.intent === 'change' ? actionData.result : undefined}
+              revision={revisionFor(actionData, 'change', undefined, ticket.revision)}
               status={ticket.status}
               assigneeId={ticket.assignee?.id ?? null}
               assignees={assignees}
@@ -102,3 +105,6 @@ export default function AdminSupportTicket({ loaderData }: Route.ComponentProps)
 export function meta({ data: loaded }: Route.MetaArgs) {
   return [{ title: loaded ? `#${loaded.ticket.number} ${loaded.ticket.subject} · Support · Site Portal` : 'Support ticket · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

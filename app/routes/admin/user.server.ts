@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
-import { invalidForm, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, invalidForm, noticeOf, type ReportingActionData } from '~/components/reporting/report-action'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, replyWithApiError } from '~/lib/forms'
@@ -20,7 +21,10 @@ function failure(intent: string, error: ApiError, headers: Headers, submission?:
   if (error.status === 404) throw loadError(error, headers)
   const init = { status: failureStatus(error), headers }
   if (!submission) return data<ReportingActionData>({ intent, notice: noticeOf(error) }, init)
-  if (error.status === 403 || error.status === 409) return data<ReportingActionData>({ intent, result: submission.reply({ hideFields }), notice: noticeOf(error) }, init)
+  // A stale save (409 KR_EDIT_CONFLICT) keeps what was typed and saves against the person's revision now next time.
+  if (error.status === 403 || error.status === 409) {
+    return data<ReportingActionData>({ intent, result: submission.reply({ hideFields }), notice: noticeOf(error), revision: conflictRevision(error) }, init)
+  }
   return data<ReportingActionData>({ intent, result: replyWithApiError(submission, error, hideFields) }, init)
 }
 
@@ -31,18 +35,20 @@ async function done(headers: Headers, userId: string, message: string): Promise<
 
 export async function userAction(api: ApiClient, userId: string, formData: FormData, headers: Headers) {
   const intent = String(formData.get('intent') ?? '')
+  const expectedRevision = revisionFromForm(formData.get('expectedRevision'))
   switch (intent) {
     case 'edit': {
       const submission = parseWithZod(formData, { schema: UserEditFormSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
-      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: userEditBody(submission.value) })
+      // Saved against the person as the page showed them: a change by someone else since is a conflict, what was typed kept.
+      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: { ...userEditBody(submission.value), expectedRevision } })
       if (!result.ok) return failure(intent, result.error, headers, submission)
       return done(headers, userId, `${result.data.displayName}’s details saved.`)
     }
     case 'role': {
       const submission = parseWithZod(formData, { schema: RoleFormSchema })
       if (submission.status !== 'success') return invalidForm(intent, submission)
-      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: { roleKey: submission.value.roleKey } })
+      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: { roleKey: submission.value.roleKey, expectedRevision } })
       if (!result.ok) return failure(intent, result.error, headers, submission)
       return done(headers, userId, `${result.data.displayName}’s role changed.`)
     }
@@ -52,7 +58,7 @@ export async function userAction(api: ApiClient, userId: string, formData: FormD
       return done(headers, userId, `${result.data.displayName} is suspended and signed out of this organisation.`)
     }
     case 'reactivate': {
-      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: { status: 'Active' } })
+      const result = await api.PATCH('/api/admin/users/{id}', { path: { id: userId }, body: { status: 'Active', expectedRevision } })
       if (!result.ok) return failure(intent, result.error, headers)
       return done(headers, userId, `${result.data.displayName} is active again.`)
     }

@@ -1,7 +1,8 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, Form, Link, useActionData, useParams } from 'react-router'
 import { RoleForm, SetPasswordForm, UserEditForm } from '~/components/admin/users-forms'
 import { UserStatusBadge } from '~/components/admin/users-status'
-import { type ReportingActionData, resultFor } from '~/components/reporting/report-action'
+import { type ReportingActionData, resultFor, revisionFor } from '~/components/reporting/report-action'
 import { Badge } from '~/components/ui/badge'
 import { Banner } from '~/components/ui/banner'
 import { ConfirmDialog } from '~/components/ui/confirm-dialog'
@@ -17,6 +18,7 @@ import { formatDateTime } from '~/lib/format'
 import { useLocale } from '~/root'
 import type { Route } from './+types/user'
 import { loadUserPage, userAction } from './user.server'
+import { RevisionInput } from '~/components/ui/revision-input'
 
 /**
  * Administration › Users › a member (spec §3 "Admin user"; docs/admin/users.md): their details
@@ -99,13 +101,21 @@ export default function User({ loaderData }: Route.ComponentProps) {
 
         <Section title="Role and status" description="These apply in this organisation only.">
           <div className="flex flex-col gap-6">
-            {here ? <RoleForm key={`${here.roleKey}-${user.updatedAtUtc}`} user={user} roleKey={here.roleKey} lastResult={resultFor(actionData, 'role')} /> : null}
+            {here ? (
+              <RoleForm
+                key={`${here.roleKey}-${user.updatedAtUtc}`}
+                user={user}
+                roleKey={here.roleKey}
+                revision={revisionFor(actionData, 'role', undefined, user.revision)}
+                lastResult={resultFor(actionData, 'role')}
+              />
+            ) : null}
             <StatusAction user={user} />
           </div>
         </Section>
 
         <Section title="Details" description="Names and position belong to the person: every organisation they belong to sees the same.">
-          <UserEditForm key={user.updatedAtUtc} user={user} lastResult={resultFor(actionData, 'edit')} />
+          <UserEditForm key={user.updatedAtUtc} user={user} revision={revisionFor(actionData, 'edit', undefined, user.revision)} lastResult={resultFor(actionData, 'edit')} />
         </Section>
 
         <Section title="Password">
@@ -149,6 +159,7 @@ function StatusAction({ user }: { user: AdminUser }) {
     return (
       <Form method="post" className="flex flex-col gap-2">
         <CsrfInput />
+        <RevisionInput revision={user.revision} />
         <p className="text-sm text-muted">{user.status === 'Suspended' ? 'They cannot use this organisation until they are reactivated.' : 'They have not joined yet.'}</p>
         <SubmitButton intent="reactivate" pendingLabel="Reactivating…" className="self-start">
           Reactivate
@@ -162,3 +173,6 @@ function StatusAction({ user }: { user: AdminUser }) {
 export function meta({ data: loaded }: Route.MetaArgs) {
   return [{ title: `${loaded?.user.displayName ?? 'User'} · Users · Site Portal` }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

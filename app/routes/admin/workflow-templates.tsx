@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, Link, useActionData } from 'react-router'
 import { TemplateForm } from '~/components/doc-control/template-form'
 import { TemplateList } from '~/components/doc-control/template-list'
@@ -101,3 +102,6 @@ export default function WorkflowTemplates({ loaderData }: Route.ComponentProps) 
 export function meta() {
   return [{ title: 'Workflow templates · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

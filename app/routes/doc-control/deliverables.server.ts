@@ -15,7 +15,6 @@ export type DeliverablesActionData = ReportingActionData & { imported?: Delivera
 /** A CSV larger than this is not a register a person keeps (the API allows 4 MiB). */
 const IMPORT_MAX_BYTES = 4 * 1024 * 1024
 
-const deliverablePath = (id: string) => `/api/deliverables/${encodeURIComponent(id)}`
 
 type Rows = Array<{ name?: string | undefined; plannedDate?: string | undefined } | undefined>
 
@@ -69,7 +68,7 @@ export async function updateDeliverable(api: ApiClient, formData: FormData, head
 export async function deleteDeliverable(api: ApiClient, formData: FormData, headers: Headers, back: string) {
   const submission = parseWithZod(formData, { schema: DeliverableRefSchema })
   if (submission.status !== 'success') throw data('The deliverable is missing.', { status: 400 })
-  const result = await api.del(deliverablePath(submission.value.deliverableId))
+  const result = await api.DELETE('/api/deliverables/{id}', { path: { id: submission.value.deliverableId } })
   if (!result.ok) return noticeFailure('delete-deliverable', result.error, headers, submission.value.deliverableId)
   await setFlash(headers, { tone: 'success', message: 'Deliverable deleted.' })
   throw redirect(back, { headers })

@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, Form, Link, useActionData, useLocation } from 'react-router'
 import { DeliverableForm } from '~/components/doc-control/deliverables-form'
 import { DeliverablesImportForm, DeliverablesImportReport } from '~/components/doc-control/deliverables-import'
@@ -315,3 +316,6 @@ function FlagLink({
 export function meta() {
   return [{ title: 'Deliverables · Document control · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, Form, redirect, useActionData } from 'react-router'
 import { MatrixTable } from '~/components/doc-control/matrix-table'
 import { useCanManage } from '~/components/doc-control/parties-abilities'
@@ -147,3 +148,6 @@ export default function Matrix({ loaderData }: Route.ComponentProps) {
 export function meta() {
   return [{ title: 'Responsibility matrix · Document control · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

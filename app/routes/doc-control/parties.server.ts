@@ -9,7 +9,6 @@ import { PartyContactFormSchema, PartyContactRefSchema, PartyEditSchema, PartyPe
 
 /** The actions of /doc-control/parties, one function per intent (docs/doc-control.md "Screens"). */
 
-const partyPath = (partyId: string) => `/api/parties/${encodeURIComponent(partyId)}`
 
 export async function createParty(api: ApiClient, projectId: string, formData: FormData, headers: Headers, back: string) {
   const submission = parseWithZod(formData, { schema: PartySchema })
@@ -38,7 +37,7 @@ export async function updateParty(api: ApiClient, formData: FormData, headers: H
 export async function deleteParty(api: ApiClient, formData: FormData, headers: Headers, back: string) {
   const submission = parseWithZod(formData, { schema: PartyRefSchema })
   if (submission.status !== 'success') throw data('The party is missing.', { status: 400 })
-  const result = await api.del(partyPath(submission.value.partyId))
+  const result = await api.DELETE('/api/parties/{id}', { path: { id: submission.value.partyId } })
   if (!result.ok) return noticeFailure('delete-party', result.error, headers, submission.value.partyId)
   await setFlash(headers, { tone: 'success', message: 'Party removed.' })
   throw redirect(back, { headers })

@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, useActionData, useLocation } from 'react-router'
 import { PartyForm } from '~/components/doc-control/parties-form'
 import { useCanManage } from '~/components/doc-control/parties-abilities'
@@ -193,3 +194,6 @@ function PartyActions({ party, editTo, hasTeams }: { party: Party; editTo: strin
 export function meta() {
   return [{ title: 'Parties · Document control · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, Link, useActionData, useLocation } from 'react-router'
 import { SetDeriveForm, SetDetailsForm, SetPublishForm } from '~/components/doc-control/set-forms'
 import { purposeLabel, SetStatusBadge } from '~/components/doc-control/transmittal-labels'
@@ -174,3 +175,6 @@ export default function SetScreen({ loaderData }: Route.ComponentProps) {
 export function meta({ data: loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `${loaderData.set.name} · Sets · Site Portal` : 'Set · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

@@ -1,3 +1,4 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, useActionData } from 'react-router'
 import { TransmittalFilter, TransmittalList } from '~/components/doc-control/transmittal-list'
 import { NUMBERING_INTENT, TransmittalNumberingSection } from '~/components/doc-control/transmittal-numbering-form'
@@ -94,3 +95,6 @@ function transmittalsExportHref(projectId: string, status: string | null, format
 export function meta() {
   return [{ title: 'Transmittals · Document control · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

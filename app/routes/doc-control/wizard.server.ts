@@ -1,12 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadProjectChoice } from '~/components/doc-control/project-choice.server'
-import { api as paths, idsOf, transmittalPage, wizardPage } from '~/components/doc-control/transmittal-paths'
+import { idsOf, transmittalPage, wizardPage } from '~/components/doc-control/transmittal-paths'
 import { isUuid } from '~/lib/schemas/uuid'
 import { picksOf, withPicks, withoutRevision } from '~/components/doc-control/wizard-picks'
 import { isStep, previousStep, type ScreenStep, stepOf } from '~/components/doc-control/wizard-steps'
 import { loadError } from '~/components/reporting/item-action'
-import { formFailure, noticeFailure, noticeOf, type Notice, type ReportingActionData } from '~/components/reporting/report-action'
+import { conflictRevision, formFailure, noticeFailure, noticeOf, type Notice, type ReportingActionData } from '~/components/reporting/report-action'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { ApiClient, ApiError } from '~/lib/api/types'
 import type { DocumentSet, Party, Transmittal } from '~/lib/doc-control/types'
 import { parseDocumentsQuery, searchParamsOf } from '~/lib/documents/query'
@@ -138,6 +139,11 @@ export async function draftAction(api: ApiClient, request: Request, formData: Fo
   const posted = String(formData.get('step') ?? '')
   // A page left open in another tab may be a step behind: show where the draft is now.
   if ((intent === 'next' || intent === 'back') && posted !== stepOf(draft.wizardStep)) throw redirect(here(draft), { headers })
+  // Next and Back carry what the step's form holds: saved against the draft as the page showed it
+  // (a change by someone else since is a conflict, what was typed or ticked kept). Adding or
+  // removing revisions and Change work on the draft as just read.
+  const opened = revisionFromForm(formData.get('expectedRevision'))
+  const asOpened = opened === undefined ? draft : { ...draft, revision: opened }
   switch (intent) {
     case 'add-revisions':
       return addRevisions(api, draft, formData, request, headers)
@@ -146,9 +152,9 @@ export async function draftAction(api: ApiClient, request: Request, formData: Fo
     case 'add-set':
       return addSet(api, draft, formData, request, headers)
     case 'next':
-      return next(api, draft, formData, headers)
+      return next(api, asOpened, formData, headers)
     case 'back':
-      return back(api, draft, formData, headers)
+      return back(api, asOpened, formData, headers)
     case 'goto': {
       const to = String(formData.get('to') ?? '')
       if (!isStep(to)) throw data('Unknown step', { status: 400 })
@@ -212,7 +218,7 @@ async function addSet(api: ApiClient, draft: Transmittal, formData: FormData, re
 }
 
 function putRevisions(api: ApiClient, draft: Transmittal, revisionIds: string[]) {
-  return api.PUT('/api/transmittals/{transmittalId}/revisions', { path: { transmittalId: draft.id }, body: { revisionIds } })
+  return api.PUT('/api/transmittals/{transmittalId}/revisions', { path: { transmittalId: draft.id }, body: { revisionIds, expectedRevision: draft.revision } })
 }
 
 function recipientsOf(formData: FormData) {
@@ -230,6 +236,7 @@ async function next(api: ApiClient, draft: Transmittal, formData: FormData, head
       if (picks.length > 0) {
         const saved = await putRevisions(api, draft, revisionIds)
         if (!saved.ok) return failure('next', saved.error, headers)
+        return moveTo(api, saved.data, 'recipients', {}, headers)
       }
       return moveTo(api, draft, 'recipients', {}, headers)
     }
@@ -238,13 +245,13 @@ async function next(api: ApiClient, draft: Transmittal, formData: FormData, head
       if (chosen.userIds.length === 0 && chosen.partyIds.length === 0) {
         return data<WizardActionData>({ intent: 'next', result: { status: 'error', error: { recipients: ['Choose at least one person or party.'] } }, chosen }, { status: 400 })
       }
-      const saved = await api.PUT('/api/transmittals/{transmittalId}/recipients', { path: { transmittalId: draft.id }, body: chosen })
+      const saved = await api.PUT('/api/transmittals/{transmittalId}/recipients', { path: { transmittalId: draft.id }, body: { ...chosen, expectedRevision: draft.revision } })
       if (!saved.ok) {
         const answer = failure('next', saved.error, headers, recipientErrors(saved.error))
         answer.data.chosen = chosen
         return answer
       }
-      return moveTo(api, draft, 'message', {}, headers)
+      return moveTo(api, saved.data, 'message', {}, headers)
     }
     case 'message': {
       const submission = parseWithZod(formData, { schema: TransmittalPatchSchema })
@@ -261,6 +268,7 @@ async function next(api: ApiClient, draft: Transmittal, formData: FormData, head
         message: message ?? '',
         responseDueDate: responseDueDate ?? null,
         wizardStep: 'review',
+        expectedRevision: draft.revision,
       } })
       if (!saved.ok) return formFailure('next', submission, saved.error, headers)
       throw redirect(here(draft), { headers })
@@ -273,11 +281,17 @@ async function next(api: ApiClient, draft: Transmittal, formData: FormData, head
 /** Back saves what the step holds that can be saved (nothing typed is thrown away by going back), then moves. */
 async function back(api: ApiClient, draft: Transmittal, formData: FormData, headers: Headers) {
   const step = stepOf(draft.wizardStep)
+  let current = draft
   if (step === 'recipients') {
-    const saved = await api.PUT('/api/transmittals/{transmittalId}/recipients', { path: { transmittalId: draft.id }, body: recipientsOf(formData) })
-    if (!saved.ok && saved.error.status !== 422 && saved.error.status !== 400) return failure('back', saved.error, headers)
+    const saved = await api.PUT('/api/transmittals/{transmittalId}/recipients', { path: { transmittalId: draft.id }, body: { ...recipientsOf(formData), expectedRevision: draft.revision } })
+    if (!saved.ok && saved.error.status !== 422 && saved.error.status !== 400) {
+      const answer = failure('back', saved.error, headers)
+      answer.data.chosen = recipientsOf(formData)
+      return answer
+    }
+    if (saved.ok) current = saved.data
   }
-  return moveTo(api, draft, previousStep(step), step === 'message' ? savableFields(formData) : {}, headers, 'back')
+  return moveTo(api, current, previousStep(step), step === 'message' ? savableFields(formData) : {}, headers, 'back')
 }
 
 /** The message step's fields that are valid on their own, for Back. */
@@ -297,10 +311,11 @@ function savableFields(formData: FormData): Record<string, string | null> {
 }
 
 async function moveTo(api: ApiClient, draft: Transmittal, step: ScreenStep, fields: Record<string, string | null>, headers: Headers, intent = 'next') {
-  let moved = await api.PATCH('/api/transmittals/{transmittalId}', { path: { transmittalId: draft.id }, body: { ...fields, wizardStep: step } })
+  const expectedRevision = draft.revision
+  let moved = await api.PATCH('/api/transmittals/{transmittalId}', { path: { transmittalId: draft.id }, body: { ...fields, wizardStep: step, expectedRevision } })
   // Fields the API refused are not worth blocking a move for: the step itself is saved.
   if (!moved.ok && Object.keys(fields).length > 0 && (moved.error.status === 422 || moved.error.status === 400)) {
-    moved = await api.PATCH('/api/transmittals/{transmittalId}', { path: { transmittalId: draft.id }, body: { wizardStep: step } })
+    moved = await api.PATCH('/api/transmittals/{transmittalId}', { path: { transmittalId: draft.id }, body: { wizardStep: step, expectedRevision } })
   }
   if (!moved.ok) return failure(intent, moved.error, headers)
   throw redirect(here(draft), { headers })
@@ -333,7 +348,7 @@ async function send(api: ApiClient, draft: Transmittal, formData: FormData, head
 
 /** "Discard draft" (after its confirmation): DELETE /api/transmittals/{id}; the draft and its choices are gone. */
 async function discard(api: ApiClient, draft: Transmittal, headers: Headers) {
-  const deleted = await api.del(paths.transmittal(draft.id))
+  const deleted = await api.DELETE('/api/transmittals/{transmittalId}', { path: { transmittalId: draft.id } })
   if (!deleted.ok) return noticeFailure('discard', deleted.error, headers)
   await setFlash(headers, { tone: 'success', message: `Draft ${draft.number} discarded.` })
   throw redirect(wizardPage(draft.projectId), { headers })
@@ -355,7 +370,8 @@ function failure(intent: string, error: ApiError, headers: Headers, fieldErrors?
   if (errors && Object.keys(errors).length > 0 && intent !== 'send') return data<WizardActionData>({ intent, result: { status: 'error', error: errors } }, init)
   const notice = noticeOf(error)
   if (errors && Object.keys(errors).length > 0) notice.message = [notice.message, ...Object.values(errors).flat()].filter(Boolean).join(' ')
-  return data<WizardActionData>({ intent, notice }, init)
+  // A stale save (409 KR_EDIT_CONFLICT): the step's next save goes against the draft as it is now.
+  return data<WizardActionData>({ intent, notice, revision: conflictRevision(error) }, init)
 }
 
 /** The API names recipient problems by its fields; the step shows them above its choices. */

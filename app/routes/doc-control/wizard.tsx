@@ -1,9 +1,6 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, useActionData } from 'react-router'
 import { isUuid } from '~/lib/schemas/uuid'
-import { WizardMessageStep } from '~/components/doc-control/wizard-message-step'
-import { WizardRecipientsStep } from '~/components/doc-control/wizard-recipients-step'
-import { WizardReviewStep } from '~/components/doc-control/wizard-review-step'
-import { WizardRevisionsStep } from '~/components/doc-control/wizard-revisions-step'
 import { WizardStart } from '~/components/doc-control/wizard-start'
 import { STEP_LABELS, WizardProgress } from '~/components/doc-control/wizard-steps'
 import { resultFor } from '~/components/reporting/report-action'
@@ -16,6 +13,18 @@ import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/wizard'
 import { draftAction, loadWizard, startDraft, type WizardActionData, type WizardScreen } from './wizard.server'
+import { deferred } from '~/components/ui/deferred'
+
+// The wizard shows one step at a time: each draft step's script comes with the step (and hydrates
+// after the rest of the screen, app/components/ui/deferred.tsx), not with every step's first load.
+const loadWizardRecipientsStep = async () => (await import('~/components/doc-control/wizard-recipients-step')).WizardRecipientsStep
+const WizardRecipientsStep = deferred(loadWizardRecipientsStep, import.meta.env.SSR ? await loadWizardRecipientsStep() : undefined)
+const loadWizardReviewStep = async () => (await import('~/components/doc-control/wizard-review-step')).WizardReviewStep
+const WizardReviewStep = deferred(loadWizardReviewStep, import.meta.env.SSR ? await loadWizardReviewStep() : undefined)
+const loadWizardRevisionsStep = async () => (await import('~/components/doc-control/wizard-revisions-step')).WizardRevisionsStep
+const WizardRevisionsStep = deferred(loadWizardRevisionsStep, import.meta.env.SSR ? await loadWizardRevisionsStep() : undefined)
+const loadWizardMessageStep = async () => (await import('~/components/doc-control/wizard-message-step')).WizardMessageStep
+const WizardMessageStep = deferred(loadWizardMessageStep, import.meta.env.SSR ? await loadWizardMessageStep() : undefined)
 
 /**
  * Issue documents (spec §2 /doc-control/wizard): choose revisions → recipients → purpose and
@@ -93,11 +102,14 @@ export default function Wizard({ loaderData }: Route.ComponentProps) {
 
 function DraftSteps({ screen, actionData, locale }: { screen: Extract<WizardScreen, { kind: 'draft' }>; actionData: WizardActionData | undefined; locale: string }) {
   const { transmittal, step } = screen
+  // What Next and Back save against: the draft as drawn, or as it is now after a conflict.
+  const revision = actionData?.revision ?? transmittal.revision
   return (
     <>
       <WizardProgress step={step} />
       {step === 'revisions' && screen.picker ? (
         <WizardRevisionsStep
+          revision={revision}
           revisions={transmittal.revisions}
           sets={screen.sets}
           picker={{ action: '/doc-control/wizard', hidden: { projectId: transmittal.projectId, transmittalId: transmittal.id }, ...screen.picker }}
@@ -110,13 +122,14 @@ function DraftSteps({ screen, actionData, locale }: { screen: Extract<WizardScre
             members={screen.members}
             parties={screen.parties}
             chosen={actionData?.chosen ?? chosenOf(transmittal)}
+            revision={revision}
             errors={actionData?.intent === 'next' ? Object.values(actionData.result?.error ?? {}).flatMap((messages) => messages ?? []) : undefined}
           />
         </Section>
       ) : null}
       {step === 'message' ? (
         <Section title={STEP_LABELS.message}>
-          <WizardMessageStep key={transmittal.updatedAt} transmittal={transmittal} lastResult={resultFor(actionData, 'next')} />
+          <WizardMessageStep key={transmittal.updatedAt} transmittal={transmittal} revision={revision} lastResult={resultFor(actionData, 'next')} />
         </Section>
       ) : null}
       {step === 'review' ? <WizardReviewStep transmittal={transmittal} locale={locale} purposeWarnings={actionData?.intent === 'send' ? actionData.purposeWarnings : undefined} /> : null}
@@ -141,3 +154,6 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
   const screen = loaderData as WizardScreen | undefined
   return [{ title: screen?.kind === 'draft' ? `Issue documents · ${screen.transmittal.number} · Site Portal` : 'Issue documents · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

@@ -2,9 +2,11 @@ import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { loadError } from '~/components/reporting/item-action'
+import { conflictRevision } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
 import { failureStatus, formMessageFor, replyWithApiError } from '~/lib/forms'
+import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { SiteSchema } from '~/lib/schemas/settings'
 
 /** /settings/site (issue 14, docs/settings.md "Site"): what it loads and its forms (administrators). */
@@ -15,6 +17,8 @@ export type SiteActionData = {
   /** The logo form's error (it has one field). */
   logoError?: string
   notice?: { message: string; correlationId: string | null }
+  /** After a stale save (409 KR_EDIT_CONFLICT): the settings' revision now, for the kept form's next save. */
+  revision?: number | undefined
 }
 
 export async function loadSite(api: ApiClient, headers: Headers) {
@@ -26,8 +30,12 @@ export async function loadSite(api: ApiClient, headers: Headers) {
 export async function saveSite(api: ApiClient, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: SiteSchema })
   if (submission.status !== 'success') return data<SiteActionData>({ intent: 'site', result: submission.reply() }, { status: 400 })
-  const result = await api.PATCH('/api/settings/site', { body: submission.value })
-  if (!result.ok) return data<SiteActionData>({ intent: 'site', result: replyWithApiError(submission, result.error) }, { status: failureStatus(result.error), headers })
+  // Saved against the settings as the page showed them: a save by another administrator since is a conflict, the typed values kept.
+  const result = await api.PATCH('/api/settings/site', { body: { ...submission.value, expectedRevision: revisionFromForm(formData.get('expectedRevision')) } })
+  if (!result.ok) {
+    const reply = { intent: 'site', result: replyWithApiError(submission, result.error), revision: conflictRevision(result.error) }
+    return data<SiteActionData>(reply, { status: failureStatus(result.error), headers })
+  }
   await setFlash(headers, { tone: 'success', message: 'The site settings are saved.' })
   throw redirect('/settings/site', { headers })
 }

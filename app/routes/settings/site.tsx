@@ -1,11 +1,17 @@
+import { revalidateAfterConflict } from '~/lib/revalidate-after-conflict'
 import { data, useActionData } from 'react-router'
 import { LogoCard } from '~/components/settings/logo-card'
-import { SiteForm } from '~/components/settings/site-form'
 import { SiteView } from '~/components/settings/site-view'
 import { Banner } from '~/components/ui/banner'
 import { createServerApi } from '~/lib/api.server'
 import type { Route } from './+types/site'
 import { deleteLogo, loadSite, saveSite, type SiteActionData, timeZones, unknownIntent, uploadLogo } from './site.server'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
+// library is not in the screen's first load.
+const loadSiteForm = async () => (await import('~/components/settings/site-form')).SiteForm
+const SiteForm = deferred(loadSiteForm, import.meta.env.SSR ? await loadSiteForm() : undefined)
 
 /**
  * /settings/site (issue 14, docs/settings.md "Site"): the organisation's name, short name, logo,
@@ -44,7 +50,12 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
       ) : null}
       {site.canEdit ? (
         <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-          <SiteForm site={site} timeZones={timeZones} lastResult={actionData?.intent === 'site' ? actionData.result : undefined} />
+          <SiteForm
+            site={site}
+            revision={(actionData?.intent === 'site' ? actionData.revision : undefined) ?? site.revision}
+            timeZones={timeZones}
+            lastResult={actionData?.intent === 'site' ? actionData.result : undefined}
+          />
           <LogoCard site={site} error={actionData?.intent === 'logo' ? actionData.logoError : undefined} />
         </div>
       ) : (
@@ -57,3 +68,6 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
 export function meta() {
   return [{ title: 'Site settings · Site Portal' }]
 }
+
+/** After a save refused as stale the screen reads its data again (app/lib/revalidate-after-conflict.ts). */
+export const shouldRevalidate = revalidateAfterConflict

@@ -1,10 +1,4 @@
 import { data, useActionData } from 'react-router'
-import { AppearanceCard } from '~/components/settings/appearance-card'
-import { EmailCard } from '~/components/settings/email-card'
-import { MfaCard } from '~/components/settings/mfa-card'
-import { OrganisationsCard } from '~/components/settings/organisations-card'
-import { PasswordCard } from '~/components/settings/password-card'
-import { ProfileCard } from '~/components/settings/profile-card'
 import { SessionsCard } from '~/components/settings/sessions-card'
 import { Banner } from '~/components/ui/banner'
 import { createServerApi } from '~/lib/api.server'
@@ -25,6 +19,22 @@ import {
   unknownIntent,
   type UserActionData,
 } from './user.server'
+import { deferred } from '~/components/ui/deferred'
+
+// The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
+// library is not in the screen's first load.
+const loadAppearanceCard = async () => (await import('~/components/settings/appearance-card')).AppearanceCard
+const AppearanceCard = deferred(loadAppearanceCard, import.meta.env.SSR ? await loadAppearanceCard() : undefined)
+const loadEmailCard = async () => (await import('~/components/settings/email-card')).EmailCard
+const EmailCard = deferred(loadEmailCard, import.meta.env.SSR ? await loadEmailCard() : undefined)
+const loadMfaCard = async () => (await import('~/components/settings/mfa-card')).MfaCard
+const MfaCard = deferred(loadMfaCard, import.meta.env.SSR ? await loadMfaCard() : undefined)
+const loadOrganisationsCard = async () => (await import('~/components/settings/organisations-card')).OrganisationsCard
+const OrganisationsCard = deferred(loadOrganisationsCard, import.meta.env.SSR ? await loadOrganisationsCard() : undefined)
+const loadPasswordCard = async () => (await import('~/components/settings/password-card')).PasswordCard
+const PasswordCard = deferred(loadPasswordCard, import.meta.env.SSR ? await loadPasswordCard() : undefined)
+const loadProfileCard = async () => (await import('~/components/settings/profile-card')).ProfileCard
+const ProfileCard = deferred(loadProfileCard, import.meta.env.SSR ? await loadProfileCard() : undefined)
 
 /**
  * /settings and /settings/user (issue 14, docs/settings.md "User"): your details, e-mail address,

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { runAdmin } from '#server/api/admin/run'
 import { listCspGroupReports, listCspGroups, listUntenantedCspGroups } from '#server/domain/observability/csp-list'
 import { inScope } from '#server/domain/observability/ingest'
-import { operation } from '#server/http/contract'
+import { operation, pathPattern } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { CSP_UNTENANTED_GROUPS } from '~/lib/admin/csp-reports'
 import { CspReportGroupPageSchema, CspReportListQuerySchema, CspReportOccurrencePageSchema, CspReportPagingSchema } from '~/lib/schemas/admin-csp-reports'
@@ -17,7 +17,7 @@ import { CspReportGroupPageSchema, CspReportListQuerySchema, CspReportOccurrence
  */
 
 const TAG = 'Security'
-const GroupParam = z.object({ group: z.string().min(1).max(6000) })
+const GroupParam = z.object({ group: pathPattern(/^[A-Za-z0-9_-]+$/, 'The group’s key as the list gives it (base64url, server/http/opaque.ts); one that names no group is 404.', z.string().min(1).max(6000)) })
 
 export const adminCspReportRoutes = new Hono<BackendEnv>()
   .get(

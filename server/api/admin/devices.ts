@@ -2,8 +2,9 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { devicePlatforms, listAdminDevices, revokeAdminDevice } from '#server/domain/admin/devices'
 import { cursorParam } from '#server/domain/tenancy/paging'
-import { operation } from '#server/http/contract'
+import { operation, pathPattern } from '#server/http/contract'
 import { DevicePageSchema } from '~/lib/schemas/admin-responses'
+import { DEVICE_ID_MAX, DEVICE_ID_PATTERN } from '~/lib/schemas/auth'
 import type { BackendEnv } from '#server/http/env'
 import { optional, wholeNumber } from '#server/http/query'
 import { runAdmin } from './run'
@@ -22,7 +23,7 @@ const ListQuery = z.object({
 
 const DeviceParams = z.object({
   userId: z.uuid({ error: 'Not a user id.' }),
-  deviceId: z.string().min(1).max(200, 'Not a device id.'),
+  deviceId: pathPattern(DEVICE_ID_PATTERN, `The device's own id, as registered (trimmed, at most ${DEVICE_ID_MAX} characters); one that names no device of the user is 404.`, z.string().min(1).max(DEVICE_ID_MAX, 'Not a device id.')),
 })
 
 export const adminDeviceRoutes = new Hono<BackendEnv>()

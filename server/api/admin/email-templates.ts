@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import { z } from 'zod'
 import type { Database } from '#server/db/client'
 import {
   getEmailTemplate,
@@ -11,13 +12,23 @@ import {
 } from '#server/domain/admin/email-templates'
 import { limitKey } from '#server/domain/auth/limits'
 import { ClockedRateLimiter, type LimitRule } from '#server/domain/auth/rate-limiter'
-import { operation } from '#server/http/contract'
+import { operation, pathEnum } from '#server/http/contract'
 import { EmailTemplateListSchema, EmailTemplateRenderedSchema, EmailTemplateSchema, EmailTemplateTestResultSchema } from '~/lib/schemas/admin-responses'
 import type { BackendEnv } from '#server/http/env'
 import { Problem } from '#server/http/problem'
 import { requireSession } from '#server/http/session'
-import { EmailTemplateKeyParams, EmailTemplatePreviewSchema, EmailTemplateSaveSchema, EmailTemplateTestSchema } from '~/lib/schemas/admin-email-templates'
+import { templateDefinitions } from '#server/mail/templates/registry'
+import { EmailTemplatePreviewSchema, EmailTemplateSaveSchema, EmailTemplateTestSchema } from '~/lib/schemas/admin-email-templates'
 import { runAdmin } from './run'
+
+/** A template of the fixed registry (server/mail/templates/registry.ts); any other key is 404 (There is no such e-mail template). */
+const EmailTemplateKeyParams = z.object({
+  key: pathEnum(
+    templateDefinitions().map((definition) => definition.key),
+    'A mail the product sends (server/mail/templates/registry.ts); any other key is 404.',
+    z.string().max(100),
+  ),
+})
 
 /**
  * Spec §7 "Observability and admin data", email templates (docs/admin/email-templates.md): list,

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { runAdmin } from '#server/api/admin/run'
 import { frontendErrorDetail, listFrontendErrorGroups } from '#server/domain/observability/frontend-errors'
 import { sourceMapStore, type SourceMapStore } from '#server/domain/observability/source-maps'
-import { operation } from '#server/http/contract'
+import { operation, pathPattern } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import {
   FrontendErrorDetailSchema,
@@ -58,7 +58,7 @@ export const adminFrontendErrorRoutes = new Hono<BackendEnv>()
         'Occurrences newest first, paged with `page` and `limit` (50). Each stack frame is mapped back to the source file, line, column and function with the build’s source maps, kept on the server only; a frame of another release or without a map is shown as it came (`mapped: false`).',
       tag: TAG,
       access: 'admin',
-      params: z.object({ fingerprint: z.string().max(200) }),
+      params: z.object({ fingerprint: pathPattern(/^[0-9a-f]{64}$/, 'The group’s fingerprint: SHA-256 (lower-case hex) of the message and the top three frames, as the list gives it; one that names no error here is 404.', z.string().max(200)) }),
       query: FrontendErrorOccurrencesQuerySchema,
       responses: {
         200: { description: 'The error.', schema: FrontendErrorDetailSchema },

@@ -13,8 +13,8 @@ import {
 } from '#server/domain/admin/project-invites'
 import { createSession, revokeSession, sessionView, switchSessionTenant } from '#server/domain/auth/sessions'
 import type { BackendEnv } from '#server/http/env'
-import { operation } from '#server/http/contract'
-import { CreatedProjectInviteSchema, InviteClaimedSchema, InviteLandingSchema, InviteSchema, ProjectInviteClaimedSchema, ProjectInviteLandingSchema, ProjectInviteSchema } from '~/lib/schemas/admin-responses'
+import { operation, pathPattern } from '#server/http/contract'
+import { CreatedProjectInviteSchema, InviteClaimedSchema, InviteLandingSchema, InvitePageSchema, InviteSchema, ProjectInviteClaimedSchema, ProjectInviteLandingSchema, ProjectInviteSchema } from '~/lib/schemas/admin-responses'
 import { SessionSchema } from '~/lib/schemas/auth-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
@@ -42,9 +42,14 @@ function meta(c: Context<BackendEnv>): RequestMeta {
   return { ip: c.get('ip'), correlationId: c.get('correlationId'), publicUrl: c.get('deps').config.publicUrl }
 }
 
-const TokenParam = z.object({ token: z.string().min(1).max(200) })
+/** 32 random bytes in base64url (server/domain/auth/tokens.ts); looked up by its hash, so one that names no invite is 404. */
+const TokenParam = z.object({ token: pathPattern(/^[A-Za-z0-9_-]{43}$/, 'The invite link’s token: 43 base64url characters as issued; one that names no invite is 404.', z.string().min(1).max(200)) })
 const ProjectParam = z.object({ projectId: z.string().max(100) })
 const IdParam = z.object({ inviteId: z.string().max(100) })
+
+/** What a claim answers: what was joined, and the session now in that organisation (the link and the code claims answer the same). */
+const InviteClaimResultSchema = z.object({ claimed: InviteClaimedSchema, session: SessionSchema }).meta({ id: 'InviteClaimResult' })
+const ProjectInviteClaimResultSchema = z.object({ claimed: ProjectInviteClaimedSchema, session: SessionSchema }).meta({ id: 'ProjectInviteClaimResult' })
 
 const landingResponses = {
   200: { description: 'The invitation: organisation, role, who invites, and its `status` with `statusDetail` (pending, accepted, cancelled or expired: a used or dead link still answers 200 so the page can explain it).', schema: InviteLandingSchema },
@@ -90,7 +95,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'admin',
       query: InviteListQuerySchema,
-      responses: { 200: { description: 'A page of invites.', schema: z.object({ items: z.array(InviteSchema), nextCursor: z.string().nullable() }) }, 400: 'A filter is not valid.', 403: 'Not an administrator of this organisation.' },
+      responses: { 200: { description: 'A page of invites.', schema: InvitePageSchema }, 400: 'A filter is not valid.', 403: 'Not an administrator of this organisation.' },
     }),
     async (c) => c.json(await runAdmin(c, (ctx) => listInvites(ctx, c.req.valid('query')))),
   )
@@ -155,7 +160,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteTokenSchema,
       idempotent: true,
       responses: {
-        200: { description: 'What was joined, and the session, now in that organisation.', schema: z.object({ claimed: InviteClaimedSchema, session: SessionSchema }) },
+        200: { description: 'What was joined, and the session, now in that organisation.', schema: InviteClaimResultSchema },
         403: 'Signed in with another address than the invited one (KR_INVITE_WRONG_ACCOUNT).',
         404: 'No invitation has this token.',
         409: 'Already a member (KR_ALREADY_MEMBER).',
@@ -179,7 +184,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteRegisterSchema,
       idempotent: true,
       responses: {
-        201: { description: 'Signed in (requiresMfa when the organisation enforces a second factor).', schema: z.object({ claimed: InviteClaimedSchema, session: SessionSchema }) },
+        201: { description: 'Signed in (requiresMfa when the organisation enforces a second factor).', schema: InviteClaimResultSchema },
         400: 'The fields have problems: see errors.',
         404: 'No invitation has this token.',
         409: 'The address has an account already: sign in to accept (KR_ACCOUNT_EXISTS).',
@@ -284,7 +289,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteTokenSchema,
       idempotent: true,
       responses: {
-        200: { description: 'What was joined; the session moves into the organisation.', schema: z.object({ claimed: ProjectInviteClaimedSchema, session: SessionSchema }) },
+        200: { description: 'What was joined; the session moves into the organisation.', schema: ProjectInviteClaimResultSchema },
         403: 'The invitation names another address, or the membership there is suspended.',
         404: 'No project invitation has this token.',
         410: 'Used up, cancelled or expired.',
@@ -307,7 +312,7 @@ export const inviteRoutes = new Hono<BackendEnv>()
       body: InviteCodeSchema,
       idempotent: true,
       responses: {
-        200: { description: 'As the link claim.', schema: z.object({ claimed: ProjectInviteClaimedSchema, session: SessionSchema }) },
+        200: { description: 'As the link claim.', schema: ProjectInviteClaimResultSchema },
         400: 'Not an 8-character code.',
         403: 'The invitation names another address, or the membership there is suspended.',
         404: 'The code does not work (never existed, expired, cancelled or used up: one answer).',

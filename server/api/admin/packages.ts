@@ -5,8 +5,9 @@ import { PACKAGE_KEY_PATTERN } from '~/lib/admin/packages'
 import { getProjectPackageSettings, listAdminPackages, patchPackage, replacePackages, setProjectPackages, type AuditMeta } from '#server/domain/admin/packages'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
-import { AdminPackageSchema, ProjectPackageSettingSchema } from '~/lib/schemas/admin-responses'
+import { AdminPackageListSchema, AdminPackageSchema, ProjectPackageSettingsSchema } from '~/lib/schemas/admin-responses'
 import { PackageListBodySchema, PackagePatchSchema, ProjectPackagesBodySchema } from '~/lib/schemas/admin-packages'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 
 /** docs/admin/packages-and-uploads.md "Packages": the organisation's packages and a project's own settings; administrators only. */
 
@@ -18,10 +19,10 @@ function meta(c: Context<BackendEnv>): AuditMeta {
   return { ip: c.get('ip'), correlationId: c.get('correlationId') }
 }
 
-const listDescription =
-  { description: 'The packages by order, then name; itemCount: items not deleted that carry it.', schema: z.object({ items: z.array(AdminPackageSchema) }) }
-
-const ProjectPackagesSchema = z.object({ items: z.array(ProjectPackageSettingSchema) })
+const listDescription = {
+  description: 'The packages by order, then name; itemCount: items not deleted that carry it; `revision`, the list’s, for the next save.',
+  schema: AdminPackageListSchema,
+}
 
 export const adminPackageRoutes = new Hono<BackendEnv>()
   .get(
@@ -33,7 +34,7 @@ export const adminPackageRoutes = new Hono<BackendEnv>()
       params: OrganisationParams,
       responses: { 200: listDescription, 403: 'Not an administrator of the organisation.', 404: 'Not the session’s organisation.' },
     }),
-    async (c) => c.json({ items: await runAdmin(c, (ctx) => listAdminPackages(ctx, c.req.param('id'))) }),
+    async (c) => c.json(await runAdmin(c, (ctx) => listAdminPackages(ctx, c.req.param('id')))),
   )
   .put(
     '/api/admin/organisations/:id/packages',
@@ -50,10 +51,11 @@ export const adminPackageRoutes = new Hono<BackendEnv>()
         400: 'The body is not valid: see errors (`items.{n}.key`, …).',
         403: 'Not an administrator of the organisation.',
         404: 'Not the session’s organisation.',
+        409: STALE_WRITE,
         422: 'A key or name is listed twice, or a package items use was left out: see errors.',
       },
     }),
-    async (c) => c.json({ items: await runAdmin(c, (ctx) => replacePackages(ctx, c.req.param('id'), c.req.valid('json'), meta(c))) }),
+    async (c) => c.json(await runAdmin(c, (ctx) => replacePackages(ctx, c.req.param('id'), c.req.valid('json'), meta(c)))),
   )
   .patch(
     '/api/admin/organisations/:id/packages/:key',
@@ -68,6 +70,7 @@ export const adminPackageRoutes = new Hono<BackendEnv>()
         400: 'The body is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
         404: 'Not the session’s organisation, or no such package.',
+        409: STALE_WRITE,
         422: 'Another package has that name.',
       },
     }),
@@ -84,12 +87,12 @@ export const adminPackageRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: ProjectParams,
       responses: {
-        200: { description: 'Each package for the project: override true, false, or null (inherits).', schema: ProjectPackagesSchema },
+        200: { description: 'Each package for the project: override true, false, or null (inherits).', schema: ProjectPackageSettingsSchema },
         403: 'Not an administrator of the organisation.',
         404: 'No such project.',
       },
     }),
-    async (c) => c.json({ items: await runAdmin(c, (ctx) => getProjectPackageSettings(ctx, c.req.param('id'))) }),
+    async (c) => c.json(await runAdmin(c, (ctx) => getProjectPackageSettings(ctx, c.req.param('id')))),
   )
   .put(
     '/api/projects/:id/packages',
@@ -101,12 +104,13 @@ export const adminPackageRoutes = new Hono<BackendEnv>()
       params: ProjectParams,
       body: ProjectPackagesBodySchema,
       responses: {
-        200: { description: 'The project’s settings, as GET /api/admin/projects/{id}/packages answers.', schema: ProjectPackagesSchema },
+        200: { description: 'The project’s settings, as GET /api/admin/projects/{id}/packages answers.', schema: ProjectPackageSettingsSchema },
         400: 'The body is not valid: see errors.',
         403: 'Not an administrator of the organisation.',
         404: 'No such project.',
+        409: STALE_WRITE,
         422: 'An unknown package, or one listed twice: see errors.',
       },
     }),
-    async (c) => c.json({ items: await runAdmin(c, (ctx) => setProjectPackages(ctx, c.req.param('id'), c.req.valid('json'), meta(c))) }),
+    async (c) => c.json(await runAdmin(c, (ctx) => setProjectPackages(ctx, c.req.param('id'), c.req.valid('json'), meta(c)))),
   )

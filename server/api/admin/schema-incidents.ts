@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { runAdmin } from '#server/api/admin/run'
 import { inScope } from '#server/domain/observability/ingest'
 import { listSchemaIncidentGroups, listSchemaIncidentOccurrences } from '#server/domain/observability/schema-incidents-list'
-import { operation } from '#server/http/contract'
+import { operation, pathPattern } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { SCHEMA_INCIDENT_PAGE_SIZE, SCHEMA_INCIDENT_PAGE_SIZE_MAX } from '~/lib/admin/schema-incidents'
 import {
@@ -28,7 +28,7 @@ const ScopeQuery = z.object({
   scope: SchemaIncidentListQuerySchema.shape.scope,
   ...pagingParams(SCHEMA_INCIDENT_PAGE_SIZE, SCHEMA_INCIDENT_PAGE_SIZE_MAX),
 })
-const GroupParam = z.object({ group: z.string().min(1).max(SCHEMA_INCIDENT_PATH_MAX * 4) })
+const GroupParam = z.object({ group: pathPattern(/^[A-Za-z0-9_-]+$/, 'The group’s key as the list gives it (base64url, server/http/opaque.ts); one that names no group is 404.', z.string().min(1).max(SCHEMA_INCIDENT_PATH_MAX * 4)) })
 
 export const adminSchemaIncidentRoutes = new Hono<BackendEnv>()
   .get(

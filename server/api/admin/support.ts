@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 import { changeTicket, getTicket, listAllTickets, listMyTickets, openTicket, replyToTicket, supportAssignees, type SupportMeta } from '#server/domain/admin/support'
 import { attachmentBlob, createSupportUpload, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_AT_ONCE } from '#server/domain/admin/support-attachments'
 import { storeDirectAttachments } from '#server/domain/admin/support-direct'
@@ -235,6 +236,7 @@ export const supportRoutes = new Hono<BackendEnv>()
         400: 'Nothing to change, or a value that is not allowed.',
         403: 'Not an administrator.',
         404: 'No such ticket.',
+        409: STALE_WRITE,
         422: 'The assignee is not an active administrator of the organisation (errors.assigneeId).',
       },
     }),

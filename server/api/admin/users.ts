@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 import {
   addMember,
   deactivateUser,
@@ -75,7 +76,7 @@ export const adminUserRoutes = new Hono<BackendEnv>()
         200: { description: 'The person.', schema: AdminUserSchema },
         400: 'See errors.',
         ...oneUser,
-        409: 'The last active administrator cannot be demoted or suspended (KR_LAST_ADMIN); you cannot suspend yourself (KR_SELF_CHANGE).',
+        409: `The last active administrator cannot be demoted or suspended (KR_LAST_ADMIN); you cannot suspend yourself (KR_SELF_CHANGE). ${STALE_WRITE}`,
       },
     }),
     async (c) => {

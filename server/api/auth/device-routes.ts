@@ -3,9 +3,9 @@ import type { BackendEnv } from '#server/http/env'
 import { listDevices, registerDevice, revokeDevice } from '#server/domain/auth/devices'
 import { z } from 'zod'
 import { OwnDeviceListSchema, OwnDeviceSchema } from '~/lib/schemas/auth-responses'
-import { operation } from '#server/http/contract'
+import { operation, pathPattern } from '#server/http/contract'
 import { requireSession } from '#server/http/session'
-import { DeviceRegisterSchema } from '~/lib/schemas/auth'
+import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, DeviceRegisterSchema } from '~/lib/schemas/auth'
 import { requestContext } from './context'
 
 /** Spec §7 "Auth": the signed-in user's devices. */
@@ -52,12 +52,13 @@ export const deviceRoutes = new Hono<BackendEnv>()
       summary: 'Revoke one of your devices (its other sessions end)',
       tag: 'Auth',
       access: 'session',
+      params: z.object({ deviceId: pathPattern(DEVICE_ID_PATTERN, `The device's own id, as registered (trimmed, at most ${DEVICE_ID_MAX} characters); one that names no device of yours is 404.`) }),
       responses: { 204: 'Revoked; the other sessions signed in from it end, this one is kept.', 404: 'No such device of yours.' },
     }),
     async (c) => {
       const session = requireSession(c)
       const { db, now } = c.get('deps')
-      await revokeDevice(db, session, c.req.param('deviceId'), requestContext(c), now())
+      await revokeDevice(db, session, c.req.valid('param').deviceId, requestContext(c), now())
       return c.body(null, 204)
     },
   )

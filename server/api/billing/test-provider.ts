@@ -3,14 +3,17 @@ import { z } from 'zod'
 import { configuredTestProvider } from '#server/domain/billing/providers'
 import type { TestProvider, TestSession } from '#server/domain/billing/test-provider'
 import { receiveWebhook } from '#server/domain/billing/webhooks'
-import { operation } from '#server/http/contract'
+import { operation, pathPattern } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
 import { Problem } from '#server/http/problem'
 import { preferredLocale } from '~/lib/format'
 import { checkoutPage, messagePage, testPageCsp } from './test-provider-page'
 
 const TAG = 'Billing (test provider)'
-const params = z.object({ sessionId: z.string().min(1).max(4096) })
+/** `cs_test_` + base64url(payload).base64url(HMAC-SHA256), as server/domain/billing/test-provider.ts makes it; one that does not verify is 404. */
+const params = z.object({
+  sessionId: pathPattern(/^cs_test_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/, 'The test checkout session’s id (cs_test_, a signed payload); one that does not verify is 404, one expired is 410.', z.string().min(1).max(4096)),
+})
 const html = { contentType: 'text/html' }
 
 /**

@@ -13,7 +13,7 @@ import {
   type LinkContext,
 } from '#server/domain/doc-control/transmittal-links'
 import type { BackendEnv } from '#server/http/env'
-import { operation } from '#server/http/contract'
+import { operation, pathPattern } from '#server/http/contract'
 import { nudgePackaging } from '#server/jobs/transmittal-packaging'
 import { SharedTransmittalSchema } from '~/lib/schemas/doc-control-responses'
 import { TransmittalRespondSchema } from '~/lib/schemas/transmittals'
@@ -27,7 +27,10 @@ import { serveBlob } from '../photos/serve-blob'
  */
 
 const TAG = 'Transmittals'
-const TokenParam = z.object({ token: z.string().min(1).max(512) })
+/** base64url(payload).base64url(HMAC-SHA256), as server/domain/transmittal-link-token.ts signs it; one that does not verify is 404 like an unknown link. */
+const TokenParam = z.object({
+  token: pathPattern(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/, 'The link’s signed token (base64url payload, a dot, base64url HMAC-SHA256); one that does not verify, or names a link revoked or expired, is 404.', z.string().min(1).max(512)),
+})
 const FileParams = TokenParam.extend({ revisionId: z.uuid() })
 const gone = 'No such link, or it expired or was revoked.'
 

@@ -15,6 +15,7 @@ import {
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 import { TransmittalPageSchema, TransmittalSchema, TransmittalStatusSchema } from '~/lib/schemas/doc-control-responses'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
@@ -38,6 +39,8 @@ function run<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) => Promise<T>
 
 const TAG = 'Transmittals'
 const draftOnly = { 403: 'Not its sender, or read-only.', 404: 'No such transmittal.', 409: 'Sent already (KR_TRANSMITTAL_STATE).' }
+/** A draft's changes: also refused when someone saved the draft since it was opened. */
+const draftChange = { ...draftOnly, 409: `Sent already (KR_TRANSMITTAL_STATE). ${STALE_WRITE}` }
 const receipt = { 403: 'Not a recipient.', 404: 'No such transmittal.', 409: 'Closed, or done already (KR_TRANSMITTAL_STATE).' }
 
 export const transmittalRoutes = new Hono<BackendEnv>()
@@ -89,7 +92,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: TransmittalPatchSchema,
-      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid fields.', ...draftOnly },
+      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid fields.', ...draftChange },
     }),
     async (c) => c.json(await run(c, (ctx) => updateTransmittal(ctx, c.req.param('transmittalId'), c.req.valid('json')))),
   )
@@ -113,9 +116,12 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: TransmittalRevisionsSchema,
-      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid revision ids.', ...draftOnly, 422: 'Two revisions of one document.' },
+      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid revision ids.', ...draftChange, 422: 'Two revisions of one document.' },
     }),
-    async (c) => c.json(await run(c, (ctx) => putTransmittalRevisions(ctx, c.req.param('transmittalId'), c.req.valid('json').revisionIds))),
+    async (c) => {
+      const { revisionIds, expectedRevision } = c.req.valid('json')
+      return c.json(await run(c, (ctx) => putTransmittalRevisions(ctx, c.req.param('transmittalId'), revisionIds, expectedRevision)))
+    },
   )
   .put(
     '/api/transmittals/:transmittalId/recipients',
@@ -124,7 +130,7 @@ export const transmittalRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: TransmittalRecipientsSchema,
-      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid ids.', ...draftOnly, 404: 'No such transmittal, member or party.', 422: 'A member who is not active.' },
+      responses: { 200: { description: 'The draft.', schema: TransmittalSchema }, 400: 'Invalid ids.', ...draftChange, 404: 'No such transmittal, member or party.', 422: 'A member who is not active.' },
     }),
     async (c) => c.json(await run(c, (ctx) => putTransmittalRecipients(ctx, c.req.param('transmittalId'), c.req.valid('json')))),
   )

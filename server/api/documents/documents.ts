@@ -38,7 +38,7 @@ const folderName = z
 const folderRef = z.preprocess((v) => (v === '' ? null : v), z.string({ error: 'Choose a folder.' }).max(64, 'Choose a folder.').nullable())
 
 const NewFolderSchema = z.object({ name: folderName, parentId: folderRef.optional().transform((v) => v ?? null) })
-const FolderPatchSchema = z.object({ name: folderName.optional(), parentId: folderRef.optional() })
+const FolderPatchSchema = z.object({ name: folderName.optional(), parentId: folderRef.optional(), expectedRevision })
 
 const TreeQuery = z.object({
   folderId: z.string().max(64).optional(),
@@ -68,7 +68,7 @@ const DocumentPatchSchema = z.object({
   expectedRevision,
 })
 const MetadataSchema = z.object({ values: metadataValues, expectedRevision })
-const ValidateSchema = z.object({ number: numberField.optional(), metadata: metadataValues.optional(), documentId: z.string().max(64).optional() })
+const ValidateSchema = z.object({ number: numberField.optional(), metadata: metadataValues.optional(), documentId: z.uuid({ error: 'documentId must be a document id.' }).optional() })
 
 const codeList = z
   .array(
@@ -199,7 +199,7 @@ const base = new Hono<BackendEnv>()
         400: 'Invalid name or parent.',
         403: 'Not a manager here.',
         404: 'No such folder.',
-        409: 'The name is taken, or the move would make a cycle.',
+        409: `The name is taken, or the move would make a cycle. ${STALE_WRITE}`,
       },
     }),
     async (c) => c.json(await run(c, (ctx) => updateFolder(ctx, c.req.param('id'), c.req.valid('json')))),

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { estimateExport, exportDownload, getExportJob, retryExportJob, startExportJob } from '#server/domain/exports/export-jobs'
+import { estimateExport, exportDownload, getExportJob, listExportJobs, retryExportJob, startExportJob } from '#server/domain/exports/export-jobs'
+import { cursorParam, decodeCursor, limitParam } from '#server/domain/tenancy/paging'
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
@@ -9,7 +10,7 @@ import { requireSession } from '#server/http/session'
 import { nudgeExports } from '#server/jobs/export-jobs'
 import { EXPORT_JOB_KINDS } from '~/lib/exports/types'
 import { preferredLocale } from '~/lib/format'
-import { ExportEstimateSchema, ExportJobSchema } from '~/lib/schemas/export-jobs'
+import { ExportEstimateSchema, ExportJobPageSchema, ExportJobSchema } from '~/lib/schemas/export-jobs'
 import { serveBlob } from '../photos/serve-blob'
 import { PunchListQuery } from './exports'
 
@@ -27,6 +28,7 @@ const kind = z.enum(EXPORT_JOB_KINDS, { error: `kind must be one of ${EXPORT_JOB
 /** The punch list's filters (the items screen's names), or `report` for a report PDF. */
 export const ExportEstimateQuery = PunchListQuery.extend({ kind })
 export const ExportJobRequest = PunchListQuery.extend({ kind, notify: z.boolean({ error: 'notify must be true or false.' }).optional() })
+const ExportJobListQuery = z.object({ limit: limitParam, after: cursorParam })
 
 function run<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) => Promise<T>): Promise<T> {
   const session = requireSession(c)
@@ -55,6 +57,24 @@ export const exportJobRoutes = new Hono<BackendEnv>()
       const estimate = await run(c, (ctx) => estimateExport(ctx, request, limitsOf(c)))
       c.header('cache-control', 'no-store')
       return c.json({ kind: estimate.kind, items: estimate.items, photos: estimate.photos, asJob: estimate.asJob, limits: estimate.limits })
+    },
+  )
+  .get(
+    '/api/exports',
+    operation({
+      summary: 'The caller’s own export jobs (“My exports”), newest first, a page at a time',
+      description:
+        'Every export job the caller started in this organisation, newest start first (one run again counts from its new start): its state, progress, size, and the download link while it is valid. Only the caller’s: another member’s jobs, even for an administrator, never appear. Page with limit (1–100, 25 by default) and after=nextCursor.',
+      tag: TAG,
+      access: 'session',
+      query: ExportJobListQuery,
+      responses: { 200: { description: 'A page of the caller’s jobs.', schema: ExportJobPageSchema }, 400: 'A limit or cursor that is not valid.' },
+    }),
+    async (c) => {
+      const { limit, after } = c.req.valid('query')
+      const cursor = decodeCursor(after)
+      c.header('cache-control', 'no-store')
+      return c.json(await run(c, (ctx) => listExportJobs(ctx, { limit, after: cursor })))
     },
   )
   .post(

@@ -1,9 +1,10 @@
 import { Hono, type Context } from 'hono'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 import { runAdmin } from '#server/api/admin/run'
 import { createInvite, listInvites } from '#server/domain/admin/invites'
 import type { RequestMeta } from '#server/domain/admin/invites-shared'
 import { sessionView } from '#server/domain/auth/sessions'
-import { isPlatformOperator, onlyOperators, operatorChangeLicence, operatorReadLicence } from '#server/domain/licensing/operator'
+import { isPlatformOperator, operatorChangeLicence, operatorReadLicence } from '#server/domain/licensing/operator'
 import { createOrganisation, listMyOrganisations } from '#server/domain/licensing/organisations'
 import { switchOrganisation } from '#server/domain/auth/organisation-switch'
 import { readLicence } from '#server/domain/licensing/licence'
@@ -11,7 +12,7 @@ import { listSeats } from '#server/domain/licensing/seats'
 import { revokeSeat } from '#server/domain/admin/seat-revoke'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
-import { InviteSchema } from '~/lib/schemas/admin-responses'
+import { InvitePageSchema, InviteSchema } from '~/lib/schemas/admin-responses'
 import { SessionSchema } from '~/lib/schemas/auth-responses'
 import type { BackendEnv } from '#server/http/env'
 import { idempotent } from '#server/http/idempotency'
@@ -150,7 +151,7 @@ export const tenantRoutes = new Hono<BackendEnv>()
     operation({
       summary: 'Change an organisation’s licence (platform operators only: PLATFORM_OPERATOR_EMAILS)',
       tag: TAG,
-      access: 'session',
+      access: 'operator',
       params: TenantParam,
       body: LicencePatchSchema,
       idempotent: true,
@@ -159,12 +160,13 @@ export const tenantRoutes = new Hono<BackendEnv>()
         400: 'The fields have problems: see errors.',
         403: 'Not a platform operator (KR_OPERATOR_ONLY) — administrators of the organisation included: billing changes their licence.',
         404: 'No such organisation.',
+        409: STALE_WRITE,
       },
     }),
     idempotent,
     async (c) => {
+      // Only a platform operator gets here: operation() refused anyone else before reading the body.
       const session = requireSession(c)
-      if (!(await isOperator(c))) throw onlyOperators()
       const { db, now } = c.get('deps')
       return c.json(await operatorChangeLicence(db, c.req.valid('param').tenantId, c.req.valid('json'), { userId: session.userId, ip: c.get('ip'), correlationId: c.get('correlationId') }, now()))
     },
@@ -189,7 +191,7 @@ export const tenantRoutes = new Hono<BackendEnv>()
       access: 'admin',
       params: TenantParam,
       query: SeatListQuerySchema,
-      responses: { 200: { description: 'A page of pending invites (as GET /api/admin/invites?status=pending).', schema: z.object({ items: z.array(InviteSchema), nextCursor: z.string().nullable() }) }, 400: 'A parameter is not valid.', ...tenantAdminResponses },
+      responses: { 200: { description: 'A page of pending invites (as GET /api/admin/invites?status=pending).', schema: InvitePageSchema }, 400: 'A parameter is not valid.', ...tenantAdminResponses },
     }),
     async (c) => c.json(await asTenantAdmin(c, c.req.valid('param').tenantId, (ctx) => listInvites(ctx, { ...c.req.valid('query'), status: 'pending' }))),
   )

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import { STALE_WRITE } from '~/lib/schemas/edit-conflict'
 import type { BackendEnv } from '#server/http/env'
 import { bulkItems } from '#server/domain/reporting/bulk'
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
@@ -164,7 +165,7 @@ export const itemsRoutes = new Hono<BackendEnv>()
 
   .patch(
     '/api/items/:id',
-    operation({ summary: 'Edit an item', tag: 'Items', access: 'session', body: ItemPatchSchema, responses: { 200: { description: 'The item.', schema: ItemSchema }, 403: 'A read-only member.', 404: 'No such item.', 409: 'expectedRevision is not the item\'s revision any more (KR_EDIT_CONFLICT).' } }),
+    operation({ summary: 'Edit an item', tag: 'Items', access: 'session', body: ItemPatchSchema, responses: { 200: { description: 'The item.', schema: ItemSchema }, 403: 'A read-only member.', 404: 'No such item.', 409: STALE_WRITE } }),
     async (c) => {
       requireSession(c)
       const patch = c.req.valid('json')

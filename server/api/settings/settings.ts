@@ -275,7 +275,12 @@ export const settingsRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       body: SitePatchSchema,
-      responses: { 200: { description: 'The site settings after the change.', schema: SiteSettingsSchema }, 400: 'A field is not valid: see errors.', 403: 'Not an administrator.', 409: 'The slug is taken (errors.slug).' },
+      responses: {
+        200: { description: 'The site settings after the change.', schema: SiteSettingsSchema },
+        400: 'A field is not valid: see errors.',
+        403: 'Not an administrator.',
+        409: `The slug is taken (errors.slug). ${STALE_WRITE}`,
+      },
     }),
     async (c) => {
       const patch = c.req.valid('json')

@@ -8,6 +8,7 @@ import { escapeLike } from '#server/domain/documents/search'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem, problems } from '#server/http/problem'
 import type { AuditActionCount, AuditEntry } from '~/lib/admin/audit'
+import { decodeOpaque, encodeOpaque } from '#server/http/opaque'
 
 /**
  * Administration › Audit (issue 13, docs/admin/audit.md): the organisation's audit log, newest
@@ -44,13 +45,13 @@ export type RequestOrigin = { ip?: string | undefined; correlationId?: string | 
 const cursorShape = z.object({ s: z.number().int().min(1) })
 
 export function encodeAuditCursor(chainSeq: number): string {
-  return Buffer.from(JSON.stringify({ s: chainSeq })).toString('base64url')
+  return encodeOpaque({ s: chainSeq })
 }
 
 export function decodeAuditCursor(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined
   try {
-    return cursorShape.parse(JSON.parse(Buffer.from(value, 'base64url').toString('utf8'))).s
+    return cursorShape.parse(decodeOpaque(value)).s
   } catch {
     throw new Problem(problems.badRequest('The paging cursor is not valid.', { after: ['The paging cursor is not valid. Start again from the first page.'] }))
   }

@@ -5,6 +5,7 @@ import { recordAuditIn } from '#server/domain/audit'
 import { unprocessable } from '#server/domain/doc-control/workflow-problems'
 import { recordChange, type ChangeType } from '#server/domain/tenancy/change-log'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { bumpListRevision, listRevision, refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { projectPackageList } from '#server/domain/reporting/packages'
 import { requireProjectRow } from '#server/domain/reporting/projects'
 import { isUuid } from '~/lib/schemas/uuid'
@@ -63,13 +64,32 @@ async function announce(ctx: DomainContext, meta: AuditMeta, key: string, change
   })
 }
 
+/**
+ * The organisation's package list is saved as a whole (PUT) or a package at a time (PATCH); both
+ * move one revision (list_revisions 'packages'), and a save against an older one is refused
+ * (issue 36 §4). A project's own settings have a revision of their own ('project-packages').
+ */
+export type PackageList = { items: AdminPackage[]; revision: number }
+export type ProjectPackageList = { items: ProjectPackageSetting[]; revision: number }
+
 /** GET /api/admin/organisations/{id}/packages: every package, active or not, with how many items and projects use it. */
-export async function listAdminPackages(ctx: DomainContext, organisationId: string): Promise<AdminPackage[]> {
+export async function listAdminPackages(ctx: DomainContext, organisationId: string): Promise<PackageList> {
   requireOwnOrganisation(ctx, organisationId)
-  return readPackages(ctx)
+  return packageList(ctx)
 }
 
-async function readPackages(ctx: DomainContext): Promise<AdminPackage[]> {
+async function packageList(ctx: DomainContext): Promise<PackageList> {
+  const { revision } = await listRevision(ctx, 'packages', ctx.actor.tenantId)
+  return { items: await readPackages(ctx, revision), revision }
+}
+
+/** Before a save of the list or of one package: refused when someone saved since expectedRevision. */
+async function refuseStalePackages(ctx: DomainContext, expectedRevision: number | undefined): Promise<void> {
+  const list = await listRevision(ctx, 'packages', ctx.actor.tenantId, { lock: true })
+  await refuseStaleWrite(ctx, { ...list, what: 'package list' }, expectedRevision, () => packageList(ctx))
+}
+
+async function readPackages(ctx: DomainContext, revision: number): Promise<AdminPackage[]> {
   const rows = await ctx.tx
     .select({
       key: packages.key,
@@ -90,7 +110,7 @@ async function readPackages(ctx: DomainContext): Promise<AdminPackage[]> {
     .from(packages)
     .where(eq(packages.tenantId, ctx.actor.tenantId))
     .orderBy(asc(packages.sortOrder), asc(packages.name), asc(packages.key))
-  return rows.map(({ createdAt, updatedAt, ...row }) => ({ ...row, createdAtUtc: createdAt.toISOString(), updatedAtUtc: updatedAt.toISOString() }))
+  return rows.map(({ createdAt, updatedAt, ...row }) => ({ ...row, revision, createdAtUtc: createdAt.toISOString(), updatedAtUtc: updatedAt.toISOString() }))
 }
 
 async function currentRows(ctx: DomainContext): Promise<Map<string, PackageRow>> {
@@ -131,9 +151,10 @@ function sameName(a: string, b: string): boolean {
  * it (otherwise 422: deactivate it instead). Keys and names are unique. Every change is audited
  * and announced (EntityChanged Package).
  */
-export async function replacePackages(ctx: DomainContext, organisationId: string, input: PackageListBody, meta: AuditMeta): Promise<AdminPackage[]> {
+export async function replacePackages(ctx: DomainContext, organisationId: string, input: PackageListBody, meta: AuditMeta): Promise<PackageList> {
   requireOwnOrganisation(ctx, organisationId)
   await lockPackages(ctx)
+  await refuseStalePackages(ctx, input.expectedRevision)
   const current = await currentRows(ctx)
   const errors: FieldErrors = {}
   const seenKeys = new Map<string, number>()
@@ -172,7 +193,8 @@ export async function replacePackages(ctx: DomainContext, organisationId: string
       .where(and(eq(packages.tenantId, ctx.actor.tenantId), eq(packages.key, row.key)))
     await announce(ctx, meta, row.key, 'Updated', { change: 'updated', changes: changed })
   }
-  return readPackages(ctx)
+  const revision = await bumpListRevision(ctx, 'packages', ctx.actor.tenantId)
+  return { items: await readPackages(ctx, revision), revision }
 }
 
 /** PATCH /api/admin/organisations/{id}/packages/{key}: one package's name, state or order. */
@@ -182,6 +204,7 @@ export async function patchPackage(ctx: DomainContext, organisationId: string, k
   const current = await currentRows(ctx)
   const before = current.get(key)
   if (!before) throw notFound()
+  await refuseStalePackages(ctx, patch.expectedRevision)
   const after: PackageRow = { key, name: patch.name ?? before.name, active: patch.active ?? before.active, sortOrder: patch.sortOrder ?? before.sortOrder }
   if ([...current.values()].some((other) => other.key !== key && sameName(other.name, after.name))) {
     throw unprocessable('Another package has this name.', { name: [`Another package is already called “${after.name}”.`] })
@@ -194,7 +217,7 @@ export async function patchPackage(ctx: DomainContext, organisationId: string, k
       .where(and(eq(packages.tenantId, ctx.actor.tenantId), eq(packages.key, key)))
     await announce(ctx, meta, key, 'Updated', { change: 'updated', changes: changed })
   }
-  const all = await readPackages(ctx)
+  const all = await readPackages(ctx, await bumpListRevision(ctx, 'packages', ctx.actor.tenantId))
   const found = all.find((p) => p.key === key)
   if (!found) throw new Error('package vanished')
   return found
@@ -218,9 +241,10 @@ async function projectSettings(ctx: DomainContext, projectId: string): Promise<P
 }
 
 /** GET /api/admin/projects/{id}/packages: the project's settings (admins; members read GET /api/projects/{id}/packages). */
-export async function getProjectPackageSettings(ctx: DomainContext, projectId: string): Promise<ProjectPackageSetting[]> {
+export async function getProjectPackageSettings(ctx: DomainContext, projectId: string): Promise<ProjectPackageList> {
   const project = await requireProjectRow(ctx, projectId)
-  return projectSettings(ctx, project.id)
+  const { revision } = await listRevision(ctx, 'project-packages', project.id)
+  return { items: await projectSettings(ctx, project.id), revision }
 }
 
 /**
@@ -228,9 +252,11 @@ export async function getProjectPackageSettings(ctx: DomainContext, projectId: s
  * true or false is switched on or off on this project whatever the organisation says; one listed
  * with null, or not listed, follows the organisation.
  */
-export async function setProjectPackages(ctx: DomainContext, projectId: string, input: ProjectPackagesBody, meta: AuditMeta): Promise<ProjectPackageSetting[]> {
+export async function setProjectPackages(ctx: DomainContext, projectId: string, input: ProjectPackagesBody, meta: AuditMeta): Promise<ProjectPackageList> {
   const project = await requireProjectRow(ctx, projectId)
   await lockPackages(ctx)
+  const list = await listRevision(ctx, 'project-packages', project.id, { lock: true })
+  await refuseStaleWrite(ctx, { ...list, what: 'project’s package settings' }, input.expectedRevision, () => getProjectPackageSettings(ctx, project.id))
   const known = await currentRows(ctx)
   const errors: FieldErrors = {}
   const wanted = new Map<string, boolean | null>()
@@ -256,5 +282,6 @@ export async function setProjectPackages(ctx: DomainContext, projectId: string, 
     else await ctx.tx.update(projectPackages).set({ active: to }).where(where)
     await announce(ctx, meta, key, 'Updated', { change: 'project', projectId: project.id, from, to })
   }
-  return projectSettings(ctx, project.id)
+  const revision = await bumpListRevision(ctx, 'project-packages', project.id)
+  return { items: await projectSettings(ctx, project.id), revision }
 }

@@ -5,10 +5,12 @@ import { recordAuditIn, type AuditAction } from '#server/domain/audit'
 import { enqueueMail } from '#server/domain/mail'
 import { Problem, problems } from '#server/http/problem'
 import type { DomainContext } from '../tenancy/context'
+import { refuseStaleWrite } from '../tenancy/edit-conflict'
 import { recordChange } from '../tenancy/change-log'
 import { isUuid } from '~/lib/schemas/uuid'
 import type { SupportAttachment, SupportStatus, SupportTicket, SupportTicketDetail } from '~/lib/admin/support'
 import { refOf, userRefs, type UserRef } from '../tenancy/user-refs'
+import { decodeOpaque, encodeOpaque } from '#server/http/opaque'
 
 /**
  * Support tickets (docs/admin/support.md): any active member opens one from Settings and follows
@@ -35,6 +37,8 @@ const ticketColumns = {
   status: supportTickets.status,
   openedBy: supportTickets.openedBy,
   assigneeId: supportTickets.assigneeId,
+  revision: supportTickets.revision,
+  updatedBy: supportTickets.updatedBy,
   createdAt: supportTickets.createdAt,
   updatedAt: supportTickets.updatedAt,
   closedAt: supportTickets.closedAt,
@@ -47,6 +51,8 @@ type TicketRow = {
   status: string
   openedBy: string | null
   assigneeId: string | null
+  revision: number
+  updatedBy: string | null
   createdAt: Date
   updatedAt: Date
   closedAt: Date | null
@@ -157,6 +163,7 @@ async function toTickets(ctx: DomainContext, rows: TicketRow[]): Promise<Support
     assignee: refOf(refs, row.assigneeId),
     messageCount: counts.messages.get(row.id) ?? 0,
     attachmentCount: counts.attachments.get(row.id) ?? 0,
+    revision: row.revision,
     createdAtUtc: row.createdAt.toISOString(),
     updatedAtUtc: row.updatedAt.toISOString(),
     closedAtUtc: row.closedAt?.toISOString() ?? null,
@@ -311,13 +318,13 @@ export type TicketListQuery = {
 
 /** A page cursor: the number of the last ticket of a page, opaque to clients (base64url JSON). */
 function encodeTicketCursor(number: number): string {
-  return Buffer.from(JSON.stringify({ n: number })).toString('base64url')
+  return encodeOpaque({ n: number })
 }
 
 function decodeTicketCursor(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined
   try {
-    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { n?: unknown }
+    const parsed = decodeOpaque(value) as { n?: unknown }
     if (typeof parsed.n === 'number' && Number.isInteger(parsed.n) && parsed.n > 0) return parsed.n
   } catch {
     // Answered below.
@@ -378,7 +385,8 @@ const closedProblem = () =>
 async function setTicket(ctx: DomainContext, id: string, values: Partial<{ status: string; assigneeId: string | null; closedAt: Date | null }>): Promise<TicketRow> {
   const [row] = await ctx.tx
     .update(supportTickets)
-    .set({ ...values, updatedAt: ctx.now })
+    // Every change of its status or assignee (a reply's too) moves its revision (issue 36 §4).
+    .set({ ...values, revision: sql`${supportTickets.revision} + 1`, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(and(eq(supportTickets.tenantId, ctx.actor.tenantId), eq(supportTickets.id, id)))
     .returning(ticketColumns)
   if (!row) throw notFound()
@@ -403,11 +411,13 @@ export async function replyToTicket(ctx: DomainContext, meta: SupportMeta, id: s
   return detailOf(ctx, row)
 }
 
-export type TicketChange = { status?: SupportStatus | undefined; assigneeId?: string | null | undefined }
+export type TicketChange = { status?: SupportStatus | undefined; assigneeId?: string | null | undefined; expectedRevision?: number | undefined }
 
 /** PATCH /api/admin/support/tickets/{id}: status and assignee (an active administrator of the organisation, or null). */
 export async function changeTicket(ctx: DomainContext, meta: SupportMeta, id: string, change: TicketChange): Promise<SupportTicketDetail> {
   const found = await findTicket(ctx, id, 'opener-or-admin', { lock: true })
+  // Changed by another administrator (or moved by a reply) since it was opened: 409 KR_EDIT_CONFLICT.
+  await refuseStaleWrite(ctx, { ...found, what: 'ticket' }, change.expectedRevision, () => detailOf(ctx, found))
   const values: Partial<{ status: string; assigneeId: string | null; closedAt: Date | null }> = {}
   const data: Record<string, unknown> = { number: found.number }
   if (change.assigneeId !== undefined && change.assigneeId !== found.assigneeId) {

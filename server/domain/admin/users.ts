@@ -8,6 +8,7 @@ import { newToken } from '#server/domain/auth/tokens'
 import { enqueueMail } from '#server/domain/mail'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { recordChange } from '#server/domain/tenancy/change-log'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { isUuid } from '~/lib/schemas/uuid'
 import { ensureFreeSeat } from '#server/domain/licensing/seats'
 import { Problem, problems } from '#server/http/problem'
@@ -24,6 +25,7 @@ import {
   ROLE_NAMES,
 } from '~/lib/admin/users'
 import type { AddMemberInput, UserPatch, UsersQuery } from '~/lib/schemas/admin-users'
+import { decodeOpaque, encodeOpaque } from '#server/http/opaque'
 
 /**
  * Administration › Users (docs/admin/users.md; spec §3 "Admin user", §7 "Admin users and devices").
@@ -84,6 +86,8 @@ const userColumns = {
   position: users.position,
   userStatus: users.status,
   mfaEnforced: users.mfaEnforced,
+  revision: users.revision,
+  updatedBy: users.updatedBy,
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,
   membershipId: memberships.id,
@@ -101,6 +105,8 @@ type MemberRow = {
   position: string | null
   userStatus: string
   mfaEnforced: boolean
+  revision: number
+  updatedBy: string | null
   createdAt: Date
   updatedAt: Date
   membershipId: string
@@ -139,6 +145,7 @@ function userView(row: MemberRow, memberships: AdminMembership[]): AdminUser {
     email: row.email,
     status: personStatus(row.userStatus, row.membershipStatus),
     isMfaEnforced: row.mfaEnforced,
+    revision: row.revision,
     createdAtUtc: row.createdAt.toISOString(),
     updatedAtUtc: row.updatedAt.toISOString(),
     memberships,
@@ -222,13 +229,13 @@ async function detail(ctx: DomainContext, userId: string): Promise<AdminUser> {
 type UserCursor = { n: string; id: string }
 
 function encodeUserCursor(row: { displayName: string; id: string }): string {
-  return Buffer.from(JSON.stringify({ n: row.displayName.toLowerCase(), id: row.id })).toString('base64url')
+  return encodeOpaque({ n: row.displayName.toLowerCase(), id: row.id })
 }
 
 function decodeUserCursor(value: string | undefined): UserCursor | undefined {
   if (value === undefined) return undefined
   try {
-    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown
+    const parsed = decodeOpaque(value) as unknown
     if (parsed && typeof parsed === 'object' && 'n' in parsed && 'id' in parsed && typeof parsed.n === 'string' && typeof parsed.id === 'string' && isUuid(parsed.id)) {
       return { n: parsed.n, id: parsed.id }
     }
@@ -351,10 +358,36 @@ async function setMembership(ctx: DomainContext, userId: string, values: { roleK
  * this organisation. The last active administrator keeps their role and status; an administrator
  * cannot suspend themselves.
  */
+/**
+ * The person's revision moves with every change of them, whoever makes it (an administrator here
+ * or of another of their organisations, or they themselves in their settings): a later save against
+ * an older revision is refused (issue 36 §4).
+ */
+export async function bumpPersonRevision(tx: DomainContext['tx'], userId: string, by: string, at: Date): Promise<void> {
+  await tx
+    .update(users)
+    .set({ revision: sql`${users.revision} + 1`, updatedBy: by, updatedAt: at })
+    .where(eq(users.id, userId))
+}
+
+/**
+ * A stale save is refused naming who saved last, but only when they are a member here or the
+ * person themselves: an administrator of another of the person's organisations stays unnamed.
+ */
+async function refuseStalePerson(ctx: DomainContext, row: MemberRow, expectedRevision: number | undefined): Promise<void> {
+  if (expectedRevision === undefined || expectedRevision === row.revision) return
+  const named =
+    row.updatedBy === null || row.updatedBy === row.id
+      ? row.updatedBy
+      : ((await ctx.tx.select({ id: memberships.userId }).from(memberships).where(and(eq(memberships.tenantId, ctx.actor.tenantId), eq(memberships.userId, row.updatedBy))).limit(1))[0]?.id ?? null)
+  await refuseStaleWrite(ctx, { revision: row.revision, updatedBy: named, what: 'person' }, expectedRevision, () => detail(ctx, row.id))
+}
+
 export async function updateUser(ctx: DomainContext, userId: string, patch: UserPatch, meta: RequestMeta): Promise<AdminUser> {
   await lockMembers(ctx)
   const row = await findMember(ctx, userId, { lock: true })
   if (row.userStatus === 'deleted') throw notFound()
+  await refuseStalePerson(ctx, row, patch.expectedRevision)
 
   const person: { firstName?: string | null; lastName?: string | null; displayName?: string; position?: string | null; mfaEnforced?: boolean } = {}
   if (patch.firstName !== undefined && patch.firstName !== row.firstName) person.firstName = patch.firstName
@@ -389,6 +422,7 @@ export async function updateUser(ctx: DomainContext, userId: string, patch: User
     }
     await recordChange(ctx, 'Membership', userId, 'Updated')
   }
+  if (Object.keys(person).length > 0 || roleChanged || statusChanged) await bumpPersonRevision(ctx.tx, userId, ctx.actor.userId, ctx.now)
   return detail(ctx, userId)
 }
 
@@ -405,6 +439,7 @@ export async function deactivateUser(ctx: DomainContext, userId: string, meta: R
     await setMembership(ctx, userId, { status: 'suspended' })
     await audit(ctx, meta, 'admin.user.deactivated', userId, { from: row.membershipStatus, to: 'suspended', via })
     await recordChange(ctx, 'Membership', userId, 'Updated')
+    await bumpPersonRevision(ctx.tx, userId, ctx.actor.userId, ctx.now)
   }
   await revokeSessionsHere(ctx, userId)
   return detail(ctx, userId)

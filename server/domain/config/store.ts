@@ -4,6 +4,7 @@ import { users } from '#server/db/schema'
 import { adminConfig, adminConfigVersions } from '#server/db/schema-settings'
 import { recordAuditIn } from '#server/domain/audit'
 import { recordChange } from '#server/domain/tenancy/change-log'
+import { bumpListRevision } from '#server/domain/tenancy/edit-conflict'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import type { ConfigCategory, ConfigCategoryValues, ConfigTestResult } from '~/lib/admin/config'
@@ -154,6 +155,7 @@ async function saveConfigCategory(ctx: DomainContext, category: ConfigCategory, 
 
   await applyBacked(ctx, category, before.backed, values, options.meta)
   const saved = await storeVersion(ctx, category, version + 1, values, sealed, null)
+  await moveSiteRevision(ctx, category, before.values, values)
   await recordAuditIn(ctx.tx, {
     tenantId: ctx.actor.tenantId,
     actorUserId: ctx.actor.userId,
@@ -211,6 +213,17 @@ function validate(category: ConfigCategory, candidate: Record<string, unknown>, 
 }
 
 /** Writes the category's current row and its version row. */
+/**
+ * Settings › Site shows the general category's locale and time zone: a change of either here (a
+ * save or a rollback) moves the site's revision, so a Site form opened before it is refused (409)
+ * instead of setting them back (issue 36 §4).
+ */
+async function moveSiteRevision(ctx: DomainContext, category: ConfigCategory, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void> {
+  if (category !== 'general') return
+  if (before.defaultLocale === after.defaultLocale && before.defaultTimeZone === after.defaultTimeZone) return
+  await bumpListRevision(ctx, 'site', ctx.actor.tenantId)
+}
+
 async function storeVersion(
   ctx: DomainContext,
   category: ConfigCategory,
@@ -255,6 +268,7 @@ export async function rollbackConfigCategory(
   const changes = diffValues(before.values, values, row?.secrets ?? {}, old.secrets, secretFields(category))
   await applyBacked(ctx, category, before.backed, values, options.meta)
   const saved = await storeVersion(ctx, category, version + 1, values, old.secrets, target)
+  await moveSiteRevision(ctx, category, before.values, values)
   await recordAuditIn(ctx.tx, {
     tenantId: ctx.actor.tenantId,
     actorUserId: ctx.actor.userId,

@@ -258,6 +258,7 @@ export async function transmittalViews(ctx: DomainContext, rows: readonly Transm
       package: pkg ? packageView(pkg) : null,
       wizardStep: row.wizardStep as WizardStep,
       purposeCheck: row.purposeWarnings ? { warnings: row.purposeWarnings, confirmedBy: ref(row.purposeConfirmedBy), confirmedAtUtc: iso(row.purposeConfirmedAt) } : null,
+      revision: row.revision,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     }

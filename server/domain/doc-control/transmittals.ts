@@ -10,6 +10,7 @@ import { enqueueMail } from '#server/domain/mail'
 import { notifyFrom } from '#server/domain/notifications/notifications'
 import { wantsMail } from '#server/domain/settings/notification-preferences'
 import { recordChange } from '#server/domain/tenancy/change-log'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { Problem, type FieldErrors } from '#server/http/problem'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
@@ -130,15 +131,25 @@ async function touch(
   const revision = await recordTransmittalChange(ctx, row.id, 'Updated', action, data)
   const [updated] = await ctx.tx
     .update(transmittals)
-    .set({ ...change, revision, updatedAt: ctx.now })
+    .set({ ...change, revision, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(and(eq(transmittals.tenantId, ctx.actor.tenantId), eq(transmittals.id, row.id)))
     .returning()
   if (!updated) throw new Error('transmittal not updated')
   return updated
 }
 
-export async function updateTransmittal(ctx: DomainContext, transmittalId: string, patch: TransmittalPatch): Promise<Transmittal> {
+/**
+ * A draft its owner may change, as it was when the editor opened it: a save by someone else since
+ * (the creator and every administrator own a draft) is refused, 409 KR_EDIT_CONFLICT.
+ */
+async function ownDraftAt(ctx: DomainContext, transmittalId: string, expectedRevision: number | undefined): Promise<TransmittalRow> {
   const row = await ownDraft(ctx, transmittalId)
+  await refuseStaleWrite(ctx, { ...row, what: 'draft transmittal' }, expectedRevision, () => transmittalView(ctx, row))
+  return row
+}
+
+export async function updateTransmittal(ctx: DomainContext, transmittalId: string, patch: TransmittalPatch & { expectedRevision?: number | undefined }): Promise<Transmittal> {
+  const row = await ownDraftAt(ctx, transmittalId, patch.expectedRevision)
   const change: Partial<TransmittalRow> = {}
   if (patch.subject !== undefined) change.subject = patch.subject
   if (patch.purpose !== undefined) change.purpose = patch.purpose
@@ -168,8 +179,8 @@ export async function discardTransmittal(ctx: DomainContext, transmittalId: stri
   await ctx.tx.delete(transmittals).where(and(eq(transmittals.tenantId, ctx.actor.tenantId), eq(transmittals.id, row.id)))
 }
 
-export async function putTransmittalRevisions(ctx: DomainContext, transmittalId: string, revisionIds: string[]): Promise<Transmittal> {
-  const row = await ownDraft(ctx, transmittalId)
+export async function putTransmittalRevisions(ctx: DomainContext, transmittalId: string, revisionIds: string[], expectedRevision?: number): Promise<Transmittal> {
+  const row = await ownDraftAt(ctx, transmittalId, expectedRevision)
   const revisions = await revisionsFor(ctx, row.projectId, revisionIds, 'view')
   await writeRevisions(ctx, row.id, revisions)
   return transmittalView(ctx, await touch(ctx, row, {}, { revisions: revisions.length }))
@@ -181,8 +192,12 @@ export async function putTransmittalRevisions(ctx: DomainContext, transmittalId:
  * through; someone chosen in person has none). An id of no member or party here is 404, like any
  * unknown id; a member who is not active (invited, suspended) is named in a 422.
  */
-export async function putTransmittalRecipients(ctx: DomainContext, transmittalId: string, input: { userIds: string[]; partyIds: string[] }): Promise<Transmittal> {
-  const row = await ownDraft(ctx, transmittalId)
+export async function putTransmittalRecipients(
+  ctx: DomainContext,
+  transmittalId: string,
+  input: { userIds: string[]; partyIds: string[]; expectedRevision?: number | undefined },
+): Promise<Transmittal> {
+  const row = await ownDraftAt(ctx, transmittalId, input.expectedRevision)
   await membersOf(ctx, input.userIds)
   const parties =
     input.partyIds.length === 0

@@ -5,6 +5,7 @@ import { Problem, problems } from '#server/http/problem'
 import { atLeast } from '~/lib/documents/rules'
 import type { Folder, FolderNode, PermissionLevel } from '~/lib/documents/types'
 import type { DomainContext } from '../tenancy/context'
+import { refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { folderVisibility, forbidden, requireLevel, visibleCondition, type Entry, type FolderVisibility } from './access'
 import { breadcrumbsOf, ensureProjectActive, findFolder, findProject, folderColumns, recordDocumentChange, type FolderRow } from './places'
 
@@ -14,7 +15,7 @@ export const FOLDER_NAME_MAX = 120
 export const MAX_FOLDER_DEPTH = 20
 
 export type NewFolder = { name: string; parentId: string | null }
-export type FolderChange = { name?: string | undefined; parentId?: string | null | undefined }
+export type FolderChange = { name?: string | undefined; parentId?: string | null | undefined; expectedRevision?: number | undefined }
 
 function fieldProblem(status: number, field: string, message: string, code = 'KR_VALIDATION'): Problem {
   return new Problem({ ...problems.badRequest(message, { [field]: [message] }), status, code, title: status === 409 ? 'Conflict' : 'Bad Request' })
@@ -85,6 +86,8 @@ export async function createFolder(ctx: DomainContext, projectId: string, input:
 export async function updateFolder(ctx: DomainContext, folderId: string, change: FolderChange): Promise<Folder> {
   const { folder, level } = await findFolder(ctx, folderId, 'view', { lock: true })
   requireLevel(level, 'manage')
+  // Renamed or moved by someone else since the editor opened it: 409 KR_EDIT_CONFLICT, nothing moves.
+  await refuseStaleWrite(ctx, { ...folder, what: 'folder' }, change.expectedRevision, () => getFolder(ctx, folderId))
   await lockTree(ctx, folder.projectId)
   const name = change.name ?? folder.name
   const parentId = change.parentId === undefined ? folder.parentId : change.parentId
@@ -123,7 +126,7 @@ export async function updateFolder(ctx: DomainContext, folderId: string, change:
   }
   await ctx.tx
     .update(documentFolders)
-    .set({ name, parentId, updatedAt: ctx.now })
+    .set({ name, parentId, revision: sql`${documentFolders.revision} + 1`, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(and(eq(documentFolders.tenantId, ctx.actor.tenantId), eq(documentFolders.id, folder.id)))
   await recordDocumentChange(ctx, 'DocumentFolder', folder.id, 'Updated', 'documents.folder.changed', {
     ...(name !== folder.name && { name: { from: folder.name, to: name } }),
@@ -219,6 +222,7 @@ async function folderViews(ctx: DomainContext, projectId: string, rows: FolderRo
     breadcrumbs: row.path.slice(0, -1).map((id) => ({ id, name: crumbs.get(id) ?? '' })),
     folderCount: folderCounts.get(row.id) ?? 0,
     documentCount: documentCounts.get(row.id) ?? 0,
+    revision: row.revision,
     createdAtUtc: row.createdAt.toISOString(),
     updatedAtUtc: row.updatedAt.toISOString(),
   }))

@@ -16,7 +16,17 @@ import { actorEntries, decide, levelAt, reachableProject, requireLevel, restrict
  */
 
 export type ProjectRef = { id: string; title: string | null; code: string | null; status: string }
-export type FolderRow = { id: string; projectId: string; parentId: string | null; name: string; path: string[]; createdAt: Date; updatedAt: Date }
+export type FolderRow = {
+  id: string
+  projectId: string
+  parentId: string | null
+  name: string
+  path: string[]
+  revision: number
+  updatedBy: string | null
+  createdAt: Date
+  updatedAt: Date
+}
 
 export function notFound(): Problem {
   return new Problem(problems.notFound())
@@ -64,6 +74,8 @@ export const folderColumns = {
   parentId: documentFolders.parentId,
   name: documentFolders.name,
   path: documentFolders.path,
+  revision: documentFolders.revision,
+  updatedBy: documentFolders.updatedBy,
   createdAt: documentFolders.createdAt,
   updatedAt: documentFolders.updatedAt,
 }

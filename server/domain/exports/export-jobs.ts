@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
 import { queueCommittedChange } from '#server/db/committed-changes'
 import { exportJobs } from '#server/db/schema-exports'
 import { photos } from '#server/db/schema-photos'
@@ -7,12 +7,13 @@ import { recordAuditIn } from '#server/domain/audit'
 import { countOutstanding } from '#server/domain/reporting/outstanding'
 import { getReport } from '#server/domain/reporting/reports'
 import type { DomainContext } from '#server/domain/tenancy/context'
+import { type Cursor, pageOf } from '#server/domain/tenancy/paging'
 import type { ServedBlob } from '#server/domain/uploads/served'
 import { Problem, problems } from '#server/http/problem'
 import type { ExportEstimate, ExportJob, ExportJobKind, ExportJobStatus } from '~/lib/exports/types'
 import type { GroupBy } from '~/lib/reporting/items-query'
 import { reportTitle } from '~/lib/reporting/types'
-import { checkSelection, type ItemsFilters, selectionOf } from './items'
+import { checkSelection, checkSelectionFound, type ItemsFilters, selectionOf } from './items'
 
 /**
  * Large exports as jobs (docs/exports.md "Large exports as a job"): the rows' side. A start
@@ -57,8 +58,17 @@ function reportIdOf(request: { kind: ExportJobKind; report?: string | undefined 
   return request.report ?? ''
 }
 
-/** How many items and photos the export covers, checking first that the reader may read it (404 otherwise). */
-export async function estimateExport(ctx: DomainContext, request: Omit<ExportRequest, 'notify'>, limits: ExportLimits): Promise<ExportEstimate & { title: string; returnTo: string }> {
+/**
+ * GET /api/exports/estimate (the export buttons' "runs as a job" on the report and items screens,
+ * read with every page): only the counts. A filter's project or report that is not there is still
+ * 404; the names a job's title takes are read only when a job starts (`named`).
+ */
+export function estimateExport(ctx: DomainContext, request: Omit<ExportRequest, 'notify'>, limits: ExportLimits): Promise<ExportEstimate> {
+  return estimateOf(ctx, request, limits, false)
+}
+
+/** How many items and photos the export covers, checking first that the reader may read it (404 otherwise); with `named`, the job's title and the screen it returns to. */
+async function estimateOf(ctx: DomainContext, request: Omit<ExportRequest, 'notify'>, limits: ExportLimits, named: boolean): Promise<ExportEstimate & { title: string; returnTo: string }> {
   const kinds = { items: limits.items, photos: limits.photos }
   if (request.kind === 'report-pdf') {
     const report = await getReport(ctx, reportIdOf(request))
@@ -80,7 +90,7 @@ export async function estimateExport(ctx: DomainContext, request: Omit<ExportReq
     }
   }
   const selection = selectionOf(request, ctx.actor.userId)
-  const facts = await checkSelection(ctx, selection)
+  const facts = named ? await checkSelection(ctx, selection) : await checkSelectionFound(ctx, selection)
   const { verifierMe, ...filters } = selection
   // "Waiting for my confirmation" is counted as every close requested: an estimate, at most too high.
   const items = await countOutstanding(ctx, verifierMe ? { ...filters, status: 'close_requested' } : filters)
@@ -103,7 +113,7 @@ export async function estimateExport(ctx: DomainContext, request: Omit<ExportReq
 
 /** POST /api/exports: queues the export as a job of the caller's (whatever its size: the screens ask for a job only above the limits). */
 export async function startExportJob(ctx: DomainContext, request: ExportRequest, locale: string, limits: ExportLimits): Promise<ExportJob> {
-  const estimate = await estimateExport(ctx, request, limits)
+  const estimate = await estimateOf(ctx, request, limits, true)
   const { kind, notify, ...filters } = request
   const query: ExportJobQuery = { ...filters, locale, title: estimate.title, returnTo: estimate.returnTo }
   const [row] = await ctx.tx
@@ -149,6 +159,32 @@ export function jobView(row: JobRow, now: Date): ExportJob {
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
   }
+}
+
+/**
+ * GET /api/exports ("My exports"): the caller's own jobs, newest start first (a job run again
+ * starts anew and comes back to the top), `limit` at a time after the cursor's (startedAt, id).
+ * Only the owner's: another member's jobs, even for an administrator, never appear.
+ */
+export async function listExportJobs(ctx: DomainContext, options: { limit: number; after?: Cursor | undefined }): Promise<{ items: ExportJob[]; nextCursor: string | null }> {
+  const { limit, after } = options
+  const rows = await ctx.tx
+    .select()
+    .from(exportJobs)
+    .where(
+      and(
+        eq(exportJobs.tenantId, ctx.actor.tenantId),
+        eq(exportJobs.ownerUserId, ctx.actor.userId),
+        after ? or(lt(exportJobs.startedAt, after.createdAt), and(eq(exportJobs.startedAt, after.createdAt), lt(exportJobs.id, after.id))) : undefined,
+      ),
+    )
+    .orderBy(desc(exportJobs.startedAt), desc(exportJobs.id))
+    .limit(limit + 1)
+  const page = pageOf(
+    rows.map((row) => ({ ...row, createdAt: row.startedAt })),
+    limit,
+  )
+  return { items: page.rows.map((row) => jobView(row, ctx.now)), nextCursor: page.nextCursor }
 }
 
 /** GET /api/exports/{id}: the owner's job, for the progress view. */

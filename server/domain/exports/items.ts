@@ -83,6 +83,13 @@ export async function checkSelection(ctx: DomainContext, selection: ItemsSelecti
   return { packageNames, filters, organisation: site.name, timeZone: site.timeZone, madeBy: refOf(people, ctx.actor.userId)?.displayName ?? 'a member', logoKey }
 }
 
+/** Only that the selection's project and report are there (404 otherwise): an estimate names nothing. */
+export async function checkSelectionFound(ctx: DomainContext, selection: ItemsSelection): Promise<{ filters: string[] }> {
+  if (selection.projectId) await requireProjectRow(ctx, selection.projectId)
+  if (selection.reportId) await getReport(ctx, selection.reportId)
+  return { filters: [] }
+}
+
 /** The selection, newest first as on screen, one batch per short tenant transaction. */
 export async function* selectedItems(db: Database, session: Session, now: () => Date, selection: ItemsSelection): AsyncGenerator<Item[]> {
   const { verifierMe, ...filters } = selection

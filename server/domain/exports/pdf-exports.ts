@@ -15,7 +15,9 @@ import { reportItems, writeReportPdf } from './report-pdf'
  * (server/jobs/export-jobs.ts) to a staging blob. Making one checks the reader may read what it
  * covers (another organisation's report or project is a 404) before a byte is written; `write`
  * then writes every page and ends the document, calling `onBatch` with the items of each batch it
- * has read (the job's progress and heartbeat; a throw there stops the export).
+ * has written (the report: each batch of 50 read and written; the punch list, which reads every
+ * item before its first row: every 200 rows written): the job's progress and heartbeat; a throw
+ * there stops the export.
  */
 
 export type PdfDeps = { db: Database; now: () => Date; publicUrl: string; images: ImageSource }
@@ -86,7 +88,8 @@ export async function punchListPdfExport(deps: PdfDeps, session: Session, select
     doc,
     name: 'punch-list',
     async write(onBatch) {
-      await writePunchList(doc, meta, counted(selectedItems(db, session, now, selection), onBatch))
+      // Its progress is the rows written: the reading is quick, the writing (a thumbnail a row) is what takes the time.
+      await writePunchList(doc, meta, selectedItems(db, session, now, selection), onBatch)
       doc.end()
     },
   }

@@ -27,8 +27,15 @@ export type PinRef = { sheetKey: string; x: number; y: number; rotation: 0 | 90 
 
 export type PdfImage = { bytes: Buffer; width: number; height: number }
 
+/**
+ * How an image is wanted: turned by `rotation` degrees (a sheet as the drawings overlay shows it);
+ * a clean JPEG (below) of at most `keepUpTo` pixels on its longest side goes in as it is (by
+ * default a little more than `maxPixels`; a photo's display rendition: its own size).
+ */
+export type ImageOptions = { rotation?: number; keepUpTo?: number }
+
 /** Reads and re-encodes images for a PDF; null when a blob is missing or not readable (the page says so). */
-export type ImageSource = (key: string, maxPixels: number, rotation?: number) => Promise<PdfImage | null>
+export type ImageSource = (key: string, maxPixels: number, options?: ImageOptions) => Promise<PdfImage | null>
 
 /** The live photos of each item, in the item page's order (sortOrder, then oldest first), with the blob to print for each. */
 export async function photosOfItems(ctx: DomainContext, itemIds: string[], variant: 'display' | 'thumbnail', options: { firstOnly?: boolean } = {}): Promise<Map<string, PhotoRef[]>> {
@@ -122,14 +129,18 @@ export function turnedPoint(rotation: PinRef['rotation'], x: number, y: number):
 const MAX_INPUT_PIXELS = 120_000_000
 
 /**
- * Images read from the blob store for a page, at most `maxPixels` on the longest side (a little
- * more is kept as it is). A JPEG that is already small enough and carries no metadata (EXIF, XMP,
- * IPTC: the renditions never do) is embedded byte for byte; anything else is re-encoded by libvips
- * as JPEG (flattened on white, quality 80, libjpeg-turbo without mozjpeg's slower trellis search, no metadata), one at a time through the photos' work
- * queue, so an export shares the cores with uploads instead of taking them.
+ * Images read from the blob store for a page, at most `maxPixels` on the longest side. A JPEG that
+ * carries no metadata (EXIF, XMP, IPTC: the renditions never do), needs no turning and is no
+ * larger than `keepUpTo` is embedded byte for byte: a PDF takes JPEG as it is (DCTDecode), so the
+ * display and thumbnail renditions go in without being decoded at all (decoding and encoding 600
+ * display renditions was nearly all of a report's time: docs/performance.md). Anything else
+ * (WebP renditions, an original with metadata, a sheet to turn) is re-encoded by libvips as JPEG
+ * (flattened on white, quality 80, libjpeg-turbo without mozjpeg's slower trellis search, no
+ * metadata), one at a time through the photos' work queue, so an export shares the cores with
+ * uploads instead of taking them.
  */
 export function storeImages(store: BlobStore): ImageSource {
-  return async (key, maxPixels, rotation = 0) => {
+  return async (key, maxPixels, { rotation = 0, keepUpTo = maxPixels * 1.6 } = {}) => {
     if (!key) return null
     try {
       return await store.withLocalFile(key, async (file) => {
@@ -137,7 +148,7 @@ export function storeImages(store: BlobStore): ImageSource {
         const meta = await input.metadata()
         const { width = 0, height = 0 } = meta.autoOrient
         const clean = meta.format === 'jpeg' && !meta.exif && !meta.xmp && !meta.iptc && (meta.orientation ?? 1) === 1 && meta.channels === 3
-        if (clean && rotation === 0 && Math.max(width, height) <= maxPixels * 1.6) return { bytes: await readFile(file), width, height }
+        if (clean && rotation === 0 && Math.max(width, height) <= keepUpTo) return { bytes: await readFile(file), width, height }
         return renditionQueue.run(async () => {
           const { data, info } = await input
             .rotate(rotation)

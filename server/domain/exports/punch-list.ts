@@ -34,7 +34,15 @@ export type PunchListMeta = {
 export const THUMBNAIL_PIXELS = 200
 const THUMB = { width: 64, height: 48 }
 
-export async function writePunchList(doc: Pdf, meta: PunchListMeta, batches: AsyncIterable<Item[]>): Promise<number> {
+/** Rows written between two calls of `onRows` (a job's progress). */
+const ROWS_PER_PROGRESS = 200
+
+/**
+ * Reads every batch (the groups need them all), then writes the rows; `onRows` hears how many rows
+ * were written every 200 rows and at the end, so a job's progress follows the writing, which is
+ * nearly all of the time, rather than the reading.
+ */
+export async function writePunchList(doc: Pdf, meta: PunchListMeta, batches: AsyncIterable<Item[]>, onRows?: (rows: number) => Promise<void>): Promise<number> {
   const items: Item[] = []
   const thumbnails = new Map<string, PhotoRef>()
   for await (const batch of batches) {
@@ -49,6 +57,7 @@ export async function writePunchList(doc: Pdf, meta: PunchListMeta, batches: Asy
   if (meta.filters.length > 0) write(doc, `Filters: ${meta.filters.join(' · ')}`, { size: 9, color: '#555555' })
   doc.moveDown(1)
   if (items.length === 0) write(doc, 'No outstanding item matches these filters.', { size: 11 })
+  let written = 0
   for (const group of groupItems(items, meta.groupBy, meta.packageName)) {
     if (meta.groupBy !== 'none') {
       ensureRoom(doc, 60)
@@ -56,8 +65,12 @@ export async function writePunchList(doc: Pdf, meta: PunchListMeta, batches: Asy
       write(doc, `${group.label} (${group.items.length})`, { size: 13, weight: 'bold', x: PAGE.margin, y: doc.y, width })
       doc.moveDown(0.3)
     }
-    for (const item of group.items) await row(doc, item, thumbnails.get(item.id), meta, width)
+    for (const item of group.items) {
+      await row(doc, item, thumbnails.get(item.id), meta, width)
+      if (++written % ROWS_PER_PROGRESS === 0) await onRows?.(ROWS_PER_PROGRESS)
+    }
   }
+  if (written % ROWS_PER_PROGRESS !== 0) await onRows?.(written % ROWS_PER_PROGRESS)
   return items.length
 }
 

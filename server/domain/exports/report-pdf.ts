@@ -8,7 +8,8 @@ import type { Item, ItemResponse, Report } from '~/lib/reporting/types'
 import { projectTitle, reportTitle } from '~/lib/reporting/types'
 import { type Clock, dateOf, momentOf } from '#server/domain/formats/dates'
 import { ensureRoom, PAGE, type Pdf, write } from '#server/domain/formats/pdf'
-import { drawImage, drawLogo } from './pdf-images'
+import { DISPLAY_MAX } from '#server/domain/photos/images'
+import { drawImage, drawLogo, reusedImage } from './pdf-images'
 import { type ImageSource, type PhotoRef, type PinRef, photosOfItems, pinsOfItems, turnedPoint } from './pictures'
 
 /**
@@ -37,7 +38,11 @@ export type ReportPdfMeta = {
 
 export type ItemWithResponses = { item: Item; responses: ItemResponse[]; photos: PhotoRef[]; pin: PinRef | null }
 
-/** Pixels on the longest side: a photo's cell is about 250 × 200 points (≈ 220 dpi), a drawing's 260 × 180. */
+/**
+ * Pixels on the longest side of an image that has to be re-encoded: a photo's cell is about
+ * 250 × 200 points (≈ 220 dpi), a drawing's 260 × 180. A photo's display rendition is not
+ * re-encoded at all (it is embedded as it is).
+ */
 export const PHOTO_PIXELS = 800
 export const SHEET_PIXELS = 1000
 
@@ -137,7 +142,7 @@ const SHEET_BOX = { width: 260, height: 180 }
 
 /** The drawing's sheet, turned as the drawings overlay shows it, with the item's pin in its status colour. */
 async function writePin(doc: Pdf, pin: PinRef, meta: ReportPdfMeta, link: string): Promise<void> {
-  const image = await meta.images(pin.sheetKey, SHEET_PIXELS, pin.rotation)
+  const image = await reusedImage(doc, meta.images, pin.sheetKey, SHEET_PIXELS, { rotation: pin.rotation })
   const x = PAGE.margin
   doc.moveDown(0.3)
   if (!image) {
@@ -170,7 +175,8 @@ async function writePhotos(doc: Pdf, photos: PhotoRef[], meta: ReportPdfMeta, li
   for (let index = 0; index < photos.length; index += 2) {
     const pair = photos.slice(index, index + 2)
     // One image in memory per cell of the row, never more.
-    const images = await Promise.all(pair.map((photo) => meta.images(photo.key, PHOTO_PIXELS)))
+    // A display rendition (a clean JPEG of at most 2048 px) goes in as it is: no decoding, no loss.
+    const images = await Promise.all(pair.map((photo) => meta.images(photo.key, PHOTO_PIXELS, { keepUpTo: DISPLAY_MAX })))
     const heights = images.map((image) => (image ? Math.min(cell.height, (image.height * cell.width) / image.width) : 24))
     ensureRoom(doc, Math.max(...heights) + 30)
     const top = doc.y

@@ -6,6 +6,7 @@ import { withTenant } from '#server/db/tenancy'
 import { recordAuditIn } from '#server/domain/audit'
 import { isUuid } from '~/lib/schemas/uuid'
 import { Problem, problems } from '#server/http/problem'
+import { editConflict } from '#server/domain/tenancy/edit-conflict'
 import type { Licence } from '~/lib/licensing/plans'
 import type { LicencePatch } from '~/lib/schemas/licensing'
 import { applyLicence, readLicence } from './licence'
@@ -54,9 +55,19 @@ export async function operatorChangeLicence(
 ): Promise<Licence> {
   await ensureOrganisation(db, tenantId)
   return withTenant(db, tenantId, async (tx) => {
+    // Locked: a billing event or another operator waits until this change is made or refused.
+    const [row] = await tx
+      .select({ reference: licences.reference, revision: licences.revision, updatedBy: licences.updatedBy })
+      .from(licences)
+      .where(eq(licences.tenantId, tenantId))
+      .limit(1)
+      .for('update')
     const before = await readLicence(tx, tenantId)
+    if (patch.expectedRevision !== undefined && patch.expectedRevision !== before.revision) {
+      const [by] = row?.updatedBy ? await tx.select({ displayName: users.displayName }).from(users).where(eq(users.id, row.updatedBy)).limit(1) : []
+      throw editConflict('licence', { changedBy: by?.displayName ?? null, current: before, currentRevision: before.revision, yourRevision: patch.expectedRevision })
+    }
     // The billing reference (a subscription's id) stays: the provider's next event must still find it.
-    const [row] = await tx.select({ reference: licences.reference }).from(licences).where(eq(licences.tenantId, tenantId)).limit(1)
     const change = {
       plan: patch.plan ?? before.plan,
       seats: patch.seats ?? before.seats,
@@ -64,6 +75,7 @@ export async function operatorChangeLicence(
       status: patch.status ?? before.status,
       source: 'operator' as const,
       reference: row?.reference ?? null,
+      by: actor.userId,
     }
     const after = await applyLicence(tx, tenantId, change, now)
     await recordAuditIn(tx, {

@@ -4,6 +4,7 @@ import type { Tx } from '#server/db/client'
 import { cspReports } from '#server/db/schema-observability'
 import { Problem, problems } from '#server/http/problem'
 import { sourceOf, type CspDisposition, type CspReportEntry, type CspReportGroup, type CspUntenantedGroup } from '~/lib/admin/csp-reports'
+import { decodeOpaque, encodeOpaque } from '#server/http/opaque'
 
 /**
  * Administration › Security › CSP reports: the reports visible in the transaction grouped by
@@ -17,12 +18,12 @@ type Paging = { page: number; limit: number }
 const t = cspReports
 
 export function encodeCspGroup(directive: string, blockedUrl: string): string {
-  return Buffer.from(JSON.stringify([directive, blockedUrl])).toString('base64url')
+  return encodeOpaque([directive, blockedUrl])
 }
 
 function decodeCspGroup(value: string): { directive: string; blockedUrl: string } {
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'))
+    const parsed: unknown = decodeOpaque(value)
     if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') return { directive: parsed[0], blockedUrl: parsed[1] }
   } catch {
     // below

@@ -87,4 +87,4 @@ export const FrontendErrorBatchSchema = z.object({
 })
 
 /** The answer of every ingest call: how many events were stored and how many dropped. */
-export const IngestAnswerSchema = z.object({ accepted: z.number().int(), dropped: z.number().int() })
+export const IngestAnswerSchema = z.object({ accepted: z.number().int(), dropped: z.number().int() }).meta({ id: 'IngestReceipt' })

@@ -3,6 +3,7 @@ import type { Tx } from '#server/db/client'
 import { schemaIncidents } from '#server/db/schema-observability'
 import { Problem, problems } from '#server/http/problem'
 import { SCHEMA_INCIDENT_SOURCES, type SchemaIncident, type SchemaIncidentGroup, type SchemaIncidentScope, type SchemaIncidentSource } from '~/lib/admin/schema-incidents'
+import { decodeOpaque, encodeOpaque } from '#server/http/opaque'
 
 /**
  * Administration › Schema incidents: the incidents visible in the transaction (row-level security
@@ -15,12 +16,12 @@ type Paging = { page: number; limit: number }
 type GroupKey = { source: SchemaIncidentSource; method: string; path: string; field: string }
 
 export function encodeGroup(key: GroupKey): string {
-  return Buffer.from(JSON.stringify([key.source, key.method, key.path, key.field])).toString('base64url')
+  return encodeOpaque([key.source, key.method, key.path, key.field])
 }
 
 export function decodeGroup(value: string): GroupKey {
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'))
+    const parsed: unknown = decodeOpaque(value)
     if (Array.isArray(parsed) && parsed.length === 4 && parsed.every((p) => typeof p === 'string') && (SCHEMA_INCIDENT_SOURCES as readonly string[]).includes(parsed[0] as string)) {
       const [source, method, path, field] = parsed as [SchemaIncidentSource, string, string, string]
       return { source, method, path, field }

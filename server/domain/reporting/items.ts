@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import { memberships } from '#server/db/schema'
-import { projects, reportItems, reports, type ActivityChange } from '#server/db/schema-reporting'
+import { itemActivity, projects, reportItems, reports, type ActivityChange } from '#server/db/schema-reporting'
 import { rowsOf } from '#server/db/tenancy'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
-import { ERROR_CODES } from '~/lib/constants'
 import type { Item, ItemPriority, Page, UserRef } from '~/lib/reporting/types'
 import { recordActivity } from './activity'
 import { recordChange } from '../tenancy/change-log'
 import type { DomainContext } from '../tenancy/context'
+import { refuseStaleWrite } from '../tenancy/edit-conflict'
 import { findItem, itemColumns, toItem, toItems, type ItemRow } from './item-view'
 import { isUuid } from '~/lib/schemas/uuid'
 import { mailItemAssigned, type MailLinks } from './item-mail'
@@ -150,15 +150,17 @@ export async function getItem(ctx: DomainContext, id: string): Promise<Item> {
 export async function updateItem(ctx: DomainContext, id: string, patch: ItemPatch, links: MailLinks): Promise<Item> {
   const row = await findItem(ctx, id, { lock: true })
   ensure(ctx.actor, 'item.edit')
-  // Optimistic concurrency: an editor who read an older revision would overwrite the change they never saw.
+  // Optimistic concurrency (the one convention, tenancy/edit-conflict.ts): an editor who read an
+  // older revision would overwrite the change they never saw. Who changed it last is the item's
+  // latest activity (every change of an item records one).
   if (patch.expectedRevision !== undefined && patch.expectedRevision !== row.revision) {
-    throw new Problem({
-      status: 409,
-      title: 'Conflict',
-      detail: 'Someone else changed this item after you opened it. Your changes are still in the form: check the item and save again.',
-      code: ERROR_CODES.editConflict,
-      remediation: 'Read the item again and send its new revision as expectedRevision.',
-    })
+    const [last] = await ctx.tx
+      .select({ actor: itemActivity.actorUserId })
+      .from(itemActivity)
+      .where(and(eq(itemActivity.tenantId, ctx.actor.tenantId), eq(itemActivity.itemId, row.id)))
+      .orderBy(desc(itemActivity.createdAt))
+      .limit(1)
+    await refuseStaleWrite(ctx, { revision: row.revision, updatedBy: last?.actor ?? null, what: 'item' }, patch.expectedRevision, () => toItem(ctx, row))
   }
   const errors: FieldErrors = {}
   // An assignee or package already on the item stays acceptable; only a new one is checked.

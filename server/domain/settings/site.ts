@@ -6,6 +6,7 @@ import { patchConfigCategory, readConfigCategory } from '#server/domain/config/s
 import type { ServedBlob } from '#server/domain/uploads/served'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { recordChange } from '#server/domain/tenancy/change-log'
+import { bumpListRevision, listRevision, refuseStaleWrite } from '#server/domain/tenancy/edit-conflict'
 import { Problem, problems } from '#server/http/problem'
 import type { SiteSettings } from '~/lib/settings/settings'
 import type { Meta } from './user'
@@ -18,7 +19,14 @@ import { normaliseWorkingDays } from './working-days'
  * here is a change there, with its version and audit).
  */
 
-export type SitePatch = { name?: string | undefined; slug?: string | undefined; locale?: string | undefined; timeZone?: string | undefined; workingDays?: number[] | undefined }
+export type SitePatch = {
+  name?: string | undefined
+  slug?: string | undefined
+  locale?: string | undefined
+  timeZone?: string | undefined
+  workingDays?: number[] | undefined
+  expectedRevision?: number | undefined
+}
 
 export const onlyAdminsChangeSite = () => new Problem(problems.forbidden('Only administrators of this organisation can change its site settings.'))
 
@@ -45,6 +53,7 @@ export async function getSite(ctx: DomainContext): Promise<SiteSettings> {
     ...(await general(ctx)),
     workingDays: normaliseWorkingDays(row.workingDays),
     canEdit: ctx.actor.roleKey === 'admin',
+    revision: (await listRevision(ctx, 'site', ctx.actor.tenantId)).revision,
   }
 }
 
@@ -59,6 +68,9 @@ function renamedConfigProblem(error: unknown): unknown {
 /** PATCH /api/settings/site: administrators; only the fields sent change. A slug another organisation uses is a 409 on slug. */
 export async function patchSite(ctx: DomainContext, patch: SitePatch, meta: Meta): Promise<SiteSettings> {
   if (ctx.actor.roleKey !== 'admin') throw onlyAdminsChangeSite()
+  // Saved by another administrator since the form was opened: 409 KR_EDIT_CONFLICT, nothing saved (issue 36 §4).
+  const saved = await listRevision(ctx, 'site', ctx.actor.tenantId, { lock: true })
+  await refuseStaleWrite(ctx, { ...saved, what: 'site settings' }, patch.expectedRevision, () => getSite(ctx))
   const before = await getSite(ctx)
   const changes: Record<string, { from: unknown; to: unknown }> = {}
   const row: Partial<typeof tenants.$inferInsert> = {}
@@ -109,6 +121,8 @@ export async function patchSite(ctx: DomainContext, patch: SitePatch, meta: Meta
   }
   if (Object.keys(changes).length === 0) return before
   await auditSite(ctx, meta, changes)
+  // A locale or time zone change already moved the revision, in the general configuration's save.
+  if (Object.keys(configPatch).length === 0) await bumpListRevision(ctx, 'site', ctx.actor.tenantId)
   return getSite(ctx)
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { authTokens, mfaSecrets, tenants, users } from '#server/db/schema'
 import { recordAuditIn } from '#server/domain/audit'
 import type { DomainContext } from '#server/domain/tenancy/context'
@@ -63,7 +63,8 @@ export async function patchUserSettings(ctx: DomainContext, patch: ProfilePatch,
   if (changed.length === 0) return before
   await ctx.tx
     .update(users)
-    .set({ ...next, updatedAt: ctx.now })
+    // A change of the person: an administrator's form opened before it is now stale (issue 36 §4).
+    .set({ ...next, revision: sql`${users.revision} + 1`, updatedBy: ctx.actor.userId, updatedAt: ctx.now })
     .where(eq(users.id, ctx.actor.userId))
   await recordAuditIn(ctx.tx, {
     tenantId: ctx.actor.tenantId,

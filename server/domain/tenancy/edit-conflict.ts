@@ -42,7 +42,19 @@ export function changedSentence(changedBy: string | null): string {
 }
 
 /** A list saved as a whole without a row of its own (the `list_revisions` table names them). */
-export type ListSubject = 'matrix' | 'metadata-fields' | 'permissions' | 'item-pin' | 'organisation-switches' | 'drawings-overlay'
+export type ListSubject =
+  | 'matrix'
+  | 'metadata-fields'
+  | 'permissions'
+  | 'item-pin'
+  | 'organisation-switches'
+  | 'drawings-overlay'
+  /** The organisation's packages (subject id: the organisation's). */
+  | 'packages'
+  /** A project's own package settings. */
+  | 'project-packages'
+  /** The site settings: the organisation's name, short name, logo, locale, time zone and working days (subject id: the organisation's). */
+  | 'site'
 
 /**
  * The revision of such a list and who saved it last (revision 0, nobody, before its first save),

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Problem, problems } from '#server/http/problem'
+import { decodeOpaque, encodeOpaque } from '#server/http/opaque'
 
 /**
  * Keyset paging: a cursor is the (createdAt, id) of the last row of a page, opaque to clients
@@ -14,13 +15,13 @@ export const MAX_PAGE_SIZE = 100
 const cursorShape = z.object({ t: z.iso.datetime(), id: z.uuid() })
 
 export function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(JSON.stringify({ t: row.createdAt.toISOString(), id: row.id })).toString('base64url')
+  return encodeOpaque({ t: row.createdAt.toISOString(), id: row.id })
 }
 
 export function decodeCursor(value: string | undefined, field = 'after'): Cursor | undefined {
   if (value === undefined || value === '') return undefined
   try {
-    const parsed = cursorShape.parse(JSON.parse(Buffer.from(value, 'base64url').toString('utf8')))
+    const parsed = cursorShape.parse(decodeOpaque(value))
     return { createdAt: new Date(parsed.t), id: parsed.id }
   } catch {
     throw new Problem(problems.badRequest('The paging cursor is not valid.', { [field]: ['The paging cursor is not valid. Start again from the first page.'] }))

@@ -1,26 +1,7 @@
-/** The mail templates' keys and variables: what callers name (server/domain/mail.ts queues them). */
-export type MailTemplateKey =
-  | 'verify-email'
-  | 'reset-password'
-  | 'account-exists'
-  | 'workflow-review'
-  | 'workflow-due'
-  | 'transmittal-sent'
-  | 'document-renumbered'
-  | 'revision-superseded'
-  | 'invite'
-  | 'project-invite'
-  | 'join-request-received'
-  | 'join-request-decided'
-  | 'support-reply'
-  | 'admin-password-reset'
-  | 'email-change'
-  | 'email-changed'
-  | 'item-assigned'
-  | 'item-response'
-  | 'item-close-requested'
-  | 'digest'
-  | 'export-ready'
+import type { EmailTemplateKey } from '~/lib/admin/email-templates'
+
+/** The mail templates' keys (app/lib/admin/email-templates.ts) and variables: what callers name (server/domain/mail.ts queues them). */
+export type MailTemplateKey = EmailTemplateKey
 
 /** A variable's value: text, a number, or (for a section such as the digest's items) a list of records. */
 export type MailVariables = Record<string, string | number | boolean | null | Record<string, string | number | boolean | null>[]>

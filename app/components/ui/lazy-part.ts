@@ -1,0 +1,51 @@
+import { type ComponentType, lazy } from 'react'
+
+/**
+ * Seconds before each further try of a chunk that did not load; the last repeats. A tab coming back
+ * online tries at once.
+ */
+export const CHUNK_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000] as const
+
+/** Waits before try `attempt` + 1: its delay, or until the browser says it is online again. */
+function beforeNextTry(attempt: number): Promise<void> {
+  const delay = CHUNK_RETRY_DELAYS_MS[Math.min(attempt, CHUNK_RETRY_DELAYS_MS.length - 1)]
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      window.removeEventListener('online', done)
+      resolve()
+    }
+    const timer = setTimeout(done, delay)
+    window.addEventListener('online', done)
+  })
+}
+
+/**
+ * Runs `load` until it succeeds. A chunk that cannot be fetched (a weak connection, a server
+ * restarting) is tried again later instead of failing: a failed lazy part would throw to the
+ * route's error boundary and replace the whole screen, while a pending one keeps what is there (the
+ * server's HTML, or the part's fallback). The browser fetches a failed module again on the next
+ * import, so a later try can succeed.
+ */
+export async function untilLoaded<T>(load: () => Promise<T>, wait: (attempt: number) => Promise<void> = beforeNextTry): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await load()
+    } catch {
+      await wait(attempt)
+    }
+  }
+}
+
+/**
+ * React's `lazy` for a component in its own chunk, whose fetch is tried again until it arrives
+ * (`untilLoaded`). `fetchNow` starts the fetch when the module that declares the part is evaluated,
+ * not when the part first renders: a screen reached by an in-app navigation then fetches the part
+ * beside its route module and loader data, and shows it with the rest instead of a moment later.
+ */
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>, options: { fetchNow?: boolean } = {}): ComponentType<P> {
+  let loading: Promise<ComponentType<P>> | undefined
+  const start = () => (loading ??= untilLoaded(load))
+  if (options.fetchNow) void start()
+  return lazy(async () => ({ default: await start() }))
+}

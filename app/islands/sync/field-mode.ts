@@ -7,7 +7,8 @@ import { withOutbox } from './outbox'
  * The page's side of field mode (issue 10, decision 009), part of the sync chunk: registers the
  * service worker, tells it who is signed in, asks it to send the outbox when the connection is
  * back, and keeps the number of unsent responses at hand for the sign-out question. A respond form
- * submitted with no connection is let through as a plain form post, which the worker keeps.
+ * submitted with no connection goes as a plain form post, which the worker keeps: the shell lets it
+ * through (app/islands/sync/sync-indicator.tsx), from the moment the page hydrates.
  */
 
 let pending = 0
@@ -36,16 +37,8 @@ export function startFieldMode(owner: Owner): () => void {
     if (message?.type === 'outbox-changed') void recount(message.itemIds)
   }
   const online = () => void post({ type: 'flush' })
-  const onSubmit = (event: SubmitEvent) => {
-    // No connection: the app's own form handling would fail, so the browser posts the form and the
-    // worker keeps the response in the outbox.
-    if (navigator.onLine || !container.controller) return
-    const form = event.target
-    if (form instanceof HTMLFormElement && event.submitter?.getAttribute('value') === 'respond') event.stopPropagation()
-  }
   container.addEventListener('message', onMessage)
   window.addEventListener('online', online)
-  window.addEventListener('submit', onSubmit, true)
   void (async () => {
     await container.register(SERVICE_WORKER_PATH, { scope: '/' }).catch(() => undefined)
     await post({ type: 'owner', owner, clientId: browserClientId() })
@@ -54,7 +47,6 @@ export function startFieldMode(owner: Owner): () => void {
   return () => {
     container.removeEventListener('message', onMessage)
     window.removeEventListener('online', online)
-    window.removeEventListener('submit', onSubmit, true)
   }
 }
 

@@ -10,6 +10,18 @@ import { signOutQuestion, syncText } from './sync-text'
 
 type SyncModule = typeof SyncChunk
 
+/**
+ * A response sent with no connection, on a page the field-mode worker controls: the app's own form
+ * handling would fail, so the browser posts the form and the worker keeps the response in the
+ * outbox. Listening from hydration on, not from when the sync chunk starts (once the page is idle,
+ * up to 3 s later on a busy phone): a response sent in those first seconds went to the app's
+ * handling and failed.
+ */
+function respondOffline(event: SubmitEvent) {
+  if (navigator.onLine || !navigator.serviceWorker?.controller) return
+  if (event.target instanceof HTMLFormElement && event.submitter?.getAttribute('value') === 'respond') event.stopPropagation()
+}
+
 /** However busy the page, sync starts by then. */
 const START_TIMEOUT_MS = 3000
 
@@ -58,11 +70,13 @@ export function SyncIndicator({ owner, enabled, locale }: { owner: Owner; enable
       window.localStorage.setItem(FORGET_KEY, JSON.stringify({ userId, tenantId }))
     }
     document.addEventListener('submit', onSubmit, true)
+    window.addEventListener('submit', respondOffline, true)
     return () => {
       cancelled = true
       if (idle !== undefined) window.cancelIdleCallback(idle)
       if (timer !== undefined) window.clearTimeout(timer)
       document.removeEventListener('submit', onSubmit, true)
+      window.removeEventListener('submit', respondOffline, true)
       off?.()
       void import('./sync').then(({ stopSync }) => stopSync())
     }

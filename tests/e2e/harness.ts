@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import type { AxeResults } from 'axe-core'
 import { simpleParser } from 'mailparser'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
-import { inject, onTestFinished } from 'vitest'
+import { inject, onTestFailed, onTestFinished } from 'vitest'
 
 /**
  * Debian's headless build of Chromium when it is installed (scripts/ensure-chromium.mjs installs
@@ -371,6 +371,9 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
     }
   })
 
+  // What the page showed when the journey ended, printed if its test fails: a journey that timed out
+  // waiting for a text says only what it waited for, and a failure seen once in CI needs more.
+  let lastSeen: string | undefined
   const journey: Journey = {
     context,
     page,
@@ -378,10 +381,37 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
     assertNoConsoleErrors() {
       if (problems.length > 0) throw new Error(`The browser reported ${problems.length} problem(s):\n${problems.join('\n')}`)
     },
-    close: () => context.close(),
+    close: async () => {
+      lastSeen ??= await whatThePageShows(page)
+      await context.close()
+    },
+  }
+  try {
+    onTestFailed(async ({ task }) => {
+      const seen = lastSeen ?? (await whatThePageShows(page))
+      const variant = `${options.javaScript ? 'JS on' : 'JS off'}, ${options.viewport ?? 'desktop'}`
+      const report = `A journey of this test (${variant}) ended on ${seen}\nIts problems: ${problems.join('\n') || 'none'}`
+      // Into the failure's own message, which the run's summary at the end prints (the log's tail is what CI keeps).
+      const [error] = task.result?.errors ?? []
+      if (error) error.message = `${error.message}\n\n${report}`
+      else console.error(report)
+    })
+  } catch {
+    // Made outside a test (in beforeAll): the file's afterAll checks it.
   }
   watchForProblems(journey)
   return journey
+}
+
+/** The page's address and the start of its visible text, for a failed test's message. */
+async function whatThePageShows(page: Page): Promise<string> {
+  if (page.isClosed()) return '(a closed page)'
+  const text = await page
+    .locator('body')
+    .innerText({ timeout: 2_000 })
+    .catch((error: unknown) => `(its text could not be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`)
+  // One line, lines of the page parted by " | ": the log's tail stays short.
+  return `${page.url()}: ${text.split(/\n+/).map((line) => line.trim()).filter(Boolean).join(' | ').slice(0, 1_500)}`
 }
 
 /** Journeys made outside a test (in beforeAll): the file's afterAll checks them. */

@@ -10,7 +10,7 @@ import { SubmitButton } from '~/components/ui/submit-button'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
-import { EXPORT_JOB_STATUS_LABELS, isExportInProgress, type ExportJob } from '~/lib/exports/types'
+import { EXPORT_JOB_FILES, EXPORT_JOB_STATUS_LABELS, isExportInProgress, type ExportJob } from '~/lib/exports/types'
 import { setFlash } from '~/lib/flash.server'
 import { formatDateTime, formatNumber } from '~/lib/format'
 import { MAIL_QUEUED, mailSetUp } from '~/lib/mail-status.server'
@@ -155,7 +155,7 @@ function Progress({ job, locale, following }: { job: ExportJob; locale: string; 
         <div className="flex flex-col gap-1">
           <div>
             <a href={job.downloadUrl} download className={buttonClasses({ variant: 'primary' })}>
-              Download PDF
+              Download {EXPORT_JOB_FILES[job.kind].format}
             </a>
           </div>
           {job.expiresAt ? <p className="text-sm text-muted">The link works for you only, until {formatDateTime(job.expiresAt, locale)}.</p> : null}

@@ -10,7 +10,7 @@ import { Pagination } from '~/components/ui/pagination'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
-import { EXPORT_JOB_STATUS_LABELS, isExportInProgress, type ExportJob } from '~/lib/exports/types'
+import { EXPORT_JOB_FILES, EXPORT_JOB_STATUS_LABELS, isExportInProgress, type ExportJob } from '~/lib/exports/types'
 import { formatDateTime, formatNumber } from '~/lib/format'
 import { useLocale } from '~/root'
 import type { Route } from './+types/exports'
@@ -40,14 +40,14 @@ export default function MyExports({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation((change) => change.entityType === 'ExportJob' && page.items.some((job) => job.id === change.entityId))
   return (
     <>
-      <PageHeader title="My exports" description="The PDFs prepared for you in the background. Only you see them; each link works for a while, then the export can be run again." />
+      <PageHeader title="My exports" description="The exports prepared for you in the background. Only you see them; each link works for a while, then the export can be run again." />
       {page.items.length === 0 ? (
         <EmptyState heading={paged ? 'No older exports' : 'No exports yet'}>
           {paged ? (
             <Link to="/exports">Back to the newest</Link>
           ) : (
             <>
-              A report PDF or a punch list PDF too large to download at once is prepared in the background and listed here. Start one from a{' '}
+              A report PDF, a punch list PDF or a spreadsheet of items too large to download at once is prepared in the background and listed here. Start one from a{' '}
               <Link to="/reports">report</Link> or from <Link to="/items">Items</Link>.
             </>
           )}
@@ -110,8 +110,8 @@ function ExportRow({ job, locale }: { job: ExportJob; locale: string }) {
       </div>
       <div className="flex shrink-0 flex-wrap items-center gap-2">
         {job.downloadUrl ? (
-          <a href={job.downloadUrl} download className={buttonClasses({ variant: 'primary', size: 'sm' })} aria-label={`Download PDF: ${job.title}`}>
-            Download PDF
+          <a href={job.downloadUrl} download className={buttonClasses({ variant: 'primary', size: 'sm' })} aria-label={`Download ${EXPORT_JOB_FILES[job.kind].format}: ${job.title}`}>
+            Download {EXPORT_JOB_FILES[job.kind].format}
           </a>
         ) : null}
         {job.status === 'failed' || job.expired ? (

@@ -4,9 +4,9 @@ import { itemFormFailure, loadError } from '~/components/reporting/item-action'
 import { ItemCompare } from '~/components/reporting/item-compare'
 import { ActiveFilters, ItemFilters } from '~/components/reporting/item-filters'
 import { ItemList } from '~/components/reporting/item-list'
-import { BackgroundExportForm, EXPORT_JOB_INTENT } from '~/components/exports/background-export-form'
+import { BackgroundExportForm, exportJobKindOf } from '~/components/exports/background-export-form'
 import { startBackgroundExport } from '~/lib/exports/start-export.server'
-import type { ExportEstimate } from '~/lib/exports/types'
+import type { ExportEstimate, ExportJobKind } from '~/lib/exports/types'
 import { bulkSummary, ItemDeleteConfirmation, ItemSelectionForm } from '~/components/reporting/item-selection'
 import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { invalidForm, noticeFailure, noticeOf, resultFor } from '~/components/reporting/report-action'
@@ -84,8 +84,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         shared: views.ok ? views.data.items.filter((view) => view.scope === 'shared') : null,
       },
       compare: { items: compareItems, missing: compared.length - compareItems.length },
-      // A selection too large to stream is printed as a job (docs/exports.md); without the answer, the PDF streams as before.
-      punchListJob: punchListSize.ok && punchListSize.data.asJob ? punchListSize.data : null,
+      // A selection too large to stream is exported as a job, the spreadsheets and the punch list alike (docs/exports.md); without the answer, they stream as before.
+      exportJob: punchListSize.ok && punchListSize.data.asJob ? punchListSize.data : null,
     },
     { headers: responseHeaders },
   )
@@ -124,6 +124,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The forms post to the page's own URL, so the state to return to is the one the user was on.
   const query = parseItemsQuery(new URL(request.url).searchParams)
   const intent = String(formData.get('intent') ?? '')
+  const exportKind = exportJobKindOf(intent, ITEMS_EXPORTS.map((format) => format.kind))
+  if (exportKind) {
+    const failed = await startBackgroundExport(api, responseHeaders, formData, { kind: exportKind, ...Object.fromEntries(punchListParams(query)) })
+    return noticeFailure(intent, failed.error, responseHeaders)
+  }
   switch (intent) {
     case 'bulk':
     case 'compare':
@@ -132,10 +137,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       return saveView(api, formData, query, responseHeaders)
     case 'delete-view':
       return deleteView(api, formData, query, responseHeaders)
-    case EXPORT_JOB_INTENT: {
-      const failed = await startBackgroundExport(api, responseHeaders, formData, { kind: 'punch-list-pdf', ...Object.fromEntries(punchListParams(query)) })
-      return noticeFailure(intent, failed.error, responseHeaders)
-    }
     default:
       throw data('Unknown intent', { status: 400 })
   }
@@ -204,7 +205,7 @@ async function deleteView(api: ApiClient, formData: FormData, query: ItemsQuery,
 
 export default function Items({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation(liveMatch.reporting)
-  const { query, page, loadNotice, choices, views, compare, punchListJob } = loaderData
+  const { query, page, loadNotice, choices, views, compare, exportJob } = loaderData
   const actionData = useActionData<typeof action>()
   const session = useShellSession()
   const can = useReportingAbilities()
@@ -217,7 +218,7 @@ export default function Items({ loaderData }: Route.ComponentProps) {
   const items = page?.items ?? []
   return (
     <>
-      <PageHeader title="Items" description="Outstanding items, open or waiting for their close to be confirmed, newest first." actions={<ItemsExports query={query} punchListJob={punchListJob} />} />
+      <PageHeader title="Items" description="Outstanding items, open or waiting for their close to be confirmed, newest first." actions={<ItemsExports query={query} exportJob={exportJob} />} />
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
           {notice.message}
@@ -256,24 +257,27 @@ export default function Items({ loaderData }: Route.ComponentProps) {
   )
 }
 
-/** Downloads of every item the filters select, not only this page: plain links the browser saves. */
-function ItemsExports({ query, punchListJob }: { query: ItemsQuery; punchListJob: ExportEstimate | null }) {
+/** The items screen's exports, as links while they stream and as the buttons of one job form above EXPORT_JOB_ITEMS items. */
+const ITEMS_EXPORTS: readonly { kind: ExportJobKind; label: string; href: (query: ItemsQuery) => string }[] = [
+  { kind: 'items-csv', label: 'Export CSV', href: (query) => itemsExportHref(query, 'csv') },
+  { kind: 'items-xlsx', label: 'Export Excel', href: (query) => itemsExportHref(query, 'xlsx') },
+  { kind: 'punch-list-pdf', label: 'Punch list PDF', href: itemsPunchListHref },
+]
+
+/**
+ * Downloads of every item the filters select, not only this page: plain links the browser saves,
+ * or, for a selection too large to stream, a form that prepares the chosen one in the background.
+ */
+function ItemsExports({ query, exportJob }: { query: ItemsQuery; exportJob: ExportEstimate | null }) {
+  if (exportJob) return <BackgroundExportForm label="Export items" estimate={exportJob} formats={ITEMS_EXPORTS} />
   const link = buttonClasses({ variant: 'secondary', size: 'sm' })
   return (
     <>
-      <a href={itemsExportHref(query, 'csv')} download className={link}>
-        Export CSV
-      </a>
-      <a href={itemsExportHref(query, 'xlsx')} download className={link}>
-        Export Excel
-      </a>
-      {punchListJob ? (
-        <BackgroundExportForm label="Punch list PDF" estimate={punchListJob} />
-      ) : (
-        <a href={itemsPunchListHref(query)} download className={link}>
-          Punch list PDF
+      {ITEMS_EXPORTS.map((format) => (
+        <a key={format.kind} href={format.href(query)} download className={link}>
+          {format.label}
         </a>
-      )}
+      ))}
     </>
   )
 }

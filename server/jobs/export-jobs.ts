@@ -16,7 +16,8 @@ import {
   type ExportClaim,
 } from '#server/domain/exports/export-jobs'
 import { selectionOf } from '#server/domain/exports/items'
-import { punchListPdfExport, reportPdfExport, type PdfExport } from '#server/domain/exports/pdf-exports'
+import { itemsSpreadsheetExport } from '#server/domain/exports/items-spreadsheet'
+import { type FileExport, punchListPdfExport, reportPdfExport } from '#server/domain/exports/pdf-exports'
 import { storeImages } from '#server/domain/exports/pictures'
 import { enqueueMail } from '#server/domain/mail'
 import type { DomainContext } from '#server/domain/tenancy/context'
@@ -27,8 +28,8 @@ import { claimEach, ClaimLost, startClaimingJob, Stopping, whileHeartbeating, ty
 
 /**
  * The export job (docs/exports.md "Large exports as a job"), on every instance, claiming export
- * jobs as the packaging job claims packages (./claimed-rows.ts). A claimed job writes its PDF with
- * the same writers as the streaming calls, read as its owner (row-level security and the owner's
+ * jobs as the packaging job claims packages (./claimed-rows.ts). A claimed job writes its file (a
+ * PDF, or a spreadsheet of items) with the same writers as the streaming calls, read as its owner (row-level security and the owner's
  * role: what they may see and nothing else), to a staging key; only a complete file is moved to
  * its final key and offered. Progress is written after every batch of items. A pass also deletes
  * the files whose link has expired.
@@ -59,14 +60,21 @@ function tenantRunner(db: Database, tenantId: string, userId: string, now: () =>
   return <T>(work: (ctx: DomainContext) => Promise<T>) => withTenant(db, tenantId, (tx) => work({ tx, actor: { tenantId, userId, roleKey: 'admin' }, now: now() }))
 }
 
-/** The PDF the job asked for, made as its owner would make it on the screen. */
-function makeExport(options: ExportJobOptions, claim: ExportClaim): Promise<PdfExport> {
+/** The file the job asked for, made as its owner would make it on the screen. */
+function makeExport(options: ExportJobOptions, claim: ExportClaim): Promise<FileExport> {
   const { db, store, publicUrl, now = () => new Date() } = options
   const deps = { db, now, publicUrl, images: storeImages(store) }
   const owner = { tenantId: claim.tenantId, userId: claim.ownerUserId }
   const { query } = claim
-  if (claim.kind === 'report-pdf') return reportPdfExport(deps, owner, query.report ?? '', query.locale)
-  return punchListPdfExport(deps, owner, selectionOf(query, claim.ownerUserId), query.group, query.locale)
+  switch (claim.kind) {
+    case 'report-pdf':
+      return reportPdfExport(deps, owner, query.report ?? '', query.locale)
+    case 'punch-list-pdf':
+      return punchListPdfExport(deps, owner, selectionOf(query, claim.ownerUserId), query.group, query.locale)
+    case 'items-csv':
+    case 'items-xlsx':
+      return itemsSpreadsheetExport(deps, owner, selectionOf(query, claim.ownerUserId), claim.kind === 'items-csv' ? 'csv' : 'xlsx')
+  }
 }
 
 /** Why an export failed, in words for the person who asked (the log keeps the rest). */

@@ -1,4 +1,6 @@
 import { and, eq } from 'drizzle-orm'
+import ExcelJS from 'exceljs'
+import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { onCommittedChanges, type CommittedChange } from '#server/db/committed-changes'
 import { exportJobs } from '#server/db/schema-exports'
@@ -159,6 +161,39 @@ test('a punch list as a job holds what the screen lists for the same filters, re
   const pdf = await readPdf(await (await org.reader.get(`/api/exports/${job.id}/download`)).arrayBuffer())
   for (const item of listed.items) expect(pdf.text).toContain(`#${item.number}`)
   expect(pdf.text).toContain('3 items')
+})
+
+test('a spreadsheet of items as a job, CSV and Excel: the same rows as the streaming call for the same filters, saved under their names', async () => {
+  const org = await createOrg(t)
+  const { reportId } = await reportWith(org, ['Zoë Ørsted’s door', 'Łukasz Wróbel’s wall', '山田 太郎の窓'])
+  const estimate = await json<ExportEstimate>(await org.reader.get(`/api/exports/estimate?kind=items-csv&report=${reportId}`))
+  expect(estimate).toMatchObject({ kind: 'items-csv', items: 3, asJob: true })
+  const csvJob = await json<ExportJob>(await org.reader.post('/api/exports', { kind: 'items-csv', report: reportId }), 202)
+  const xlsxJob = await json<ExportJob>(await org.reader.post('/api/exports', { kind: 'items-xlsx', report: reportId }), 202)
+  expect(csvJob).toMatchObject({ kind: 'items-csv', title: expect.stringMatching(/^Items \(CSV\): Report: /), itemsTotal: 3, returnTo: `/items?report=${reportId}` })
+  expect(xlsxJob.title).toMatch(/^Items \(Excel\): Report: /)
+  await runExportPass(jobOptions(), [org.tenant.id])
+
+  const streamed = await org.reader.get(`/api/items/outstanding/export?format=csv&report=${reportId}`)
+  const expected = parse(await streamed.text(), { bom: true }) as string[][]
+  expect(expected).toHaveLength(4)
+  expect(await json<ExportJob>(await org.reader.get(`/api/exports/${csvJob.id}`))).toMatchObject({ status: 'ready', percent: 100, itemsDone: 3 })
+  const csv = await org.reader.get(`/api/exports/${csvJob.id}/download`)
+  expect(csv.status).toBe(200)
+  expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+  expect(csv.headers.get('content-disposition')).toMatch(/items-\d{4}-\d{2}-\d{2}\.csv$/)
+  expect(parse(await csv.text(), { bom: true })).toEqual(expected)
+
+  const xlsx = await org.reader.get(`/api/exports/${xlsxJob.id}/download`)
+  expect(xlsx.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+  expect(xlsx.headers.get('content-disposition')).toMatch(/items-\d{4}-\d{2}-\d{2}\.xlsx$/)
+  const workbook = new ExcelJS.Workbook()
+  await workbook.xlsx.load(await xlsx.arrayBuffer())
+  const rows: string[][] = []
+  workbook.worksheets[0]?.eachRow((row) => rows.push(expected[0]?.map((_, index) => String(row.getCell(index + 1).value ?? '')) ?? []))
+  expect(rows).toEqual(expected)
+  // Another member of the organisation may not use the owner's link.
+  expect((await org.writer.get(`/api/exports/${csvJob.id}/download`)).status).toBe(404)
 })
 
 test('the link expires: the call says so (410), the next pass deletes the file, and running it again makes a new one', async () => {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import type { Project, Report } from '~/lib/reporting/types'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
@@ -73,6 +73,26 @@ async function projectWithItems(titles: string[], reportTitle: string) {
   return project
 }
 
+/** On the items screen, by its filter form: the project's items, grouped if asked. */
+async function filterByProject(page: Page, title: string, options: { groupBy?: string } = {}) {
+  await page.locator('summary', { hasText: 'Filter and display' }).click()
+  await page.getByRole('group', { name: 'Filters' }).getByLabel('Project').selectOption({ label: title })
+  if (options.groupBy) await page.getByLabel('Group by').selectOption({ label: options.groupBy })
+  await page.getByRole('button', { name: 'Apply filters' }).click()
+  await page.waitForURL(/project=/)
+}
+
+/** The titles in an Excel file's second column, below its header. */
+async function excelTitles(file: string): Promise<string[]> {
+  const workbook = new ExcelJS.Workbook()
+  await workbook.xlsx.readFile(file)
+  const rows: string[] = []
+  workbook.worksheets[0]?.eachRow((row, index) => {
+    if (index > 1) rows.push(String(row.getCell(2).value))
+  })
+  return rows.sort()
+}
+
 // On a phone the list's automatic layout draws the items as cards and keeps the table in the page,
 // hidden: the title is looked for among what is visible.
 describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
@@ -91,11 +111,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     await expectScreen(page, 'Dashboard')
     await openMainDestination(page, 'Items')
     await expectScreen(page, 'Items')
-    await page.locator('summary', { hasText: 'Filter and display' }).click()
-    await page.getByRole('group', { name: 'Filters' }).getByLabel('Project').selectOption({ label: project.title ?? '' })
-    await page.getByLabel('Group by').selectOption({ label: 'Status' })
-    await page.getByRole('button', { name: 'Apply filters' }).click()
-    await page.waitForURL(/project=/)
+    await filterByProject(page, project.title ?? '', { groupBy: 'Status' })
     await page
       .getByText(titles[0] as string)
       .filter({ visible: true })
@@ -111,14 +127,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
 
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export Excel' }).click()])
     expect(xlsx.suggestedFilename()).toMatch(/^items-\d{4}-\d{2}-\d{2}\.xlsx$/)
-    const workbook = new ExcelJS.Workbook()
-    await workbook.xlsx.readFile((await xlsx.path()) as string)
-    const sheet = workbook.worksheets[0]
-    const rows: string[] = []
-    sheet?.eachRow((row, index) => {
-      if (index > 1) rows.push(String(row.getCell(2).value))
-    })
-    expect(rows.sort()).toEqual([...titles].sort())
+    expect(await excelTitles((await xlsx.path()) as string)).toEqual([...titles].sort())
     await expectScreen(page, 'Items')
 
     // The report PDF, from the report's page: every item, and the first item's photo.
@@ -190,6 +199,42 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     }
     await row.getByRole('link', { name: jobTitle, exact: true }).click()
     await expectScreen(page, jobTitle)
+    assertNoConsoleErrors()
+  })
+
+  test('a spreadsheet of more items than the limit is prepared as a job from the items screen and ends in an Excel download', async () => {
+    const suffix = randomBytes(2).toString('hex')
+    const titles = Array.from({ length: JOB_ITEMS + 1 }, (_, i) => `Kerb ${i + 1} ${suffix}`)
+    const project = await projectWithItems(titles, `Kerb walk ${suffix}`)
+    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page, assertNoConsoleErrors } = j
+
+    await page.goto('/')
+    await signIn(page, DEMO.user.email, DEMO.user.password)
+    await expectScreen(page, 'Dashboard')
+    await openMainDestination(page, 'Items')
+    await expectScreen(page, 'Items')
+    await filterByProject(page, project.title ?? '')
+    // Too large to stream: no download links, one form whose buttons start the chosen export as a job.
+    const form = page.getByRole('form', { name: 'Export items' })
+    await form.getByText(`${JOB_ITEMS + 1} items: prepared in the background`).waitFor()
+    expect(await page.getByRole('link', { name: 'Export Excel' }).count()).toBe(0)
+    if (viewport === 'phone') {
+      // Three buttons, the choice of a mail and a line of text in the screen's header: on the narrowest phone, nothing wider than the screen.
+      await page.setViewportSize({ width: 360, height: 740 })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    }
+    await form.getByRole('button', { name: 'Export Excel' }).click()
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?follow=1$/)
+    await expectScreen(page, `Items (Excel): Project: ${project.title}`)
+
+    const download = page.getByRole('link', { name: 'Download Excel' })
+    await download.waitFor({ timeout: 60_000 })
+    expect(await page.getByRole('progressbar', { name: 'Export prepared' }).getAttribute('value')).toBe('100')
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()])
+    expect(file.suggestedFilename()).toMatch(/^items-\d{4}-\d{2}-\d{2}\.xlsx$/)
+    expect(await excelTitles((await file.path()) as string)).toEqual([...titles].sort())
     assertNoConsoleErrors()
   })
 })

@@ -1,24 +1,43 @@
 import { Form, Link } from 'react-router'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { SubmitButton } from '~/components/ui/submit-button'
-import type { ExportEstimate } from '~/lib/exports/types'
+import type { ExportEstimate, ExportJobKind } from '~/lib/exports/types'
 
 /** The form field and intent a screen's action reads (app/lib/exports/start-export.server.ts). */
 export const EXPORT_JOB_INTENT = 'export-job'
 
+/** The intent of the button that starts a job of `kind`, in a form that offers several formats. */
+export function exportJobIntent(kind: ExportJobKind): string {
+  return `${EXPORT_JOB_INTENT}:${kind}`
+}
+
+/** The kind a submitted intent asks for, among those the screen offers; undefined for any other intent. */
+export function exportJobKindOf<K extends ExportJobKind>(intent: string, offered: readonly K[]): K | undefined {
+  return offered.find((kind) => intent === exportJobIntent(kind))
+}
+
 /**
- * docs/exports.md "Large exports as a job": where a screen offers a PDF that is too large to
+ * docs/exports.md "Large exports as a job": where a screen offers an export that is too large to
  * stream, a form that starts it as a job (the action redirects to its progress page), with the
- * choice of a mail when it is ready. Works without JavaScript: a plain POST.
+ * choice of a mail when it is ready. One button (`label`), or one per format (`formats`, each
+ * button's intent naming its kind). Works without JavaScript: a plain POST.
  */
-export function BackgroundExportForm({ label, estimate }: { label: string; estimate: ExportEstimate }) {
+export function BackgroundExportForm({ label, estimate, formats }: { label: string; estimate: ExportEstimate; formats?: readonly { kind: ExportJobKind; label: string }[] }) {
   const size = `${estimate.items} ${estimate.items === 1 ? 'item' : 'items'}${estimate.photos > 0 ? `, ${estimate.photos} ${estimate.photos === 1 ? 'photo' : 'photos'}` : ''}`
   return (
     <Form method="post" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-border px-3 py-1.5" aria-label={label}>
       <CsrfInput />
-      <SubmitButton intent={EXPORT_JOB_INTENT} variant="secondary" pendingLabel="Starting…">
-        {label}
-      </SubmitButton>
+      {formats ? (
+        formats.map((format) => (
+          <SubmitButton key={format.kind} intent={exportJobIntent(format.kind)} variant="secondary" size="sm" pendingLabel="Starting…">
+            {format.label}
+          </SubmitButton>
+        ))
+      ) : (
+        <SubmitButton intent={EXPORT_JOB_INTENT} variant="secondary" pendingLabel="Starting…">
+          {label}
+        </SubmitButton>
+      )}
       <label className="flex items-center gap-2 text-sm text-text">
         <input type="checkbox" name="notify" value="on" className="size-4 accent-primary" />
         E-mail me when it is ready

@@ -640,8 +640,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * How large a PDF export would be, and whether it runs as a job
-         * @description kind=report-pdf with report={id}, or kind=punch-list-pdf with the items screen’s filters. Counts the items (and, for a report, the photos) the caller may read; asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 items; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.
+         * How large an export would be, and whether it runs as a job
+         * @description kind=report-pdf with report={id}, or kind=punch-list-pdf, items-csv or items-xlsx with the items screen’s filters. Counts the items (and, for a report, the photos) the caller may read; asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 items; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.
          */
         get: operations["getApiExportsEstimate"];
         put?: never;
@@ -666,8 +666,8 @@ export interface paths {
         get: operations["getApiExports"];
         put?: never;
         /**
-         * Start a PDF export as a background job (a report PDF or a punch list PDF)
-         * @description Queues the export as the caller’s job: it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).
+         * Start an export as a background job (a report PDF, a punch list PDF, or a spreadsheet of items)
+         * @description Queues the export as the caller’s job (kind report-pdf with report={id}; punch-list-pdf, items-csv or items-xlsx with the items screen’s filters, the spreadsheets with the columns of GET /api/exports/items): it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).
          */
         post: operations["postApiExports"];
         delete?: never;
@@ -5090,7 +5090,7 @@ export interface components {
         };
         ExportEstimate: {
             /** @enum {string} */
-            kind: "report-pdf" | "punch-list-pdf";
+            kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx";
             items: number;
             photos: number;
             asJob: boolean;
@@ -5108,7 +5108,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "report-pdf" | "punch-list-pdf";
+            kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx";
             title: string;
             /** @enum {string} */
             status: "queued" | "running" | "ready" | "failed";
@@ -10146,7 +10146,7 @@ export interface operations {
                 overdue?: "1" | "true" | "yes" | "on";
                 verifier?: "me";
                 group?: "none" | "project" | "report" | "package" | "status" | "assignee";
-                kind: "report-pdf" | "punch-list-pdf";
+                kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx";
             };
             header?: never;
             path?: never;
@@ -10298,7 +10298,7 @@ export interface operations {
                     /** @enum {string} */
                     group?: "none" | "project" | "report" | "package" | "status" | "assignee";
                     /** @enum {string} */
-                    kind: "report-pdf" | "punch-list-pdf";
+                    kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx";
                     notify?: boolean;
                 };
             };
@@ -10544,13 +10544,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The PDF (attachment). */
+            /** @description The file (attachment): a PDF, or for items-csv and items-xlsx the spreadsheet. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description A byte range. */
@@ -10560,6 +10562,8 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket. */

@@ -1,7 +1,15 @@
 /** Large exports run as jobs (docs/exports.md "Large exports as a job"): what the calls answer and the screens show. */
 
-export const EXPORT_JOB_KINDS = ['report-pdf', 'punch-list-pdf'] as const
+export const EXPORT_JOB_KINDS = ['report-pdf', 'punch-list-pdf', 'items-csv', 'items-xlsx'] as const
 export type ExportJobKind = (typeof EXPORT_JOB_KINDS)[number]
+
+/** What each kind of job makes: the name its file is saved under (with the date), and the format's word on the screens. */
+export const EXPORT_JOB_FILES: Record<ExportJobKind, { name: string; extension: 'pdf' | 'csv' | 'xlsx'; format: string }> = {
+  'report-pdf': { name: 'report', extension: 'pdf', format: 'PDF' },
+  'punch-list-pdf': { name: 'punch-list', extension: 'pdf', format: 'PDF' },
+  'items-csv': { name: 'items', extension: 'csv', format: 'CSV' },
+  'items-xlsx': { name: 'items', extension: 'xlsx', format: 'Excel' },
+}
 
 export const EXPORT_JOB_STATUSES = ['queued', 'running', 'ready', 'failed'] as const
 export type ExportJobStatus = (typeof EXPORT_JOB_STATUSES)[number]

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { estimateExport, exportDownload, getExportJob, listExportJobs, retryExportJob, startExportJob } from '#server/domain/exports/export-jobs'
+import { MEDIA_TYPES } from '#server/domain/formats/table'
 import { cursorParam, decodeCursor, limitParam } from '#server/domain/tenancy/paging'
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
@@ -44,9 +45,9 @@ export const exportJobRoutes = new Hono<BackendEnv>()
   .get(
     '/api/exports/estimate',
     operation({
-      summary: 'How large a PDF export would be, and whether it runs as a job',
+      summary: 'How large an export would be, and whether it runs as a job',
       description:
-        'kind=report-pdf with report={id}, or kind=punch-list-pdf with the items screen’s filters. Counts the items (and, for a report, the photos) the caller may read; asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 items; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.',
+        'kind=report-pdf with report={id}, or kind=punch-list-pdf, items-csv or items-xlsx with the items screen’s filters. Counts the items (and, for a report, the photos) the caller may read; asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 items; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.',
       tag: TAG,
       access: 'session',
       query: ExportEstimateQuery,
@@ -80,9 +81,9 @@ export const exportJobRoutes = new Hono<BackendEnv>()
   .post(
     '/api/exports',
     operation({
-      summary: 'Start a PDF export as a background job (a report PDF or a punch list PDF)',
+      summary: 'Start an export as a background job (a report PDF, a punch list PDF, or a spreadsheet of items)',
       description:
-        'Queues the export as the caller’s job: it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).',
+        'Queues the export as the caller’s job (kind report-pdf with report={id}; punch-list-pdf, items-csv or items-xlsx with the items screen’s filters, the spreadsheets with the columns of GET /api/exports/items): it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).',
       tag: TAG,
       access: 'session',
       idempotent: true,
@@ -137,8 +138,8 @@ export const exportJobRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       responses: {
-        200: { description: 'The PDF (attachment).', contentType: 'application/pdf' },
-        206: { description: 'A byte range.', contentType: 'application/pdf' },
+        200: { description: 'The file (attachment): a PDF, or for items-csv and items-xlsx the spreadsheet.', contentType: [MEDIA_TYPES.pdf, MEDIA_TYPES.csv, MEDIA_TYPES.xlsx] },
+        206: { description: 'A byte range.', contentType: [MEDIA_TYPES.pdf, MEDIA_TYPES.csv, MEDIA_TYPES.xlsx] },
         302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.',
         304: 'Not modified.',
         404: 'No such export of the caller’s (another member’s or another organisation’s is a 404 too).',

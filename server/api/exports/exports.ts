@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { checkSelection, itemColumns, selectedItems, selectionOf } from '#server/domain/exports/items'
+import { selectionOf } from '#server/domain/exports/items'
 import { type PdfDeps, type PdfExport, punchListPdfExport, reportPdfExport } from '#server/domain/exports/pdf-exports'
 import { dispositionOf } from '#server/domain/formats/csv'
 import { createPdf } from '#server/domain/formats/pdf'
@@ -16,6 +16,7 @@ import { Problem, problems } from '#server/http/problem'
 import { checkTransmittals, transmittalColumns, transmittalRows } from '#server/domain/exports/transmittals'
 import { TransmittalListQuery } from '~/lib/schemas/transmittals'
 import { SearchQuerySchema } from '#server/api/documents/search'
+import { itemsSpreadsheetExport } from '#server/domain/exports/items-spreadsheet'
 import { MEDIA_TYPES, spreadsheetStream } from '#server/domain/formats/table'
 import { asMember } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
@@ -100,11 +101,10 @@ export const exportRoutes = new Hono<BackendEnv>()
     const session = requireSession(c)
     const { db, now, config } = c.get('deps')
     const { format, ...filters } = c.req.valid('query')
-    const selection = selectionOf(filters, session.userId)
-    const { packageNames } = await asMember(db, session, now(), (ctx) => checkSelection(ctx, selection))
-    const stream = spreadsheetStream(format, 'Items', itemColumns(packageNames, config.publicUrl), selectedItems(db, session, now, selection))
+    // The export job writes the same file (above EXPORT_JOB_ITEMS items, the screen starts one instead).
+    const made = await itemsSpreadsheetExport({ db, now, publicUrl: config.publicUrl }, session, selectionOf(filters, session.userId), format)
     const mediaType = format === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES.xlsx
-    return c.body(webStreamOf(stream), 200, downloadHeaders(mediaType, dispositionOf('items', format, now())))
+    return c.body(webStreamOf(made.doc), 200, downloadHeaders(mediaType, dispositionOf('items', format, now())))
   },
 )
   .get(

@@ -10,7 +10,8 @@ import type { DomainContext } from '#server/domain/tenancy/context'
 import { type Cursor, pageOf } from '#server/domain/tenancy/paging'
 import type { ServedBlob } from '#server/domain/uploads/served'
 import { Problem, problems } from '#server/http/problem'
-import type { ExportEstimate, ExportJob, ExportJobKind, ExportJobStatus } from '~/lib/exports/types'
+import { EXPORT_JOB_FILES, type ExportEstimate, type ExportJob, type ExportJobKind, type ExportJobStatus } from '~/lib/exports/types'
+import { MEDIA_TYPES } from '#server/domain/formats/table'
 import type { GroupBy } from '~/lib/reporting/items-query'
 import { reportTitle } from '~/lib/reporting/types'
 import { checkSelection, checkSelectionFound, type ItemsFilters, selectionOf } from './items'
@@ -18,7 +19,8 @@ import { checkSelection, checkSelectionFound, type ItemsFilters, selectionOf } f
 /**
  * Large exports as jobs (docs/exports.md "Large exports as a job"): the rows' side. A start
  * checks what the owner may read and queues a row; the export job (server/jobs/export-jobs.ts, on
- * every instance) claims it with FOR UPDATE SKIP LOCKED, writes the PDF to a staging blob, moves it
+ * every instance) claims it with FOR UPDATE SKIP LOCKED, writes the file (a PDF, or a spreadsheet
+ * of items) to a staging blob, moves it
  * into place once complete and marks the row ready with a link that expires. Progress, the end and
  * a failure are told to the owner's own connections through the hub (EntityChanged of an
  * ExportJob, never to the rest of the organisation). Only the owner sees a job: anyone else's
@@ -99,14 +101,15 @@ async function estimateOf(ctx: DomainContext, request: Omit<ExportRequest, 'noti
     const value = request[name]
     if (value) search.set(name, value)
   }
-  // A punch list prints one thumbnail per item: its photos never outgrow its items.
+  // A punch list prints one thumbnail per item, a spreadsheet none: their photos never outgrow their items.
+  const what = request.kind === 'punch-list-pdf' ? 'Punch list PDF' : `Items (${EXPORT_JOB_FILES[request.kind].format})`
   return {
     kind: request.kind,
     items,
     photos: 0,
     asJob: items > limits.items,
     limits: kinds,
-    title: facts.filters.length > 0 ? `Punch list PDF: ${facts.filters.join(' · ')}` : 'Punch list PDF',
+    title: facts.filters.length > 0 ? `${what}: ${facts.filters.join(' · ')}` : what,
     returnTo: `/items${search.size > 0 ? `?${search.toString()}` : ''}`,
   }
 }
@@ -230,7 +233,9 @@ export async function exportDownload(ctx: DomainContext, id: string): Promise<Se
     })
   }
   const stamp = row.finishedAt ?? row.startedAt
-  return { key: row.blobKey, contentType: 'application/pdf', sha256: row.blobKey.slice(row.blobKey.lastIndexOf('.') + 1), fileName: `${row.kind === 'report-pdf' ? 'report' : 'punch-list'}-${stamp.toISOString().slice(0, 10)}.pdf` }
+  const file = EXPORT_JOB_FILES[row.kind as ExportJobKind]
+  const contentType = file.extension === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES[file.extension]
+  return { key: row.blobKey, contentType, sha256: row.blobKey.slice(row.blobKey.lastIndexOf('.') + 1), fileName: `${file.name}-${stamp.toISOString().slice(0, 10)}.${file.extension}` }
 }
 
 // ---- The job's side: one tenant's transactions ----

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import type { Database } from '#server/db/client'
 import { createPdf, type Pdf } from '#server/domain/formats/pdf'
 import { getReport } from '#server/domain/reporting/reports'
@@ -24,12 +25,15 @@ export type PdfDeps = { db: Database; now: () => Date; publicUrl: string; images
 type Session = { tenantId: string; userId: string }
 export type OnBatch = (items: number) => Promise<void>
 
-export type PdfExport = {
-  doc: Pdf
-  /** The file's name without its extension (`report`, `punch-list`): the download adds the date and `.pdf`. */
+/** An export's file as a stream, and what writes it (a PDF here, a spreadsheet in ./items-spreadsheet.ts). */
+export type FileExport = {
+  doc: Readable
+  /** The file's name without its extension (`report`, `punch-list`, `items`): the download adds the date and the extension. */
   name: string
   write(onBatch?: OnBatch): Promise<void>
 }
+
+export type PdfExport = FileExport & { doc: Pdf }
 
 async function* counted<T>(batches: AsyncIterable<T[]>, onBatch: OnBatch | undefined): AsyncGenerator<T[]> {
   for await (const batch of batches) {

@@ -17,7 +17,7 @@ import { reportItems, writeReportPdf } from './report-pdf'
  * covers (another organisation's report or project is a 404) before a byte is written; `write`
  * then writes every page and ends the document, calling `onBatch` with the items of each batch it
  * has written (the report: each batch of 50 read and written; the punch list, which reads every
- * item before its first row: every 200 rows written): the job's progress and heartbeat; a throw
+ * item before its first row: every 50 rows written): the job's progress and heartbeat; a throw
  * there stops the export.
  */
 

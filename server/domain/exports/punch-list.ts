@@ -35,11 +35,11 @@ export const THUMBNAIL_PIXELS = 200
 const THUMB = { width: 64, height: 48 }
 
 /** Rows written between two calls of `onRows` (a job's progress). */
-const ROWS_PER_PROGRESS = 200
+const ROWS_PER_PROGRESS = 50
 
 /**
  * Reads every batch (the groups need them all), then writes the rows; `onRows` hears how many rows
- * were written every 200 rows and at the end, so a job's progress follows the writing, which is
+ * were written every 50 rows and at the end, so a job's progress follows the writing, which is
  * nearly all of the time, rather than the reading.
  */
 export async function writePunchList(doc: Pdf, meta: PunchListMeta, batches: AsyncIterable<Item[]>, onRows?: (rows: number) => Promise<void>): Promise<number> {

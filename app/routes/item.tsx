@@ -101,6 +101,24 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 // Field mode's unsent responses (issue 10): fetched only when mobile sync is on.
 const OutboxPanel = lazyPart(() => import('~/islands/sync/outbox-panel').then((m) => m.OutboxPanel))
 
+/**
+ * The outbox of this item, once the page runs in the browser with mobile sync on. Its own component
+ * so that the switch to "hydrated" re-renders it alone: re-rendering the screen then would give the
+ * deferred forms new props before their chunks arrived, and React would throw their server HTML
+ * away and draw them anew, losing what the person had typed meanwhile (a slow phone: a response
+ * typed while the page started was gone, online or off).
+ */
+function ItemOutbox({ itemId, locale }: { itemId: string; locale: string }) {
+  const hydrated = useHydrated()
+  const session = useShellSession()
+  if (!hydrated || !session?.mobileSync) return null
+  return (
+    <Suspense fallback={null}>
+      <OutboxPanel owner={{ userId: session.userId, tenantId: session.tenantId }} itemId={itemId} locale={locale} />
+    </Suspense>
+  )
+}
+
 async function respond(api: ApiClient, itemId: string, formData: FormData, headers: Headers) {
   const submission = parseWithZod(formData, { schema: RespondSchema })
   if (submission.status !== 'success') return invalidForm('respond', submission)
@@ -171,7 +189,6 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
   const session = useShellSession()
   const can = useReportingAbilities()
   const locale = useLocale()
-  const hydrated = useHydrated()
   const userId = session?.userId ?? null
   const isVerifier = can.write && (Boolean(session?.isAdmin) || (item.createdBy !== null && item.createdBy.id === userId))
   const canDelete = isVerifier
@@ -231,11 +248,7 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
             <ItemFacts item={item} packageName={packageName} locale={locale} />
           </Card>
           <ItemPinPanel itemId={item.id} state={pin} canEdit={can.write} />
-          {hydrated && session?.mobileSync ? (
-            <Suspense fallback={null}>
-              <OutboxPanel owner={{ userId: session.userId, tenantId: session.tenantId }} itemId={item.id} locale={locale} />
-            </Suspense>
-          ) : null}
+          <ItemOutbox itemId={item.id} locale={locale} />
           <Section title="Responses" description="Oldest first.">
             <ItemThread responses={responses} locale={locale} photosOf={(response) => <ResponsePhotos photoIds={response.photoIds} photos={photos} />} />
           </Section>

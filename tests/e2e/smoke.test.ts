@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, signIn } from './steps'
+import { expectScreen, newDemoItem, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -117,6 +118,45 @@ test.each(['desktop', 'phone'] as const)('a part whose script fails to load is f
     return menu.evaluate((details) => (details as HTMLDetailsElement).open)
   }).toBe(false)
   await expectScreen(page, 'Dashboard')
+  await page.unrouteAll()
+  journey.assertNoConsoleErrors()
+})
+
+// On a slow phone a person starts typing a response while the item page is still starting: the
+// respond form's script (a deferred part) has not arrived when the rest of the page hydrates. The
+// text must stay, and the form must stay the one the server drew: once the page re-rendered as it
+// hydrated, and React threw the waiting form's HTML away and drew it anew, empty.
+test.each(['desktop', 'phone'] as const)('JS on: a response typed before its form’s script arrived is kept and sent (%s)', async (viewport) => {
+  const item = await newDemoItem(portal.baseUrl, { project: `Slow Yard ${randomBytes(2).toString('hex')}`, report: 'Morning walk', item: 'Loose handrail', priority: 'medium' })
+  const journey = await newJourneyContext(browser, { javaScript: true, viewport, baseUrl: portal.baseUrl })
+  onTestFinished(() => journey.close())
+  const { page } = journey
+  await page.goto(`/items/${item.id}`)
+  await signIn(page, DEMO.user.email, DEMO.user.password)
+  await expectScreen(page, `#${item.number} Loose handrail`)
+
+  // The next load of the page: the respond form's script waits until the response is typed.
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/assets/item-respond-form-*.js', async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.reload()
+  await expectScreen(page, `#${item.number} Loose handrail`)
+  // The rest of the page has hydrated (its route modules ran) while the form's script is held.
+  await page.waitForFunction(() => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined)
+  const respond = page.getByRole('region', { name: 'Respond' })
+  const field = respond.getByLabel('Your response')
+  await field.fill('Handrail refixed with four new anchors')
+  const form = await respond.locator('form').elementHandle()
+  release()
+  await page.waitForLoadState('networkidle')
+  expect(await form?.evaluate((element) => element.isConnected)).toBe(true)
+  expect(await field.inputValue()).toBe('Handrail refixed with four new anchors')
+  await respond.getByRole('button', { name: 'Send response' }).click()
+  await page.getByText('Response sent.').waitFor()
+  await page.getByRole('region', { name: 'Responses' }).getByText('Handrail refixed with four new anchors').waitFor()
   await page.unrouteAll()
   journey.assertNoConsoleErrors()
 })

@@ -14,6 +14,12 @@ import { lazyPart } from './lazy-part'
  * starts when the screen's module is evaluated, so after a client-side navigation the part arrives
  * with the screen's data rather than after it.
  *
+ * A screen must not re-render its deferred parts urgently before they have hydrated: React then
+ * cannot wait for the chunk and draws the part anew instead, dropping its server HTML and what the
+ * person typed into it (a screen that calls `useHydrated()` itself re-renders as it hydrates: put
+ * what needs it in a child component, as the item page's outbox does). `tests/e2e/smoke.test.ts`
+ * holds a form's chunk back to check it.
+ *
  * `onServer` is the component itself for the server build and `undefined` in the browser's
  * (`import.meta.env.SSR ? Component : undefined`), so the browser bundle keeps only the dynamic import.
  */

@@ -33,11 +33,19 @@ function copiedItemIds(page: Page): Promise<string[] | null> {
   return page.evaluate(async () => {
     const found = (await indexedDB.databases()).find((d) => d.name?.startsWith('site-portal-sync:'))
     if (!found?.name) return null
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const db = await new Promise<IDBDatabase | null>((resolve, reject) => {
       const request = indexedDB.open(found.name as string)
+      // Deleted since it was listed (a sign-out under way): opening it would make it anew, empty, and
+      // leave it there. The upgrade that would make it is aborted, and there is no copy.
+      request.onupgradeneeded = () => request.transaction?.abort()
       request.onsuccess = () => resolve(request.result)
-      request.onerror = () => reject(request.error)
+      request.onerror = () => (request.error?.name === 'AbortError' ? resolve(null) : reject(request.error))
     })
+    if (!db) return null
+    if (!db.objectStoreNames.contains('reportItems')) {
+      db.close()
+      return null
+    }
     const keys = await new Promise<IDBValidKey[]>((resolve, reject) => {
       const request = db.transaction('reportItems').objectStore('reportItems').getAllKeys()
       request.onsuccess = () => resolve(request.result)

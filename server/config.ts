@@ -91,6 +91,8 @@ const envSchema = z.object({
   // docs/exports.md "Large exports as a job": a PDF export of more items (or, for a report, more photos) than these runs as a job.
   EXPORT_JOB_ITEMS: z.coerce.number().int().min(0).max(1_000_000).default(200),
   EXPORT_JOB_PHOTOS: z.coerce.number().int().min(0).max(1_000_000).default(400),
+  /** A pause after each batch of an export job, so a long export leaves the instance's CPU to the people using it. */
+  EXPORT_JOB_PAUSE_MS: z.coerce.number().int().min(0, 'must be 0 or more').max(60_000, 'must be at most 60000 (a minute)').default(0),
   EXPORT_LINK_HOURS: z.coerce.number().int().min(1, 'must be at least 1 hour').max(24 * 30, 'must be at most 720 (30 days)').default(24),
   SHUTDOWN_DEADLINE_SECONDS: z.coerce.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 (ten minutes)').default(25),
 })
@@ -149,7 +151,7 @@ export type Config = {
   /** How long a stopping instance lets requests and uploads in flight finish (SIGTERM → exit). */
   shutdownDeadlineMs: number
   /** docs/exports.md "Large exports as a job": above `items` items (or, for a report PDF, `photos` photos) a PDF export runs as a job; its link works `linkHours`. */
-  exportJobs: { items: number; photos: number; linkHours: number }
+  exportJobs: { items: number; photos: number; linkHours: number; pauseMs: number }
 }
 
 export type BlobsConfig =
@@ -221,7 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     blobs: blobsConfig(e),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST, statementLog: e.DB_STATEMENT_LOG },
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_SECONDS * 1000,
-    exportJobs: { items: e.EXPORT_JOB_ITEMS, photos: e.EXPORT_JOB_PHOTOS, linkHours: e.EXPORT_LINK_HOURS },
+    exportJobs: { items: e.EXPORT_JOB_ITEMS, photos: e.EXPORT_JOB_PHOTOS, linkHours: e.EXPORT_LINK_HOURS, pauseMs: e.EXPORT_JOB_PAUSE_MS },
   }
 }
 

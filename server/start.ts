@@ -96,7 +96,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const mail = startMail(config, database, logger.child({ unit: 'mail' }))
   const uploadPurge = startUploadPurge({ db: database.db, store: blobStoreFor(config), logger: jobs })
   const packaging = startTransmittalPackaging({ db: database.db, store: blobStoreFor(config), logger: jobs })
-  const exportJobs = startExportJobs({ db: database.db, store: blobStoreFor(config), logger: jobs, publicUrl: config.publicUrl, linkHours: config.exportJobs.linkHours })
+  const exportJobs = startExportJobs({ db: database.db, store: blobStoreFor(config), logger: jobs, publicUrl: config.publicUrl, linkHours: config.exportJobs.linkHours, pauseMs: config.exportJobs.pauseMs })
   const vacuum = database.driver === 'pglite' ? startPgliteVacuum({ db: database.db, logger: jobs }) : undefined
   const compaction = startChangeLogCompaction({ db: database.db, logger: jobs })
   const workflowReminders = startWorkflowReminders({ db: database.db, logger: jobs, links: { publicUrl: config.publicUrl } })

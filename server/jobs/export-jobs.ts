@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { eq } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
 import { users } from '#server/db/schema'
@@ -42,6 +43,8 @@ export type ExportJobOptions = {
   publicUrl: string
   /** How long a ready file's link works. */
   linkHours: number
+  /** A pause after each batch (EXPORT_JOB_PAUSE_MS, 0 by default): a long export leaves the instance's CPU to interactive requests, and its bar moves slowly enough to be seen. */
+  pauseMs?: number
   now?: () => Date
   intervalMs?: number
   heartbeatMs?: number
@@ -132,6 +135,8 @@ export async function exportOne(options: ExportJobOptions, claim: ExportClaim, s
             if (!(await run((ctx) => reportExportProgress(ctx, claim, items)))) throw new ClaimLost('the export')
             await options.afterBatch?.(claim, items)
             if (working.aborted) throw working.reason
+            // Aborted by a stop or a lost claim: whileHeartbeating throws the reason, not the timer's AbortError.
+            if (options.pauseMs) await sleep(options.pauseMs, undefined, { signal: working })
           })
           .catch((error: unknown) => {
             // The store may not be reading the document yet (the file store makes its folder first): an 'error' event

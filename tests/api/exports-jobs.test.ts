@@ -6,6 +6,7 @@ import { onCommittedChanges, type CommittedChange } from '#server/db/committed-c
 import { exportJobs } from '#server/db/schema-exports'
 import { withTenant } from '#server/db/tenancy'
 import { createLogger } from '#server/http/logger'
+import { Stopping } from '#server/jobs/claimed-rows'
 import { runExportPass, startExportJobs, type ExportJobOptions } from '#server/jobs/export-jobs'
 import { blobStoreFor } from '#server/storage/blob-stores'
 import type { ExportEstimate, ExportJob } from '~/lib/exports/types'
@@ -248,6 +249,28 @@ test('a failure mid-way says why, leaves no file behind, and the job can be run 
   expect(again).toMatchObject({ status: 'queued', error: null, percent: 0 })
   await runExportPass(jobOptions(), [org.tenant.id])
   expect(await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))).toMatchObject({ status: 'ready', error: null })
+})
+
+test('EXPORT_JOB_PAUSE_MS: a job pauses after each batch, its progress written first; a stop during the pause hands it back at once', async () => {
+  const org = await createOrg(t)
+  const { reportId } = await reportWith(org, ['A', 'B', 'C'])
+  const job = await startReportJob(org, reportId)
+  const stopping = new AbortController()
+  const started = Date.now()
+  // A minute's pause after the first batch; the instance stops while it waits (as startExportJobs' stop does).
+  let duringThePause: { status: string; itemsDone: number } | undefined
+  const pausing = async () => {
+    duringThePause = await jobRow(org.tenant.id, job.id)
+    stopping.abort(new Stopping())
+  }
+  await runExportPass(jobOptions({ pauseMs: 60_000, afterBatch: async () => void setTimeout(() => void pausing(), 50) }), [org.tenant.id], stopping.signal)
+  expect(duringThePause).toMatchObject({ status: 'running', itemsDone: 3 })
+  expect(Date.now() - started).toBeLessThan(30_000)
+  // Handed back, queued, nothing left behind; the next pass (without a pause) makes it.
+  expect(await jobRow(org.tenant.id, job.id)).toMatchObject({ status: 'queued', itemsDone: 0 })
+  expect(await exportBlobs(org.tenant.id)).toEqual([])
+  await runExportPass(jobOptions(), [org.tenant.id])
+  expect(await json<ExportJob>(await org.writer.get(`/api/exports/${job.id}`))).toMatchObject({ status: 'ready', itemsDone: 3 })
 })
 
 test('after a restart: a job left running by a dead instance is claimed again, started over, and only the complete file is offered', async () => {

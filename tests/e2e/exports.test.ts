@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import type { Project, Report } from '~/lib/reporting/types'
-import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
+import { launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
 import sharp from 'sharp'
 import { expectScreen, openMainDestination, signIn, VARIANTS } from './steps'
 
@@ -73,6 +73,16 @@ async function projectWithItems(titles: string[], reportTitle: string) {
   return project
 }
 
+/** Sam, the demo site user, signed in from the start page, on the dashboard (the shell drawn, so its bar can be used). */
+async function samOnTheDashboard(javaScript: boolean, viewport: Viewport) {
+  const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
+  onTestFinished(() => j.close())
+  await j.page.goto('/')
+  await signIn(j.page, DEMO.user.email, DEMO.user.password)
+  await expectScreen(j.page, 'Dashboard')
+  return j
+}
+
 /** On the items screen, by its filter form: the project's items, grouped if asked. */
 async function filterByProject(page: Page, title: string, options: { groupBy?: string } = {}) {
   await page.locator('summary', { hasText: 'Filter and display' }).click()
@@ -101,14 +111,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const titles = [`Zoë Ørsted ${suffix}`, `Łukasz Wróbel ${suffix}`, `山田 太郎 ${suffix}`]
     const reportTitle = `Handover walk ${suffix}`
     const project = await projectWithItems(titles, reportTitle)
-    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
-    onTestFinished(() => j.close())
-    const { page, assertNoConsoleErrors } = j
-
-    await page.goto('/')
-    await signIn(page, DEMO.user.email, DEMO.user.password)
-    // The shell must be drawn before its bar is looked at (openMainDestination does not wait).
-    await expectScreen(page, 'Dashboard')
+    const { page, assertNoConsoleErrors } = await samOnTheDashboard(javaScript, viewport)
     await openMainDestination(page, 'Items')
     await expectScreen(page, 'Items')
     await filterByProject(page, project.title ?? '', { groupBy: 'Status' })
@@ -151,13 +154,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const titles = Array.from({ length: JOB_ITEMS + 1 }, (_, i) => `Snag ${i + 1} ${suffix}`)
     const reportTitle = `Large walk ${suffix}`
     await projectWithItems(titles, reportTitle)
-    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
-    onTestFinished(() => j.close())
-    const { page, assertNoConsoleErrors } = j
-
-    await page.goto('/')
-    await signIn(page, DEMO.user.email, DEMO.user.password)
-    await expectScreen(page, 'Dashboard')
+    const { page, assertNoConsoleErrors } = await samOnTheDashboard(javaScript, viewport)
     await openMainDestination(page, 'Reports')
     await expectScreen(page, 'Reports')
     await page.getByRole('link', { name: reportTitle }).filter({ visible: true }).first().click()
@@ -206,13 +203,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const suffix = randomBytes(2).toString('hex')
     const titles = Array.from({ length: JOB_ITEMS + 1 }, (_, i) => `Kerb ${i + 1} ${suffix}`)
     const project = await projectWithItems(titles, `Kerb walk ${suffix}`)
-    const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
-    onTestFinished(() => j.close())
-    const { page, assertNoConsoleErrors } = j
-
-    await page.goto('/')
-    await signIn(page, DEMO.user.email, DEMO.user.password)
-    await expectScreen(page, 'Dashboard')
+    const { page, assertNoConsoleErrors } = await samOnTheDashboard(javaScript, viewport)
     await openMainDestination(page, 'Items')
     await expectScreen(page, 'Items')
     await filterByProject(page, project.title ?? '')

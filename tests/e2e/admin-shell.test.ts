@@ -59,7 +59,8 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     await nav.getByRole('button', { name: 'Collapse the sidebar' }).click()
     await nav.getByRole('button', { name: 'Expand the sidebar' }).waitFor()
     await page.locator('aside[data-sidebar="collapsed"]').waitFor()
-    expect(await serverSidebar(page, '/admin/control-panel')).toBe('collapsed')
+    // With script the sidebar shows its new state while the save is on its way: the server's page follows once it is saved.
+    await expect.poll(() => serverSidebar(page, '/admin/control-panel'), { timeout: 10_000 }).toBe('collapsed')
     await page.reload()
     await expectScreen(page, 'Admin control panel')
     expect(await page.locator('aside').getAttribute('data-sidebar')).toBe('collapsed')
@@ -69,7 +70,7 @@ describe.each([VARIANTS[0], VARIANTS[1]])('$name', ({ javaScript, viewport }) =>
     // Expand again.
     await nav.getByRole('button', { name: 'Expand the sidebar' }).click()
     await nav.getByRole('button', { name: 'Collapse the sidebar' }).waitFor()
-    expect(await serverSidebar(page, '/admin/control-panel')).toBe('expanded')
+    await expect.poll(() => serverSidebar(page, '/admin/control-panel'), { timeout: 10_000 }).toBe('expanded')
     await expect.poll(async () => (await page.locator('aside').boundingBox())?.width).toBe(260)
 
     // Retention: a purge period shorter than the archive one is refused, what was typed stays; then it saves.

@@ -20,7 +20,11 @@ import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { documentsChanged } from '~/lib/documents/live'
 import { goToRememberedProject, rememberProject } from '~/lib/documents/project-memory.server'
-import { type DocumentsQuery, folderHref, parseDocumentsQuery, registerExportHref } from '~/lib/documents/query'
+import { type DocumentsQuery, folderHref, parseDocumentsQuery, registerExportHref, registerJobFilters } from '~/lib/documents/query'
+import { BackgroundExportForm, exportJobKindOf } from '~/components/exports/background-export-form'
+import { startBackgroundExport } from '~/lib/exports/start-export.server'
+import type { ExportEstimate } from '~/lib/exports/types'
+import { noticeFailure } from '~/components/reporting/report-action'
 import { useLocale } from '~/root'
 import type { Route } from './+types/documents'
 import { checkName, createFolder, uploadDocument, uploadFinished, uploadRefused } from './documents-actions.server'
@@ -44,10 +48,17 @@ const FolderCreateForm = deferred(loadFolderCreateForm, import.meta.env.SSR ? aw
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseDocumentsQuery(new URL(request.url).searchParams)
   const { api, responseHeaders } = createServerApi(request, context)
-  const [screen, inboxCount] = await Promise.all([loadDocumentsScreen(api, query, responseHeaders), inboxTaskCount(api)])
+  const projectId = query.projectId
+  const [screen, inboxCount, registerSize] = await Promise.all([
+    loadDocumentsScreen(api, query, responseHeaders),
+    inboxTaskCount(api),
+    projectId ? api.GET('/api/exports/estimate', { query: new URLSearchParams({ kind: 'register-csv', ...registerJobFilters({ ...query, projectId }) }) }) : null,
+  ])
   if (!query.projectId) goToRememberedProject(request, responseHeaders, screen.projects)
   else if (screen.documents) rememberProject(request, responseHeaders, screen.documents.project.id)
-  return data({ query, ...screen, inboxCount }, { headers: responseHeaders })
+  // A register too large to stream is exported as a job (docs/exports.md); without the answer, it streams as before.
+  const exportJob = registerSize?.ok && registerSize.data.asJob ? registerSize.data : null
+  return data({ query, ...screen, inboxCount, exportJob }, { headers: responseHeaders })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -55,6 +66,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
   const { projectId, folderId } = parseDocumentsQuery(new URL(request.url).searchParams)
   const intent = String(formData.get('intent') ?? '')
+  const exportKind = exportJobKindOf(intent, REGISTER_EXPORTS.map((format) => format.kind))
+  if (exportKind) {
+    const failed = await startBackgroundExport(api, responseHeaders, formData, { kind: exportKind, ...registerJobFilters({ ...parseDocumentsQuery(new URL(request.url).searchParams), projectId: requireProject(projectId) }) })
+    return noticeFailure(intent, failed.error, responseHeaders)
+  }
   switch (intent) {
     case 'create-folder':
       return createFolder(api, requireProject(projectId), formData, responseHeaders)
@@ -83,7 +99,7 @@ function requireProject(projectId: string | null): string {
 
 export default function Documents({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation(documentsChanged)
-  const { query, projects, documents, inboxCount, notice: loadNotice } = loaderData
+  const { query, projects, documents, inboxCount, exportJob, notice: loadNotice } = loaderData
   const actionData = useActionData<typeof action>() as DocumentsActionData | undefined
   const notice = actionData?.notice ?? loadNotice ?? documents?.notice
   return (
@@ -92,7 +108,7 @@ export default function Documents({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title="Documents"
         description="Controlled documents of your projects: folders, revisions and search."
-        actions={query.projectId ? <RegisterExports query={{ ...query, projectId: query.projectId }} /> : undefined}
+        actions={query.projectId ? <RegisterExports query={{ ...query, projectId: query.projectId }} exportJob={exportJob} /> : undefined}
       />
       {notice ? (
         <Banner tone="critical" title="That did not work" correlationId={notice.correlationId} className="mb-6">
@@ -112,17 +128,26 @@ export default function Documents({ loaderData }: Route.ComponentProps) {
 
 type Screen = Route.ComponentProps['loaderData']
 
-/** The register of the project, folder or search on screen (every page): plain links the browser saves. */
-function RegisterExports({ query }: { query: DocumentsQuery & { projectId: string } }) {
+/** The register's two formats: links while it streams, the buttons of one job form above EXPORT_JOB_ITEMS documents. */
+const REGISTER_EXPORTS = [
+  { kind: 'register-csv', label: 'Register CSV', format: 'csv' },
+  { kind: 'register-xlsx', label: 'Register Excel', format: 'xlsx' },
+] as const
+
+/**
+ * The register of the project, folder or search on screen (every page): plain links the browser
+ * saves, or, for a register too large to stream, a form that prepares the chosen one in the background.
+ */
+function RegisterExports({ query, exportJob }: { query: DocumentsQuery & { projectId: string }; exportJob: ExportEstimate | null }) {
+  if (exportJob) return <BackgroundExportForm label="Export the register" estimate={exportJob} formats={REGISTER_EXPORTS} />
   const link = buttonClasses({ variant: 'secondary', size: 'sm' })
   return (
     <>
-      <a href={registerExportHref(query, 'csv')} download className={link}>
-        Register CSV
-      </a>
-      <a href={registerExportHref(query, 'xlsx')} download className={link}>
-        Register Excel
-      </a>
+      {REGISTER_EXPORTS.map((format) => (
+        <a key={format.kind} href={registerExportHref(query, format.format)} download className={link}>
+          {format.label}
+        </a>
+      ))}
     </>
   )
 }

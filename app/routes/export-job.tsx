@@ -10,7 +10,7 @@ import { SubmitButton } from '~/components/ui/submit-button'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
-import { EXPORT_JOB_FILES, EXPORT_JOB_STATUS_LABELS, isExportInProgress, type ExportJob } from '~/lib/exports/types'
+import { EXPORT_JOB_FILES, EXPORT_JOB_STATUS_LABELS, exportUnit, isExportInProgress, type ExportJob } from '~/lib/exports/types'
 import { setFlash } from '~/lib/flash.server'
 import { formatDateTime, formatNumber } from '~/lib/format'
 import { MAIL_QUEUED, mailSetUp } from '~/lib/mail-status.server'
@@ -125,7 +125,7 @@ function Progress({ job, locale, following }: { job: ExportJob; locale: string; 
           {job.percent}%
         </progress>
         <p className="text-sm text-muted">
-          {job.percent}% · items {formatNumber(job.itemsDone, locale)}/{formatNumber(job.itemsTotal, locale)}
+          {job.percent}% · {exportUnit(job.kind, job.itemsTotal)} {formatNumber(job.itemsDone, locale)}/{formatNumber(job.itemsTotal, locale)}
         </p>
       </div>
       {running ? (

@@ -10,7 +10,7 @@ import { Pagination } from '~/components/ui/pagination'
 import { SubmitButton } from '~/components/ui/submit-button'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
-import { EXPORT_JOB_FILES, EXPORT_JOB_STATUS_LABELS, isExportInProgress, type ExportJob } from '~/lib/exports/types'
+import { EXPORT_JOB_FILES, EXPORT_JOB_STATUS_LABELS, exportUnit, isExportInProgress, type ExportJob } from '~/lib/exports/types'
 import { formatDateTime, formatNumber } from '~/lib/format'
 import { useLocale } from '~/root'
 import type { Route } from './+types/exports'
@@ -47,8 +47,9 @@ export default function MyExports({ loaderData }: Route.ComponentProps) {
             <Link to="/exports">Back to the newest</Link>
           ) : (
             <>
-              A report PDF, a punch list PDF or a spreadsheet of items too large to download at once is prepared in the background and listed here. Start one from a{' '}
-              <Link to="/reports">report</Link> or from <Link to="/items">Items</Link>.
+              A report PDF, a punch list PDF, or a spreadsheet of items, of the document register or of transmittals too large to download at once is prepared in the
+              background and listed here. Start one from a <Link to="/reports">report</Link>, from <Link to="/items">Items</Link>, from{' '}
+              <Link to="/documents">Documents</Link> or from <Link to="/doc-control/transmittals">Transmittals</Link>.
             </>
           )}
         </EmptyState>
@@ -97,7 +98,7 @@ function ExportRow({ job, locale }: { job: ExportJob; locale: string }) {
               {job.percent}%
             </progress>
             <span>
-              {job.percent}% · items {formatNumber(job.itemsDone, locale)}/{formatNumber(job.itemsTotal, locale)}
+              {job.percent}% · {exportUnit(job.kind, job.itemsTotal)} {formatNumber(job.itemsDone, locale)}/{formatNumber(job.itemsTotal, locale)}
             </span>
           </div>
         ) : null}

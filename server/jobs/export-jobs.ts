@@ -13,11 +13,13 @@ import {
   finishExportJob,
   releaseExportJob,
   reportExportProgress,
+  registerQueryOf,
   takeExpiredFiles,
+  transmittalsQueryOf,
   type ExportClaim,
 } from '#server/domain/exports/export-jobs'
 import { selectionOf } from '#server/domain/exports/items'
-import { itemsSpreadsheetExport } from '#server/domain/exports/items-spreadsheet'
+import { itemsSpreadsheetExport, registerSpreadsheetExport, transmittalsSpreadsheetExport } from '#server/domain/exports/spreadsheets'
 import { type FileExport, punchListPdfExport, reportPdfExport } from '#server/domain/exports/pdf-exports'
 import { storeImages } from '#server/domain/exports/pictures'
 import { enqueueMail } from '#server/domain/mail'
@@ -30,7 +32,7 @@ import { claimEach, ClaimLost, startClaimingJob, Stopping, whileHeartbeating, ty
 /**
  * The export job (docs/exports.md "Large exports as a job"), on every instance, claiming export
  * jobs as the packaging job claims packages (./claimed-rows.ts). A claimed job writes its file (a
- * PDF, or a spreadsheet of items) with the same writers as the streaming calls, read as its owner (row-level security and the owner's
+ * PDF, or a spreadsheet of items, of the document register or of transmittals) with the same writers as the streaming calls, read as its owner (row-level security and the owner's
  * role: what they may see and nothing else), to a staging key; only a complete file is moved to
  * its final key and offered. Progress is written after every batch of items. A pass also deletes
  * the files whose link has expired.
@@ -77,6 +79,12 @@ function makeExport(options: ExportJobOptions, claim: ExportClaim): Promise<File
     case 'items-csv':
     case 'items-xlsx':
       return itemsSpreadsheetExport(deps, owner, selectionOf(query, claim.ownerUserId), claim.kind === 'items-csv' ? 'csv' : 'xlsx')
+    case 'register-csv':
+    case 'register-xlsx':
+      return registerSpreadsheetExport(deps, owner, registerQueryOf(query), claim.kind === 'register-csv' ? 'csv' : 'xlsx')
+    case 'transmittals-csv':
+    case 'transmittals-xlsx':
+      return transmittalsSpreadsheetExport(deps, owner, transmittalsQueryOf(query), claim.kind === 'transmittals-csv' ? 'csv' : 'xlsx')
   }
 }
 

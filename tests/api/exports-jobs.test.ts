@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import ExcelJS from 'exceljs'
 import { parse } from 'csv-parse/sync'
@@ -16,6 +17,10 @@ import { createTestBackend, type TestBackend } from '#tests/helpers/backend'
 import { readPdf } from '#tests/helpers/pdf-reader'
 import { pngImage, uploadPhoto } from '#tests/helpers/photos'
 import { allPages, createItem, createOrg, createReport, json, setMembershipStatus, type Org } from '#tests/helpers/reporting-b'
+import { documentProject, newDocument, uploadRevision } from '#tests/helpers/documents'
+import { organisation, put } from '#tests/helpers/reporting-a'
+import type { Transmittal } from '~/lib/doc-control/types'
+import type { Revision } from '~/lib/documents/types'
 
 /**
  * docs/exports.md "Large exports as a job": the estimate that decides, start (202), follow, the job
@@ -195,6 +200,78 @@ test('a spreadsheet of items as a job, CSV and Excel: the same rows as the strea
   expect(rows).toEqual(expected)
   // Another member of the organisation may not use the owner's link.
   expect((await org.writer.get(`/api/exports/${csvJob.id}/download`)).status).toBe(404)
+})
+
+test('the document register and a project’s transmittals as jobs, CSV and Excel: the same rows as their streaming calls, counted in documents and transmittals; filters of another kind are refused; another organisation’s project is a 404', async () => {
+  const { tenant, admin, writer, reader } = await organisation(t)
+  const project = await documentProject(admin.c, 'JOB01')
+  const revisions: Revision[] = []
+  for (const title of ['Plan, Zoë Ørsted', 'Section, Łukasz Wróbel', '立面図 山田 太郎']) {
+    const doc = await newDocument(writer.c, project.id, { title })
+    revisions.push(await uploadRevision(writer.c, doc.id, randomBytes(32), { code: 'P01', status: 'S2', fileName: 'sheet.bin' }))
+  }
+
+  // The register: three documents, over the limit of two.
+  const registerSize = await json<ExportEstimate>(await reader.c.get(`/api/exports/estimate?kind=register-csv&project=${project.id}`))
+  expect(registerSize).toMatchObject({ kind: 'register-csv', items: 3, asJob: true })
+  expect((await json<ExportEstimate>(await reader.c.get(`/api/exports/estimate?kind=register-xlsx&project=${project.id}&q=${encodeURIComponent('山田')}`))).items).toBe(1)
+  const csvJob = await json<ExportJob>(await reader.c.post('/api/exports', { kind: 'register-csv', project: project.id }), 202)
+  const xlsxJob = await json<ExportJob>(await reader.c.post('/api/exports', { kind: 'register-xlsx', project: project.id, suitability: 's2' }), 202)
+  expect(csvJob).toMatchObject({ title: expect.stringMatching(/^Document register \(CSV\): Project: /), itemsTotal: 3, returnTo: `/documents?projectId=${project.id}` })
+  expect(xlsxJob).toMatchObject({ title: expect.stringMatching(/^Document register \(Excel\): Project: .* · Suitability: S2$/), returnTo: `/documents?projectId=${project.id}&status=S2` })
+
+  // Transmittals: three, each to two people (a row per recipient), counted as three.
+  for (const [index, revision] of revisions.entries()) {
+    const made = await json<Transmittal>(await writer.c.post(`/api/projects/${project.id}/transmittals`, { subject: `Issue ${index + 1} for Zoë Ørsted`, revisionIds: [revision.id] }), 201)
+    await json(await put(writer.c, `/api/transmittals/${made.id}/recipients`, { userIds: [reader.user.id, admin.user.id], partyIds: [] }))
+    await json(await writer.c.post(`/api/transmittals/${made.id}/send`))
+  }
+  expect(await json<ExportEstimate>(await reader.c.get(`/api/exports/estimate?kind=transmittals-xlsx&project=${project.id}&transmittalStatus=sent`))).toMatchObject({ items: 3, asJob: true })
+  const sentJob = await json<ExportJob>(await reader.c.post('/api/exports', { kind: 'transmittals-csv', project: project.id }), 202)
+  const sentXlsxJob = await json<ExportJob>(await reader.c.post('/api/exports', { kind: 'transmittals-xlsx', project: project.id, transmittalStatus: 'sent' }), 202)
+  expect(sentJob).toMatchObject({ title: expect.stringMatching(/^Transmittals \(CSV\): Project: /), itemsTotal: 3, returnTo: `/doc-control/transmittals?projectId=${project.id}` })
+  expect(sentXlsxJob.returnTo).toBe(`/doc-control/transmittals?projectId=${project.id}&status=sent`)
+
+  await runExportPass(jobOptions(), [tenant.id])
+  const cases = [
+    { job: csvJob, stream: `/api/documents/register/export?format=csv&projectId=${project.id}`, name: /document-register-\d{4}-\d{2}-\d{2}\.csv$/, rows: 4 },
+    { job: xlsxJob, stream: `/api/documents/register/export?format=csv&projectId=${project.id}&status=S2`, name: /document-register-\d{4}-\d{2}-\d{2}\.xlsx$/, rows: 4 },
+    { job: sentJob, stream: `/api/projects/${project.id}/transmittals/export?format=csv`, name: /transmittals-\d{4}-\d{2}-\d{2}\.csv$/, rows: 7 },
+    { job: sentXlsxJob, stream: `/api/projects/${project.id}/transmittals/export?format=csv&status=sent`, name: /transmittals-\d{4}-\d{2}-\d{2}\.xlsx$/, rows: 7 },
+  ]
+  for (const { job, stream, name, rows } of cases) {
+    expect(await json<ExportJob>(await reader.c.get(`/api/exports/${job.id}`))).toMatchObject({ status: 'ready', percent: 100, itemsDone: 3, itemsTotal: 3 })
+    const expected = parse(await (await reader.c.get(stream)).text(), { bom: true }) as string[][]
+    expect(expected).toHaveLength(rows)
+    const file = await reader.c.get(`/api/exports/${job.id}/download`)
+    expect(file.status).toBe(200)
+    expect(file.headers.get('content-disposition')).toMatch(name)
+    if (job.kind.endsWith('-csv')) {
+      expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+      expect(parse(await file.text(), { bom: true })).toEqual(expected)
+    } else {
+      const workbook = new ExcelJS.Workbook()
+      await workbook.xlsx.load(await file.arrayBuffer())
+      const read: string[][] = []
+      workbook.worksheets[0]?.eachRow((row) => read.push(expected[0]?.map((_, index) => String(row.getCell(index + 1).value ?? '')) ?? []))
+      expect(read).toEqual(expected)
+    }
+    // Another member of the organisation may not use the owner's link.
+    expect((await writer.c.get(`/api/exports/${job.id}/download`)).status).toBe(404)
+  }
+
+  // A filter the kind does not read is refused, not ignored; transmittals need their project.
+  await expectProblem(await reader.c.get(`/api/exports/estimate?kind=register-csv&project=${project.id}&status=open`), 400)
+  await expectProblem(await reader.c.post('/api/exports', { kind: 'items-csv', suitability: 'S2' }), 400)
+  await expectProblem(await reader.c.post('/api/exports', { kind: 'transmittals-csv' }), 400)
+  await expectProblem(await reader.c.get(`/api/exports/estimate?kind=register-csv&project=${project.id}&suitability=Z9`), 400)
+  // Another organisation's project or folder: 404, whether asked for a size or a job.
+  const stranger = await organisation(t)
+  const folder = await json<{ id: string }>(await admin.c.post(`/api/projects/${project.id}/folders`, { name: 'Drawings', parentId: null }), 201)
+  await expectProblem(await stranger.admin.c.get(`/api/exports/estimate?kind=register-csv&project=${project.id}`), 404)
+  await expectProblem(await stranger.admin.c.get(`/api/exports/estimate?kind=register-xlsx&folder=${folder.id}`), 404)
+  await expectProblem(await stranger.admin.c.post('/api/exports', { kind: 'transmittals-xlsx', project: project.id }), 404)
+  await expectProblem(await stranger.admin.c.post('/api/exports', { kind: 'register-csv', project: project.id }), 404)
 })
 
 test('the link expires: the call says so (410), the next pass deletes the file, and running it again makes a new one', async () => {

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { parse } from 'csv-parse/sync'
 import { promisify } from 'node:util'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
@@ -8,7 +10,7 @@ import { DEMO } from '#server/db/demo-accounts'
 import type { Project, Report } from '~/lib/reporting/types'
 import { launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
 import sharp from 'sharp'
-import { expectScreen, openMainDestination, signIn, VARIANTS } from './steps'
+import { demoUserApi, expectScreen, openDocumentsLink, openMainDestination, signIn, VARIANTS } from './steps'
 
 /**
  * Exports (docs/exports.md): from the dashboard to Items, filtered to one project and grouped by
@@ -17,7 +19,8 @@ import { expectScreen, openMainDestination, signIn, VARIANTS } from './steps'
  * with the photo of its first item (pdfimages). A report larger than the limit (EXPORT_JOB_ITEMS,
  * made small here) is prepared as a job: its progress page ends in a download link, live through
  * the hub with JavaScript and by refreshing itself without, and is listed in My exports (from the
- * account menu) with its download. JavaScript on and off, desktop and phone.
+ * account menu) with its download. So are a document register and a project's transmittals
+ * larger than the limit, from their screens. JavaScript on and off, desktop and phone.
  */
 
 const run = promisify(execFile)
@@ -226,6 +229,59 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()])
     expect(file.suggestedFilename()).toMatch(/^items-\d{4}-\d{2}-\d{2}\.xlsx$/)
     expect(await excelTitles((await file.path()) as string)).toEqual([...titles].sort())
+    assertNoConsoleErrors()
+  })
+
+  test('a document register and the transmittals of a project, each more than the limit, are prepared as jobs from their screens and end in a download', async () => {
+    const { call } = await demoUserApi(portal.baseUrl)
+    const code = `R${randomBytes(2).toString('hex').toUpperCase()}`
+    const project = await call<Project>('POST', '/api/projects', { title: `Register Yard ${randomBytes(3).toString('hex')}`, code })
+    const titles = Array.from({ length: JOB_ITEMS + 1 }, (_, i) => `Level ${i + 1} plan, Zoë Ørsted`)
+    for (const [i, title] of titles.entries()) {
+      await call('POST', `/api/projects/${project.id}/documents`, { number: `${code}-ARC-ZZ-01-DR-A-00${10 + i}`, title })
+      await call('POST', `/api/projects/${project.id}/transmittals`, { subject: `Issue ${i + 1} for ${title}` })
+    }
+    const { page, assertNoConsoleErrors } = await samOnTheDashboard(javaScript, viewport)
+    await openMainDestination(page, 'Documents')
+    await expectScreen(page, 'Documents')
+    const picker = page.getByRole('form', { name: 'Choose a project' })
+    await picker.getByLabel('Project').selectOption({ label: project.title ?? '' })
+    await picker.getByRole('button', { name: 'Open project' }).click()
+    await page.getByRole('heading', { level: 2, name: project.title ?? '' }).waitFor()
+    // Too large to stream: no download links, one form whose buttons start the chosen format as a job.
+    const form = page.getByRole('form', { name: 'Export the register' })
+    await form.getByText(`${JOB_ITEMS + 1} documents: prepared in the background`).waitFor()
+    expect(await page.getByRole('link', { name: 'Register CSV' }).count()).toBe(0)
+    if (viewport === 'phone') {
+      await page.setViewportSize({ width: 360, height: 740 })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    }
+    await form.getByRole('button', { name: 'Register CSV' }).click()
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?follow=1$/)
+    await expectScreen(page, `Document register (CSV): Project: ${project.title}`)
+    const download = page.getByRole('link', { name: 'Download CSV' })
+    await download.waitFor({ timeout: 60_000 })
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()])
+    expect(file.suggestedFilename()).toMatch(/^document-register-\d{4}-\d{2}-\d{2}\.csv$/)
+    const rows = parse(await readFile((await file.path()) as string, 'utf8'), { bom: true }) as string[][]
+    expect(rows.slice(1).map((row) => row[1]).sort()).toEqual([...titles].sort())
+    // Back to the register it was started from, by the progress page's link.
+    await page.getByRole('link', { name: 'Back to where it was started' }).click()
+    await page.getByRole('heading', { level: 2, name: project.title ?? '' }).waitFor()
+
+    // The project's transmittals (drafts, one row each), from the documents screen's links.
+    await openDocumentsLink(page, viewport, /^Transmittals$/)
+    await expectScreen(page, 'Transmittals')
+    const transmittals = page.getByRole('form', { name: 'Export transmittals' })
+    await transmittals.getByText(`${JOB_ITEMS + 1} transmittals: prepared in the background`).waitFor()
+    await transmittals.getByRole('button', { name: 'Export Excel' }).click()
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?follow=1$/)
+    await expectScreen(page, `Transmittals (Excel): Project: ${project.title}`)
+    const excel = page.getByRole('link', { name: 'Download Excel' })
+    await excel.waitFor({ timeout: 60_000 })
+    const [sheet] = await Promise.all([page.waitForEvent('download'), excel.click()])
+    expect(sheet.suggestedFilename()).toMatch(/^transmittals-\d{4}-\d{2}-\d{2}\.xlsx$/)
+    expect(await excelTitles((await sheet.path()) as string)).toEqual(titles.map((title, i) => `Issue ${i + 1} for ${title}`).sort())
     assertNoConsoleErrors()
   })
 })

@@ -1,7 +1,7 @@
 import { Form, Link } from 'react-router'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { SubmitButton } from '~/components/ui/submit-button'
-import type { ExportEstimate, ExportJobKind } from '~/lib/exports/types'
+import { type ExportEstimate, type ExportJobKind, exportUnit } from '~/lib/exports/types'
 
 /** The form field and intent a screen's action reads (app/lib/exports/start-export.server.ts). */
 export const EXPORT_JOB_INTENT = 'export-job'
@@ -23,7 +23,7 @@ export function exportJobKindOf<K extends ExportJobKind>(intent: string, offered
  * button's intent naming its kind). Works without JavaScript: a plain POST.
  */
 export function BackgroundExportForm({ label, estimate, formats }: { label: string; estimate: ExportEstimate; formats?: readonly { kind: ExportJobKind; label: string }[] }) {
-  const size = `${estimate.items} ${estimate.items === 1 ? 'item' : 'items'}${estimate.photos > 0 ? `, ${estimate.photos} ${estimate.photos === 1 ? 'photo' : 'photos'}` : ''}`
+  const size = `${estimate.items} ${exportUnit(estimate.kind, estimate.items)}${estimate.photos > 0 ? `, ${estimate.photos} ${estimate.photos === 1 ? 'photo' : 'photos'}` : ''}`
   return (
     <Form method="post" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-border px-3 py-1.5" aria-label={label}>
       <CsrfInput />

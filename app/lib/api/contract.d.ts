@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * How large an export would be, and whether it runs as a job
-         * @description kind=report-pdf with report={id}, or kind=punch-list-pdf, items-csv or items-xlsx with the items screen’s filters. Counts the items (and, for a report, the photos) the caller may read; asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 items; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.
+         * @description kind=report-pdf with report={id}; kind=punch-list-pdf, items-csv or items-xlsx with the items screen’s filters; kind=register-csv or register-xlsx with project, folder, q, discipline, suitability and state (the documents screen’s search); kind=transmittals-csv or transmittals-xlsx with project and transmittalStatus. A filter the kind does not read is a 400. Counts what the caller may read (items, documents or transmittals, and for a report the photos); asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 rows; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.
          */
         get: operations["getApiExportsEstimate"];
         put?: never;
@@ -666,8 +666,8 @@ export interface paths {
         get: operations["getApiExports"];
         put?: never;
         /**
-         * Start an export as a background job (a report PDF, a punch list PDF, or a spreadsheet of items)
-         * @description Queues the export as the caller’s job (kind report-pdf with report={id}; punch-list-pdf, items-csv or items-xlsx with the items screen’s filters, the spreadsheets with the columns of GET /api/exports/items): it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).
+         * Start an export as a background job (a report PDF, a punch list PDF, or a spreadsheet of items, of the document register or of transmittals)
+         * @description Queues the export as the caller’s job (kind report-pdf with report={id}; punch-list-pdf, items-csv or items-xlsx with the items screen’s filters, the spreadsheets with the columns of GET /api/items/outstanding/export; register-csv or register-xlsx with the filters of GET /api/documents/register/export, its status named suitability and its projectId project, folderId folder; transmittals-csv or transmittals-xlsx with project and transmittalStatus, the columns of GET /api/projects/{projectId}/transmittals/export): it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).
          */
         post: operations["postApiExports"];
         delete?: never;
@@ -5090,7 +5090,7 @@ export interface components {
         };
         ExportEstimate: {
             /** @enum {string} */
-            kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx";
+            kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx" | "register-csv" | "register-xlsx" | "transmittals-csv" | "transmittals-xlsx";
             items: number;
             photos: number;
             asJob: boolean;
@@ -5108,7 +5108,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx";
+            kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx" | "register-csv" | "register-xlsx" | "transmittals-csv" | "transmittals-xlsx";
             title: string;
             /** @enum {string} */
             status: "queued" | "running" | "ready" | "failed";
@@ -10146,7 +10146,13 @@ export interface operations {
                 overdue?: "1" | "true" | "yes" | "on";
                 verifier?: "me";
                 group?: "none" | "project" | "report" | "package" | "status" | "assignee";
-                kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx";
+                kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx" | "register-csv" | "register-xlsx" | "transmittals-csv" | "transmittals-xlsx";
+                folder?: string;
+                q?: string;
+                discipline?: string;
+                suitability?: string;
+                state?: "WIP" | "Shared" | "Published" | "Archived";
+                transmittalStatus?: "draft" | "sent" | "acknowledged" | "responded" | "closed";
             };
             header?: never;
             path?: never;
@@ -10298,7 +10304,16 @@ export interface operations {
                     /** @enum {string} */
                     group?: "none" | "project" | "report" | "package" | "status" | "assignee";
                     /** @enum {string} */
-                    kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx";
+                    kind: "report-pdf" | "punch-list-pdf" | "items-csv" | "items-xlsx" | "register-csv" | "register-xlsx" | "transmittals-csv" | "transmittals-xlsx";
+                    /** Format: uuid */
+                    folder?: string;
+                    q?: string;
+                    discipline?: string;
+                    suitability?: string;
+                    /** @enum {string} */
+                    state?: "WIP" | "Shared" | "Published" | "Archived";
+                    /** @enum {string} */
+                    transmittalStatus?: "draft" | "sent" | "acknowledged" | "responded" | "closed";
                     notify?: boolean;
                 };
             };

@@ -91,3 +91,18 @@ export function registerExportHref(query: DocumentsQuery & { projectId: string }
   params.set('format', format)
   return `/api/documents/register/export?${params.toString()}`
 }
+
+/**
+ * The same register as the export job's filters (POST /api/exports, kinds register-csv and
+ * register-xlsx: `project`, `folder`, and the search's `suitability` for its `status`), the empty
+ * ones left out.
+ */
+export function registerJobFilters(query: DocumentsQuery & { projectId: string }): Record<string, string> {
+  const filters: Record<string, string> = { project: query.projectId }
+  if (query.folderId) filters.folder = query.folderId
+  if (query.q) filters.q = query.q
+  if (query.discipline) filters.discipline = query.discipline
+  if (query.status) filters.suitability = query.status
+  if (query.state) filters.state = query.state
+  return filters
+}

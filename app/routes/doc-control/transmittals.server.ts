@@ -5,6 +5,7 @@ import { hasNextPage, pageOf } from '~/components/doc-control/transmittal-paths'
 import { NUMBERING_INTENT } from '~/components/doc-control/transmittal-numbering-form'
 import { formFailure, invalidForm, noticeOf, type Notice } from '~/components/reporting/report-action'
 import type { ApiClient } from '~/lib/api/types'
+import type { ExportEstimate } from '~/lib/exports/types'
 import { TRANSMITTAL_STATUSES, type TransmittalStatus } from '~/lib/doc-control/types'
 import type { TransmittalNumbering } from '~/lib/doc-control/transmittal-numbering'
 import { setFlash } from '~/lib/flash.server'
@@ -13,20 +14,21 @@ import { TRANSMITTAL_PAGE_SIZE } from '~/lib/schemas/transmittals'
 
 /** /doc-control/transmittals: a project's transmittals, newest first, filtered by status, a page at a time (all of it in the address). */
 export async function loadTransmittals(api: ApiClient, request: Request, headers: Headers) {
-  const params = new URL(request.url).searchParams
   const choice = await loadProjectChoice(api, request, headers)
-  const wanted = params.get('status') ?? ''
-  const status = (TRANSMITTAL_STATUSES as readonly string[]).includes(wanted) ? (wanted as TransmittalStatus) : null
-  const page = pageOf(params)
-  if (!choice.projectId) return { ...choice, status, page, list: null, hasNext: false, numbering: null as TransmittalNumbering | null, notice: null as Notice | null }
+  const status = statusFilterOf(request)
+  const page = pageOf(new URL(request.url).searchParams)
+  if (!choice.projectId) return { ...choice, status, page, list: null, hasNext: false, numbering: null as TransmittalNumbering | null, exportJob: null as ExportEstimate | null, notice: null as Notice | null }
   const query = new URLSearchParams({ page: String(page), pageSize: String(TRANSMITTAL_PAGE_SIZE) })
   if (status) query.set('status', status)
-  const [list, numbering] = await Promise.all([
+  const [list, numbering, exportSize] = await Promise.all([
     api.GET('/api/projects/{projectId}/transmittals', { path: { projectId: choice.projectId }, query: new URLSearchParams(query) }),
     api.GET('/api/projects/{projectId}/transmittal-numbering', { path: { projectId: choice.projectId } }),
+    api.GET('/api/exports/estimate', { query: new URLSearchParams({ kind: 'transmittals-csv', ...transmittalsJobFilters(choice.projectId, status) }) }),
   ])
   return {
     numbering: numbering.ok ? numbering.data : null,
+    // Too many to stream: exported as a job (docs/exports.md); without the answer, the links stream as before.
+    exportJob: exportSize.ok && exportSize.data.asJob ? exportSize.data : null,
     ...choice,
     status,
     page,
@@ -36,6 +38,16 @@ export async function loadTransmittals(api: ApiClient, request: Request, headers
   }
 }
 
+/** The list's selection as the export job's filters (POST /api/exports, kinds transmittals-csv and transmittals-xlsx). */
+export function transmittalsJobFilters(projectId: string, status: TransmittalStatus | null): Record<string, string> {
+  return status ? { project: projectId, transmittalStatus: status } : { project: projectId }
+}
+
+/** The status filter of the address, when it is one. */
+export function statusFilterOf(request: Request): TransmittalStatus | null {
+  const wanted = new URL(request.url).searchParams.get('status') ?? ''
+  return (TRANSMITTAL_STATUSES as readonly string[]).includes(wanted) ? (wanted as TransmittalStatus) : null
+}
 
 /** The numbering form of /doc-control/transmittals: PUT the format, then back to the list with what the next number will be. */
 export async function saveNumbering(api: ApiClient, projectId: string, formData: FormData, headers: Headers, back: string) {

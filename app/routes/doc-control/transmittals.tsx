@@ -14,7 +14,11 @@ import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/transmittals'
 import { requireProjectId } from './registers.server'
-import { loadTransmittals, saveNumbering } from './transmittals.server'
+import { loadTransmittals, saveNumbering, statusFilterOf, transmittalsJobFilters } from './transmittals.server'
+import { BackgroundExportForm, exportJobKindOf } from '~/components/exports/background-export-form'
+import { noticeFailure } from '~/components/reporting/report-action'
+import { startBackgroundExport } from '~/lib/exports/start-export.server'
+import type { ExportEstimate } from '~/lib/exports/types'
 
 /**
  * A project's transmittals (docs/doc-control.md "Transmittals"): number, subject, purpose, status,
@@ -25,17 +29,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(await loadTransmittals(api, request, responseHeaders), { headers: responseHeaders })
 }
 
-/** The one form of the page: how the project numbers its transmittals. */
+/** The forms of the page: how the project numbers its transmittals; an export too large to stream, as a job. */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
   const projectId = requireProjectId(request)
-  if (String(formData.get('intent') ?? '') !== NUMBERING_INTENT) throw data('Unknown intent', { status: 400 })
+  const intent = String(formData.get('intent') ?? '')
+  const exportKind = exportJobKindOf(intent, TRANSMITTALS_EXPORTS.map((format) => format.kind))
+  if (exportKind) {
+    const failed = await startBackgroundExport(api, responseHeaders, formData, { kind: exportKind, ...transmittalsJobFilters(projectId, statusFilterOf(request)) })
+    return noticeFailure(intent, failed.error, responseHeaders)
+  }
+  if (intent !== NUMBERING_INTENT) throw data('Unknown intent', { status: 400 })
   return saveNumbering(api, projectId, formData, responseHeaders, `/doc-control/transmittals?${new URLSearchParams({ projectId })}`)
 }
 
 export default function Transmittals({ loaderData }: Route.ComponentProps) {
-  const { projects, projectId, status, page, list, hasNext, numbering, notice: loadNotice } = loaderData
+  const { projects, projectId, status, page, list, hasNext, numbering, exportJob, notice: loadNotice } = loaderData
   const actionData = useActionData<typeof action>() as ReportingActionData | undefined
   const notice = actionData?.notice ?? loadNotice
   const locale = useLocale()
@@ -49,13 +59,7 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
           projectId ? (
             <>
               <ButtonLink to={wizardPage(projectId)}>Issue documents</ButtonLink>
-              {/* Downloads of every transmittal the filter selects: plain links the browser saves. */}
-              <a href={transmittalsExportHref(projectId, status, 'csv')} download className={buttonClasses({ variant: 'secondary' })}>
-                Export CSV
-              </a>
-              <a href={transmittalsExportHref(projectId, status, 'xlsx')} download className={buttonClasses({ variant: 'secondary' })}>
-                Export Excel
-              </a>
+              <TransmittalsExports projectId={projectId} status={status} exportJob={exportJob} />
             </>
           ) : undefined
         }
@@ -81,6 +85,26 @@ export default function Transmittals({ loaderData }: Route.ComponentProps) {
           {projects.length > 0 ? 'Its transmittals are listed here.' : 'Transmittals belong to a project. Once your organisation has one, choose it here.'}
         </EmptyState>
       )}
+    </>
+  )
+}
+
+/** The two formats: links while they stream, the buttons of one job form above EXPORT_JOB_ITEMS transmittals. */
+const TRANSMITTALS_EXPORTS = [
+  { kind: 'transmittals-csv', label: 'Export CSV', format: 'csv' },
+  { kind: 'transmittals-xlsx', label: 'Export Excel', format: 'xlsx' },
+] as const
+
+/** Downloads of every transmittal the filter selects: plain links the browser saves, or a form that prepares one in the background. */
+function TransmittalsExports({ projectId, status, exportJob }: { projectId: string; status: string | null; exportJob: ExportEstimate | null }) {
+  if (exportJob) return <BackgroundExportForm label="Export transmittals" estimate={exportJob} formats={TRANSMITTALS_EXPORTS} />
+  return (
+    <>
+      {TRANSMITTALS_EXPORTS.map((format) => (
+        <a key={format.kind} href={transmittalsExportHref(projectId, status, format.format)} download className={buttonClasses({ variant: 'secondary' })}>
+          {format.label}
+        </a>
+      ))}
     </>
   )
 }

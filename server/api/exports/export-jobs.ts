@@ -9,7 +9,9 @@ import type { BackendEnv } from '#server/http/env'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
 import { nudgeExports } from '#server/jobs/export-jobs'
-import { EXPORT_JOB_KINDS } from '~/lib/exports/types'
+import { EXPORT_JOB_KINDS, type ExportJobKind, type ExportSubject, exportSubjectOf } from '~/lib/exports/types'
+import { TransmittalListQuery } from '~/lib/schemas/transmittals'
+import { SearchQuerySchema } from '../documents/search'
 import { preferredLocale } from '~/lib/format'
 import { ExportEstimateSchema, ExportJobPageSchema, ExportJobSchema } from '~/lib/schemas/export-jobs'
 import { serveBlob } from '../photos/serve-blob'
@@ -26,9 +28,51 @@ import { PunchListQuery } from './exports'
 const TAG = 'Exports'
 const kind = z.enum(EXPORT_JOB_KINDS, { error: `kind must be one of ${EXPORT_JOB_KINDS.join(', ')}.` })
 
-/** The punch list's filters (the items screen's names), or `report` for a report PDF. */
-export const ExportEstimateQuery = PunchListQuery.extend({ kind })
-export const ExportJobRequest = PunchListQuery.extend({ kind, notify: z.boolean({ error: 'notify must be true or false.' }).optional() })
+const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blank, schema.optional())
+const search = SearchQuerySchema.shape
+
+/**
+ * The document register's filters (the documents screen's search; `suitability` is its `status`)
+ * and the transmittals' (`transmittalStatus`): the items screen's `status` means something else.
+ */
+const documentShape = {
+  folder: optional(z.uuid({ error: 'folder must be a folder id.' })),
+  q: search.q,
+  discipline: search.discipline,
+  suitability: search.status,
+  state: search.state,
+  transmittalStatus: TransmittalListQuery.shape.status,
+}
+
+/** Which filters each kind reads: one it does not read is refused, not ignored. */
+const FILTERS_OF: Record<ExportSubject, readonly string[]> = {
+  report: ['report', 'project', 'package', 'status', 'assignee', 'overdue', 'verifier', 'group'],
+  items: ['project', 'report', 'package', 'status', 'assignee', 'overdue', 'verifier', 'group'],
+  register: ['project', 'folder', 'q', 'discipline', 'suitability', 'state'],
+  transmittals: ['project', 'transmittalStatus'],
+}
+const FILTERS = [...new Set(Object.values(FILTERS_OF).flat())]
+
+function filtersFit(request: { kind: ExportJobKind } & Record<string, unknown>, context: z.RefinementCtx): void {
+  const subject = exportSubjectOf(request.kind)
+  const allowed = FILTERS_OF[subject]
+  for (const name of FILTERS) {
+    if (request[name] !== undefined && !allowed.includes(name)) {
+      context.addIssue({ code: 'custom', path: [name], message: `${name} does not apply to ${request.kind}: it takes ${allowed.join(', ')}.` })
+    }
+  }
+  if (subject === 'transmittals' && request.project === undefined) context.addIssue({ code: 'custom', path: ['project'], message: `${request.kind} needs project: the transmittals’ project.` })
+}
+
+/**
+ * What to export: the kind, and its filters. A report PDF: `report`. The items screen's kinds
+ * (punch list, items spreadsheets): its filters. The register: `project`, `folder` and the search.
+ * Transmittals: `project` and `transmittalStatus`.
+ */
+const ExportShape = PunchListQuery.extend({ kind, ...documentShape })
+export const ExportEstimateQuery = ExportShape.superRefine(filtersFit)
+export const ExportJobRequest = ExportShape.extend({ notify: z.boolean({ error: 'notify must be true or false.' }).optional() }).superRefine(filtersFit)
 const ExportJobListQuery = z.object({ limit: limitParam, after: cursorParam })
 
 function run<T>(c: Context<BackendEnv>, work: (ctx: DomainContext) => Promise<T>): Promise<T> {
@@ -47,7 +91,7 @@ export const exportJobRoutes = new Hono<BackendEnv>()
     operation({
       summary: 'How large an export would be, and whether it runs as a job',
       description:
-        'kind=report-pdf with report={id}, or kind=punch-list-pdf, items-csv or items-xlsx with the items screen’s filters. Counts the items (and, for a report, the photos) the caller may read; asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 items; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.',
+        'kind=report-pdf with report={id}; kind=punch-list-pdf, items-csv or items-xlsx with the items screen’s filters; kind=register-csv or register-xlsx with project, folder, q, discipline, suitability and state (the documents screen’s search); kind=transmittals-csv or transmittals-xlsx with project and transmittalStatus. A filter the kind does not read is a 400. Counts what the caller may read (items, documents or transmittals, and for a report the photos); asJob is true above the instance’s limits (EXPORT_JOB_ITEMS, 200 rows; EXPORT_JOB_PHOTOS, 400 photos): the screens then start a job instead of streaming the file.',
       tag: TAG,
       access: 'session',
       query: ExportEstimateQuery,
@@ -81,9 +125,9 @@ export const exportJobRoutes = new Hono<BackendEnv>()
   .post(
     '/api/exports',
     operation({
-      summary: 'Start an export as a background job (a report PDF, a punch list PDF, or a spreadsheet of items)',
+      summary: 'Start an export as a background job (a report PDF, a punch list PDF, or a spreadsheet of items, of the document register or of transmittals)',
       description:
-        'Queues the export as the caller’s job (kind report-pdf with report={id}; punch-list-pdf, items-csv or items-xlsx with the items screen’s filters, the spreadsheets with the columns of GET /api/exports/items): it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).',
+        'Queues the export as the caller’s job (kind report-pdf with report={id}; punch-list-pdf, items-csv or items-xlsx with the items screen’s filters, the spreadsheets with the columns of GET /api/items/outstanding/export; register-csv or register-xlsx with the filters of GET /api/documents/register/export, its status named suitability and its projectId project, folderId folder; transmittals-csv or transmittals-xlsx with project and transmittalStatus, the columns of GET /api/projects/{projectId}/transmittals/export): it is read as the caller (what they may see and nothing else), written to a staging file and offered only once complete. notify: mail the caller when it is ready or failed (queued in the outbox, sent when mail is set up). Follow it with GET /api/exports/{id}; the hub tells the caller’s own connections of its progress (EntityChanged, entityType ExportJob).',
       tag: TAG,
       access: 'session',
       idempotent: true,

@@ -5,7 +5,6 @@ import { selectionOf } from '#server/domain/exports/items'
 import { type PdfDeps, type PdfExport, punchListPdfExport, reportPdfExport } from '#server/domain/exports/pdf-exports'
 import { dispositionOf } from '#server/domain/formats/csv'
 import { createPdf } from '#server/domain/formats/pdf'
-import { registerColumns, registerFields, registerRows } from '#server/domain/exports/register'
 import { storeImages } from '#server/domain/exports/pictures'
 import { blobStoreFor } from '#server/storage/blob-stores'
 import { writeCoverSheet } from '#server/domain/doc-control/cover-sheet-pdf'
@@ -13,11 +12,10 @@ import { transmittalContents } from '#server/domain/doc-control/packaging'
 import { findTransmittal, readAccess } from '#server/domain/doc-control/transmittal-views'
 import { getSite } from '#server/domain/settings/site'
 import { Problem, problems } from '#server/http/problem'
-import { checkTransmittals, transmittalColumns, transmittalRows } from '#server/domain/exports/transmittals'
 import { TransmittalListQuery } from '~/lib/schemas/transmittals'
 import { SearchQuerySchema } from '#server/api/documents/search'
-import { itemsSpreadsheetExport } from '#server/domain/exports/items-spreadsheet'
-import { MEDIA_TYPES, spreadsheetStream } from '#server/domain/formats/table'
+import { itemsSpreadsheetExport, registerSpreadsheetExport, transmittalsSpreadsheetExport } from '#server/domain/exports/spreadsheets'
+import { MEDIA_TYPES } from '#server/domain/formats/table'
 import { asMember } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
 import type { BackendEnv } from '#server/http/env'
@@ -56,9 +54,13 @@ export const TransmittalsExportQuery = TransmittalListQuery.omit({ page: true, p
 export const PunchListQuery = z.object({ ...filterShape, group: optional(z.enum(GROUP_BYS, { error: `group must be one of ${GROUP_BYS.join(', ')}.` })) })
 
 
-/** A spreadsheet's stream as the web stream a response takes: text chunks become bytes (objectMode off). */
-function webStreamOf(stream: Readable | AsyncIterable<string>): ReadableStream<Uint8Array> {
-  return Readable.toWeb(stream instanceof Readable ? stream : Readable.from(stream, { objectMode: false })) as ReadableStream<Uint8Array>
+/** A spreadsheet's stream as the web stream a response takes. */
+function webStreamOf(stream: Readable): ReadableStream<Uint8Array> {
+  return Readable.toWeb(stream) as ReadableStream<Uint8Array>
+}
+
+function spreadsheetType(format: 'csv' | 'xlsx'): string {
+  return format === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES.xlsx
 }
 
 /** Stream headers shared by every download: never cached, saved under its name. */
@@ -103,8 +105,7 @@ export const exportRoutes = new Hono<BackendEnv>()
     const { format, ...filters } = c.req.valid('query')
     // The export job writes the same file (above EXPORT_JOB_ITEMS items, the screen starts one instead).
     const made = await itemsSpreadsheetExport({ db, now, publicUrl: config.publicUrl }, session, selectionOf(filters, session.userId), format)
-    const mediaType = format === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES.xlsx
-    return c.body(webStreamOf(made.doc), 200, downloadHeaders(mediaType, dispositionOf('items', format, now())))
+    return c.body(webStreamOf(made.doc), 200, downloadHeaders(spreadsheetType(format), dispositionOf(made.name, format, now())))
   },
 )
   .get(
@@ -167,9 +168,9 @@ export const exportRoutes = new Hono<BackendEnv>()
       const session = requireSession(c)
       const { db, now, config } = c.get('deps')
       const { format, ...query } = c.req.valid('query')
-      const fields = await asMember(db, session, now(), (ctx) => registerFields(ctx, query))
-      const stream = spreadsheetStream(format, 'Document register', registerColumns(fields, config.publicUrl), registerRows(db, session, now, query))
-      return c.body(webStreamOf(stream), 200, downloadHeaders(format === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES.xlsx, dispositionOf('document-register', format, now())))
+      // The export job writes the same file (above EXPORT_JOB_ITEMS documents, the screen starts one instead).
+      const made = await registerSpreadsheetExport({ db, now, publicUrl: config.publicUrl }, session, query, format)
+      return c.body(webStreamOf(made.doc), 200, downloadHeaders(spreadsheetType(format), dispositionOf(made.name, format, now())))
     },
   )
   .get(
@@ -191,10 +192,9 @@ export const exportRoutes = new Hono<BackendEnv>()
       const session = requireSession(c)
       const { db, now, config } = c.get('deps')
       const { format, ...query } = c.req.valid('query')
-      const projectId = c.req.param('projectId')
-      await asMember(db, session, now(), (ctx) => checkTransmittals(ctx, projectId, query))
-      const stream = spreadsheetStream(format, 'Transmittals', transmittalColumns(config.publicUrl), transmittalRows(db, session, now, projectId, query))
-      return c.body(webStreamOf(stream), 200, downloadHeaders(format === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES.xlsx, dispositionOf('transmittals', format, now())))
+      // The export job writes the same file (above EXPORT_JOB_ITEMS transmittals, the screen starts one instead).
+      const made = await transmittalsSpreadsheetExport({ db, now, publicUrl: config.publicUrl }, session, { projectId: c.req.param('projectId'), ...query }, format)
+      return c.body(webStreamOf(made.doc), 200, downloadHeaders(spreadsheetType(format), dispositionOf(made.name, format, now())))
     },
   )
   .get(

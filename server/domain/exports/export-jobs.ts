@@ -10,18 +10,22 @@ import type { DomainContext } from '#server/domain/tenancy/context'
 import { type Cursor, pageOf } from '#server/domain/tenancy/paging'
 import type { ServedBlob } from '#server/domain/uploads/served'
 import { Problem, problems } from '#server/http/problem'
-import { EXPORT_JOB_FILES, type ExportEstimate, type ExportJob, type ExportJobKind, type ExportJobStatus } from '~/lib/exports/types'
+import { EXPORT_JOB_FILES, type ExportEstimate, exportSubjectOf, type ExportJob, type ExportJobKind, type ExportJobStatus } from '~/lib/exports/types'
+import type { TransmittalStatus } from '~/lib/doc-control/types'
+import type { CdeState } from '~/lib/documents/types'
 import { MEDIA_TYPES } from '#server/domain/formats/table'
 import type { GroupBy } from '~/lib/reporting/items-query'
 import { reportTitle } from '~/lib/reporting/types'
 import { checkSelection, checkSelectionFound, type ItemsFilters, selectionOf } from './items'
+import { countRegister, type RegisterQuery, registerWords } from './register'
+import { checkTransmittals, type TransmittalsQuery, transmittalsWords } from './transmittals'
 
 /**
  * Large exports as jobs (docs/exports.md "Large exports as a job"): the rows' side. A start
  * checks what the owner may read and queues a row; the export job (server/jobs/export-jobs.ts, on
  * every instance) claims it with FOR UPDATE SKIP LOCKED, writes the file (a PDF, or a spreadsheet
- * of items) to a staging blob, moves it
- * into place once complete and marks the row ready with a link that expires. Progress, the end and
+ * of items, of the document register or of transmittals) to a staging blob, moves it into place
+ * once complete and marks the row ready with a link that expires. Progress, the end and
  * a failure are told to the owner's own connections through the hub (EntityChanged of an
  * ExportJob, never to the rest of the organisation). Only the owner sees a job: anyone else's
  * request for it, in the organisation or outside, is a 404 like a job that does not exist.
@@ -36,8 +40,22 @@ export const EXPORT_JOB_MAX_ATTEMPTS = 5
 
 export type ExportLimits = { items: number; photos: number; linkHours: number }
 
+/**
+ * The document register's filters (the documents screen's search, with `project`) and the
+ * transmittals' (`project` and their status), by their names in the export job calls: the items
+ * screen's `status` means something else, so theirs are `suitability` and `transmittalStatus`.
+ */
+export type DocumentFilters = {
+  folder?: string | undefined
+  q?: string | undefined
+  discipline?: string | undefined
+  suitability?: string | undefined
+  state?: CdeState | undefined
+  transmittalStatus?: TransmittalStatus | undefined
+}
+
 /** What a job exports: the filters by the screen's names, and what was fixed when it started. */
-export type ExportJobQuery = ItemsFilters & {
+export type ExportJobQuery = ItemsFilters & DocumentFilters & {
   group?: GroupBy | undefined
   /** The reader's language at the start (Accept-Language), for the dates in the PDF. */
   locale: string
@@ -45,7 +63,28 @@ export type ExportJobQuery = ItemsFilters & {
   returnTo: string
 }
 
-export type ExportRequest = ItemsFilters & { kind: ExportJobKind; group?: GroupBy | undefined; notify?: boolean | undefined }
+export type ExportRequest = ItemsFilters & DocumentFilters & { kind: ExportJobKind; group?: GroupBy | undefined; notify?: boolean | undefined }
+
+/** The register's search (GET /api/documents/search's names) of a job's filters. */
+export function registerQueryOf(filters: ItemsFilters & DocumentFilters): RegisterQuery {
+  return { projectId: filters.project, folderId: filters.folder, q: filters.q, discipline: filters.discipline, status: filters.suitability, state: filters.state }
+}
+
+/** The transmittals of a job's filters: its project is required (a 400 without it). */
+export function transmittalsQueryOf(filters: ItemsFilters & DocumentFilters): TransmittalsQuery {
+  if (!filters.project) throw new Problem({ ...problems.badRequest('A transmittals export needs its project.'), errors: { project: ['Give the project’s id.'] } })
+  return { projectId: filters.project, status: filters.transmittalStatus }
+}
+
+/** An address with the query's non-empty values, in the order given. */
+function addressOf(path: string, values: Array<[string, string | undefined]>): string {
+  const search = new URLSearchParams(values.filter((entry): entry is [string, string] => Boolean(entry[1])))
+  return search.size > 0 ? `${path}?${search.toString()}` : path
+}
+
+function titled(what: string, words: string[]): string {
+  return words.length > 0 ? `${what}: ${words.join(' · ')}` : what
+}
 
 type JobRow = typeof exportJobs.$inferSelect
 
@@ -61,7 +100,7 @@ function reportIdOf(request: { kind: ExportJobKind; report?: string | undefined 
 }
 
 /**
- * GET /api/exports/estimate (the export buttons' "runs as a job" on the report and items screens,
+ * GET /api/exports/estimate (the export buttons' "runs as a job" on the report, items, documents and transmittals screens,
  * read with every page): only the counts. A filter's project or report that is not there is still
  * 404; the names a job's title takes are read only when a job starts (`named`).
  */
@@ -91,6 +130,37 @@ async function estimateOf(ctx: DomainContext, request: Omit<ExportRequest, 'noti
       returnTo: `/reports/${report.id}`,
     }
   }
+  const subject = exportSubjectOf(request.kind)
+  // A spreadsheet without photos: its rows (documents, transmittals) are what the limit counts.
+  const rows = (count: number, what: string, words: string[], returnTo: string) => ({
+    kind: request.kind,
+    items: count,
+    photos: 0,
+    asJob: count > limits.items,
+    limits: kinds,
+    title: titled(`${what} (${EXPORT_JOB_FILES[request.kind].format})`, words),
+    returnTo,
+  })
+  if (subject === 'register') {
+    const query = registerQueryOf(request)
+    const address = addressOf('/documents', [
+      ['projectId', query.projectId],
+      ['folderId', query.folderId],
+      ['q', query.q],
+      ['discipline', query.discipline],
+      ['status', query.status],
+      ['state', query.state],
+    ])
+    return rows(await countRegister(ctx, query), 'Document register', named ? await registerWords(ctx, query) : [], address)
+  }
+  if (subject === 'transmittals') {
+    const query = transmittalsQueryOf(request)
+    const address = addressOf('/doc-control/transmittals', [
+      ['projectId', query.projectId],
+      ['status', query.status],
+    ])
+    return rows(await checkTransmittals(ctx, query), 'Transmittals', named ? await transmittalsWords(ctx, query) : [], address)
+  }
   const selection = selectionOf(request, ctx.actor.userId)
   const facts = named ? await checkSelection(ctx, selection) : await checkSelectionFound(ctx, selection)
   const { verifierMe, ...filters } = selection
@@ -109,7 +179,7 @@ async function estimateOf(ctx: DomainContext, request: Omit<ExportRequest, 'noti
     photos: 0,
     asJob: items > limits.items,
     limits: kinds,
-    title: facts.filters.length > 0 ? `${what}: ${facts.filters.join(' · ')}` : what,
+    title: titled(what, facts.filters),
     returnTo: `/items${search.size > 0 ? `?${search.toString()}` : ''}`,
   }
 }

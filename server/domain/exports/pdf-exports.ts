@@ -25,7 +25,7 @@ export type PdfDeps = { db: Database; now: () => Date; publicUrl: string; images
 type Session = { tenantId: string; userId: string }
 export type OnBatch = (items: number) => Promise<void>
 
-/** An export's file as a stream, and what writes it (a PDF here, a spreadsheet in ./items-spreadsheet.ts). */
+/** An export's file as a stream, and what writes it (a PDF here, a spreadsheet in ./spreadsheets.ts). */
 export type FileExport = {
   doc: Readable
   /** The file's name without its extension (`report`, `punch-list`, `items`): the download adds the date and the extension. */

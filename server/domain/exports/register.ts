@@ -4,7 +4,9 @@ import { documents } from '#server/db/schema-documents'
 import { getFolder } from '#server/domain/documents/folders'
 import { metadataFieldsOf } from '#server/domain/documents/naming'
 import { type SearchQuery, searchDocuments, SEARCH_PAGE_MAX, SEARCH_PAGE_SIZE_MAX } from '#server/domain/documents/search'
+import { requireProjectRow } from '#server/domain/reporting/projects'
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
+import { projectTitle } from '~/lib/reporting/types'
 import type { DocumentSummary, MetadataField, MetadataValues } from '~/lib/documents/types'
 import type { ExportColumn } from '#server/domain/formats/columns'
 
@@ -20,6 +22,23 @@ export type RegisterQuery = Omit<SearchQuery, 'page' | 'pageSize'>
 export type RegisterRow = DocumentSummary & { metadata: MetadataValues }
 
 type Session = { tenantId: string; userId: string }
+
+/** How many documents the register holds (a project or folder the caller cannot reach is a 404). */
+export async function countRegister(ctx: DomainContext, query: RegisterQuery): Promise<number> {
+  return (await searchDocuments(ctx, { ...query, page: 1, pageSize: 1 })).total
+}
+
+/** The register's search in words, for a job's title ("Project: Tower · Folder: Drawings · “roof”"). */
+export async function registerWords(ctx: DomainContext, query: RegisterQuery): Promise<string[]> {
+  const words: string[] = []
+  if (query.projectId) words.push(`Project: ${projectTitle((await requireProjectRow(ctx, query.projectId)).title)}`)
+  if (query.folderId) words.push(`Folder: ${(await getFolder(ctx, query.folderId)).name}`)
+  if (query.q) words.push(`“${query.q}”`)
+  if (query.discipline) words.push(`Discipline: ${query.discipline}`)
+  if (query.status) words.push(`Suitability: ${query.status}`)
+  if (query.state) words.push(`State: ${query.state}`)
+  return words
+}
 
 /** A project or folder the caller cannot reach is a 404 before anything is written; the metadata fields of the project searched. */
 export async function registerFields(ctx: DomainContext, query: RegisterQuery): Promise<MetadataField[]> {

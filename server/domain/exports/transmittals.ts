@@ -1,6 +1,8 @@
 import type { Database } from '#server/db/client'
 import { listTransmittals, type TransmittalQuery } from '#server/domain/doc-control/transmittals'
+import { requireProjectRow } from '#server/domain/reporting/projects'
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
+import { projectTitle } from '~/lib/reporting/types'
 import type { Transmittal, TransmittalRecipient } from '~/lib/doc-control/types'
 import { PAGE_MAX, PAGE_SIZE_MAX, PURPOSE_LABELS } from '~/lib/schemas/sets'
 import type { ExportColumn } from '#server/domain/formats/columns'
@@ -13,14 +15,30 @@ import type { ExportColumn } from '#server/domain/formats/columns'
 
 export type TransmittalRow = { transmittal: Transmittal; recipient: TransmittalRecipient | null }
 
+/** Which transmittals: a project's, those of one status or all (the screen's filter). */
+export type TransmittalsQuery = { projectId: string } & Omit<TransmittalQuery, 'page' | 'pageSize'>
+
 type Session = { tenantId: string; userId: string }
 
-/** Another organisation's project, or one the caller cannot reach, is a 404 before anything is written. */
-export async function checkTransmittals(ctx: DomainContext, projectId: string, query: Omit<TransmittalQuery, 'page' | 'pageSize'>): Promise<void> {
-  await listTransmittals(ctx, projectId, { ...query, page: 1, pageSize: 1 })
+/** How many transmittals the caller may read; another organisation's project, or one the caller cannot reach, is a 404 before anything is written. */
+export async function checkTransmittals(ctx: DomainContext, query: TransmittalsQuery): Promise<number> {
+  const { projectId, ...filter } = query
+  return (await listTransmittals(ctx, projectId, { ...filter, page: 1, pageSize: 1 })).total
 }
 
-export async function* transmittalRows(db: Database, session: Session, now: () => Date, projectId: string, query: Omit<TransmittalQuery, 'page' | 'pageSize'>): AsyncGenerator<TransmittalRow[]> {
+/** The transmittals' selection in words, for a job's title ("Project: Tower · Status: sent"). */
+export async function transmittalsWords(ctx: DomainContext, query: TransmittalsQuery): Promise<string[]> {
+  const words = [`Project: ${projectTitle((await requireProjectRow(ctx, query.projectId)).title)}`]
+  if (query.status) words.push(`Status: ${query.status}`)
+  return words
+}
+
+/** How many transmittals a batch of rows covers (a transmittal's recipients are rows of one batch). */
+export function transmittalsIn(batch: TransmittalRow[]): number {
+  return new Set(batch.map((row) => row.transmittal.id)).size
+}
+
+export async function* transmittalRows(db: Database, session: Session, now: () => Date, { projectId, ...query }: TransmittalsQuery): AsyncGenerator<TransmittalRow[]> {
   for (let page = 1; page <= PAGE_MAX; page++) {
     const result = await asMember(db, session, now(), (ctx) => listTransmittals(ctx, projectId, { ...query, page, pageSize: PAGE_SIZE_MAX }))
     const rows = result.items.flatMap((transmittal): TransmittalRow[] =>

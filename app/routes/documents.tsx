@@ -21,7 +21,7 @@ import { createServerApi } from '~/lib/api.server'
 import { documentsChanged } from '~/lib/documents/live'
 import { goToRememberedProject, rememberProject } from '~/lib/documents/project-memory.server'
 import { type DocumentsQuery, folderHref, parseDocumentsQuery, registerExportHref, registerJobFilters } from '~/lib/documents/query'
-import { BackgroundExportForm, exportJobKindOf } from '~/components/exports/background-export-form'
+import { exportJobKindOf } from '~/lib/exports/intents'
 import { startBackgroundExport } from '~/lib/exports/start-export.server'
 import type { ExportEstimate } from '~/lib/exports/types'
 import { noticeFailure } from '~/components/reporting/report-action'
@@ -30,6 +30,10 @@ import type { Route } from './+types/documents'
 import { checkName, createFolder, uploadDocument, uploadFinished, uploadRefused } from './documents-actions.server'
 import { savePermissions } from './documents-document.server'
 import { loadDocumentsScreen } from './documents-load.server'
+
+// The job form of an export too large to stream, fetched only when the screen shows it (app/components/ui/deferred.tsx).
+const loadExportForm = async () => (await import('~/components/exports/background-export-form')).BackgroundExportForm
+const BackgroundExportForm = deferred(loadExportForm, import.meta.env.SSR ? await loadExportForm() : undefined, { fetchNow: false })
 
 /**
  * Documents (spec §2; docs/documents.md "Screens"): pick a project, walk its folders, list the

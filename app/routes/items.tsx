@@ -4,7 +4,7 @@ import { itemFormFailure, loadError } from '~/components/reporting/item-action'
 import { ItemCompare } from '~/components/reporting/item-compare'
 import { ActiveFilters, ItemFilters } from '~/components/reporting/item-filters'
 import { ItemList } from '~/components/reporting/item-list'
-import { BackgroundExportForm, exportJobKindOf } from '~/components/exports/background-export-form'
+import { exportJobKindOf } from '~/lib/exports/intents'
 import { startBackgroundExport } from '~/lib/exports/start-export.server'
 import type { ExportEstimate, ExportJobKind } from '~/lib/exports/types'
 import { bulkSummary, ItemDeleteConfirmation, ItemSelectionForm } from '~/components/reporting/item-selection'
@@ -39,6 +39,10 @@ import { DeleteViewSchema, ItemSelectionSchema, parseBulkOperation, SaveViewSche
 import { useShellSession } from '~/root'
 import type { Route } from './+types/items'
 import { deferred } from '~/components/ui/deferred'
+
+// The job form of an export too large to stream, fetched only when the screen shows it (app/components/ui/deferred.tsx).
+const loadExportForm = async () => (await import('~/components/exports/background-export-form')).BackgroundExportForm
+const BackgroundExportForm = deferred(loadExportForm, import.meta.env.SSR ? await loadExportForm() : undefined, { fetchNow: false })
 
 // The saved views' forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so
 // the form library is not in the screen's first load.

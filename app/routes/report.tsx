@@ -5,7 +5,7 @@ import { useReportingAbilities } from '~/components/reporting/project-abilities'
 import { formFailure, invalidForm, noticeFailure, noticeOf, resultFor, revisionFor } from '~/components/reporting/report-action'
 import { ReportItemsTable } from '~/components/reporting/report-items-table'
 import { cursorPagination, cursorPosition, cursorQuery } from '~/components/reporting/report-paging'
-import { BackgroundExportForm, EXPORT_JOB_INTENT } from '~/components/exports/background-export-form'
+import { EXPORT_JOB_INTENT } from '~/lib/exports/intents'
 import { startBackgroundExport } from '~/lib/exports/start-export.server'
 import type { ExportEstimate } from '~/lib/exports/types'
 import { Banner } from '~/components/ui/banner'
@@ -26,6 +26,10 @@ import { useLocale } from '~/root'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { Route } from './+types/report'
 import { deferred } from '~/components/ui/deferred'
+
+// The job form of an export too large to stream, fetched only when the screen shows it (app/components/ui/deferred.tsx).
+const loadExportForm = async () => (await import('~/components/exports/background-export-form')).BackgroundExportForm
+const BackgroundExportForm = deferred(loadExportForm, import.meta.env.SSR ? await loadExportForm() : undefined, { fetchNow: false })
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.

@@ -1,20 +1,8 @@
 import { Form, Link } from 'react-router'
 import { CsrfInput } from '~/components/ui/csrf-input'
 import { SubmitButton } from '~/components/ui/submit-button'
+import { EXPORT_JOB_INTENT, exportJobIntent } from '~/lib/exports/intents'
 import { type ExportEstimate, type ExportJobKind, exportUnit } from '~/lib/exports/types'
-
-/** The form field and intent a screen's action reads (app/lib/exports/start-export.server.ts). */
-export const EXPORT_JOB_INTENT = 'export-job'
-
-/** The intent of the button that starts a job of `kind`, in a form that offers several formats. */
-export function exportJobIntent(kind: ExportJobKind): string {
-  return `${EXPORT_JOB_INTENT}:${kind}`
-}
-
-/** The kind a submitted intent asks for, among those the screen offers; undefined for any other intent. */
-export function exportJobKindOf<K extends ExportJobKind>(intent: string, offered: readonly K[]): K | undefined {
-  return offered.find((kind) => intent === exportJobIntent(kind))
-}
 
 /**
  * docs/exports.md "Large exports as a job": where a screen offers an export that is too large to

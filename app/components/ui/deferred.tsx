@@ -22,9 +22,11 @@ import { lazyPart } from './lazy-part'
  *
  * `onServer` is the component itself for the server build and `undefined` in the browser's
  * (`import.meta.env.SSR ? Component : undefined`), so the browser bundle keeps only the dynamic import.
+ * `fetchNow: false` is for a part a screen seldom shows (the job form of an export too large to
+ * stream): its chunk is fetched only when the part is rendered.
  */
-export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, onServer: ComponentType<P> | undefined): ComponentType<P> {
-  const Part = onServer ?? lazyPart(load, { fetchNow: true })
+export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, onServer: ComponentType<P> | undefined, options: { fetchNow?: boolean } = {}): ComponentType<P> {
+  const Part = onServer ?? lazyPart(load, { fetchNow: options.fetchNow ?? true })
   function Deferred(props: P) {
     return (
       <Suspense fallback={null}>

@@ -12,13 +12,18 @@ import { PageHeader } from '~/components/ui/page-header'
 import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
+import { deferred } from '~/components/ui/deferred'
 import type { Route } from './+types/transmittals'
 import { requireProjectId } from './registers.server'
 import { loadTransmittals, saveNumbering, statusFilterOf, transmittalsJobFilters } from './transmittals.server'
-import { BackgroundExportForm, exportJobKindOf } from '~/components/exports/background-export-form'
+import { exportJobKindOf } from '~/lib/exports/intents'
 import { noticeFailure } from '~/components/reporting/report-action'
 import { startBackgroundExport } from '~/lib/exports/start-export.server'
 import type { ExportEstimate } from '~/lib/exports/types'
+
+// The job form of an export too large to stream, fetched only when the screen shows it (app/components/ui/deferred.tsx).
+const loadExportForm = async () => (await import('~/components/exports/background-export-form')).BackgroundExportForm
+const BackgroundExportForm = deferred(loadExportForm, import.meta.env.SSR ? await loadExportForm() : undefined, { fetchNow: false })
 
 /**
  * A project's transmittals (docs/doc-control.md "Transmittals"): number, subject, purpose, status,

@@ -13,7 +13,7 @@ import { type ExportEstimate, type ExportJobKind, exportUnit } from '~/lib/expor
 export function BackgroundExportForm({ label, estimate, formats }: { label: string; estimate: ExportEstimate; formats?: readonly { kind: ExportJobKind; label: string }[] }) {
   const size = `${estimate.items} ${exportUnit(estimate.kind, estimate.items)}${estimate.photos > 0 ? `, ${estimate.photos} ${estimate.photos === 1 ? 'photo' : 'photos'}` : ''}`
   return (
-    <Form method="post" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-border px-3 py-1.5" aria-label={label}>
+    <Form method="post" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-border px-3 py-1.5 sm:max-w-md" aria-label={label}>
       <CsrfInput />
       {formats ? (
         formats.map((format) => (

@@ -68,11 +68,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
   const { api, responseHeaders } = createServerApi(request, context, { form: formData })
-  const { projectId, folderId } = parseDocumentsQuery(new URL(request.url).searchParams)
+  const query = parseDocumentsQuery(new URL(request.url).searchParams)
+  const { projectId, folderId } = query
   const intent = String(formData.get('intent') ?? '')
   const exportKind = exportJobKindOf(intent, REGISTER_EXPORTS.map((format) => format.kind))
   if (exportKind) {
-    const failed = await startBackgroundExport(api, responseHeaders, formData, { kind: exportKind, ...registerJobFilters({ ...parseDocumentsQuery(new URL(request.url).searchParams), projectId: requireProject(projectId) }) })
+    const failed = await startBackgroundExport(api, responseHeaders, formData, { kind: exportKind, ...registerJobFilters({ ...query, projectId: requireProject(projectId) }) })
     return noticeFailure(intent, failed.error, responseHeaders)
   }
   switch (intent) {

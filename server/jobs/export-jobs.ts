@@ -26,6 +26,8 @@ import { enqueueMail } from '#server/domain/mail'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import type { Logger } from '#server/http/logger'
 import { Problem } from '#server/http/problem'
+import type { SpreadsheetFormat } from '#server/domain/formats/table'
+import { EXPORT_JOB_FILES, type ExportJobKind } from '~/lib/exports/types'
 import type { BlobStore } from '#server/storage/blob-store'
 import { claimEach, ClaimLost, startClaimingJob, Stopping, whileHeartbeating, type ClaimingJob } from './claimed-rows'
 
@@ -65,6 +67,11 @@ function tenantRunner(db: Database, tenantId: string, userId: string, now: () =>
   return <T>(work: (ctx: DomainContext) => Promise<T>) => withTenant(db, tenantId, (tx) => work({ tx, actor: { tenantId, userId, roleKey: 'admin' }, now: now() }))
 }
 
+/** A spreadsheet kind's format (items-csv: csv), as its file's extension says. */
+function spreadsheetFormatOf(kind: ExportJobKind): SpreadsheetFormat {
+  return EXPORT_JOB_FILES[kind].extension === 'csv' ? 'csv' : 'xlsx'
+}
+
 /** The file the job asked for, made as its owner would make it on the screen. */
 function makeExport(options: ExportJobOptions, claim: ExportClaim): Promise<FileExport> {
   const { db, store, publicUrl, now = () => new Date() } = options
@@ -78,13 +85,13 @@ function makeExport(options: ExportJobOptions, claim: ExportClaim): Promise<File
       return punchListPdfExport(deps, owner, selectionOf(query, claim.ownerUserId), query.group, query.locale)
     case 'items-csv':
     case 'items-xlsx':
-      return itemsSpreadsheetExport(deps, owner, selectionOf(query, claim.ownerUserId), claim.kind === 'items-csv' ? 'csv' : 'xlsx')
+      return itemsSpreadsheetExport(deps, owner, selectionOf(query, claim.ownerUserId), spreadsheetFormatOf(claim.kind))
     case 'register-csv':
     case 'register-xlsx':
-      return registerSpreadsheetExport(deps, owner, registerQueryOf(query), claim.kind === 'register-csv' ? 'csv' : 'xlsx')
+      return registerSpreadsheetExport(deps, owner, registerQueryOf(query), spreadsheetFormatOf(claim.kind))
     case 'transmittals-csv':
     case 'transmittals-xlsx':
-      return transmittalsSpreadsheetExport(deps, owner, transmittalsQueryOf(query), claim.kind === 'transmittals-csv' ? 'csv' : 'xlsx')
+      return transmittalsSpreadsheetExport(deps, owner, transmittalsQueryOf(query), spreadsheetFormatOf(claim.kind))
   }
 }
 

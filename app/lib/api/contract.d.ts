@@ -10559,7 +10559,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file (attachment): a PDF, or for items-csv and items-xlsx the spreadsheet. */
+            /** @description The file (attachment): a PDF, or for the -csv and -xlsx kinds the spreadsheet. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,7 @@ import { MEDIA_TYPES } from '#server/domain/formats/table'
 import { cursorParam, decodeCursor, limitParam } from '#server/domain/tenancy/paging'
 import { asMember, type DomainContext } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
+import { optional } from '#server/http/query'
 import type { BackendEnv } from '#server/http/env'
 import { idempotent } from '#server/http/idempotency'
 import { requireSession } from '#server/http/session'
@@ -28,8 +29,6 @@ import { PunchListQuery } from './exports'
 const TAG = 'Exports'
 const kind = z.enum(EXPORT_JOB_KINDS, { error: `kind must be one of ${EXPORT_JOB_KINDS.join(', ')}.` })
 
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blank, schema.optional())
 const search = SearchQuerySchema.shape
 
 /**
@@ -182,7 +181,7 @@ export const exportJobRoutes = new Hono<BackendEnv>()
       tag: TAG,
       access: 'session',
       responses: {
-        200: { description: 'The file (attachment): a PDF, or for items-csv and items-xlsx the spreadsheet.', contentType: [MEDIA_TYPES.pdf, MEDIA_TYPES.csv, MEDIA_TYPES.xlsx] },
+        200: { description: 'The file (attachment): a PDF, or for the -csv and -xlsx kinds the spreadsheet.', contentType: [MEDIA_TYPES.pdf, MEDIA_TYPES.csv, MEDIA_TYPES.xlsx] },
         206: { description: 'A byte range.', contentType: [MEDIA_TYPES.pdf, MEDIA_TYPES.csv, MEDIA_TYPES.xlsx] },
         302: 'Only with BLOB_STORE=s3 and S3_PRESIGN_MIN_BYTES: a whole download of at least that size, after the permission check, goes to a short-lived presigned URL of the bucket.',
         304: 'Not modified.',

@@ -15,9 +15,10 @@ import { Problem, problems } from '#server/http/problem'
 import { TransmittalListQuery } from '~/lib/schemas/transmittals'
 import { SearchQuerySchema } from '#server/api/documents/search'
 import { itemsSpreadsheetExport, registerSpreadsheetExport, transmittalsSpreadsheetExport } from '#server/domain/exports/spreadsheets'
-import { MEDIA_TYPES } from '#server/domain/formats/table'
+import { contentTypeOf, MEDIA_TYPES } from '#server/domain/formats/table'
 import { asMember } from '#server/domain/tenancy/context'
 import { operation } from '#server/http/contract'
+import { optional } from '#server/http/query'
 import type { BackendEnv } from '#server/http/env'
 import { requireSession } from '#server/http/session'
 import { preferredLocale } from '~/lib/format'
@@ -29,8 +30,6 @@ import { GROUP_BYS } from '~/lib/reporting/items-query'
  * so the link on the screen is its address with another path, and what one sees is what one gets.
  */
 
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blank, schema.optional())
 
 const filterShape = {
   project: optional(z.uuid({ error: 'project must be a project id.' })),
@@ -59,9 +58,6 @@ function webStreamOf(stream: Readable): ReadableStream<Uint8Array> {
   return Readable.toWeb(stream) as ReadableStream<Uint8Array>
 }
 
-function spreadsheetType(format: 'csv' | 'xlsx'): string {
-  return format === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES.xlsx
-}
 
 /** Stream headers shared by every download: never cached, saved under its name. */
 export function downloadHeaders(mediaType: string, disposition: string): Record<string, string> {
@@ -105,7 +101,7 @@ export const exportRoutes = new Hono<BackendEnv>()
     const { format, ...filters } = c.req.valid('query')
     // The export job writes the same file (above EXPORT_JOB_ITEMS items, the screen starts one instead).
     const made = await itemsSpreadsheetExport({ db, now, publicUrl: config.publicUrl }, session, selectionOf(filters, session.userId), format)
-    return c.body(webStreamOf(made.doc), 200, downloadHeaders(spreadsheetType(format), dispositionOf(made.name, format, now())))
+    return c.body(webStreamOf(made.doc), 200, downloadHeaders(contentTypeOf(format), dispositionOf(made.name, format, now())))
   },
 )
   .get(
@@ -170,7 +166,7 @@ export const exportRoutes = new Hono<BackendEnv>()
       const { format, ...query } = c.req.valid('query')
       // The export job writes the same file (above EXPORT_JOB_ITEMS documents, the screen starts one instead).
       const made = await registerSpreadsheetExport({ db, now, publicUrl: config.publicUrl }, session, query, format)
-      return c.body(webStreamOf(made.doc), 200, downloadHeaders(spreadsheetType(format), dispositionOf(made.name, format, now())))
+      return c.body(webStreamOf(made.doc), 200, downloadHeaders(contentTypeOf(format), dispositionOf(made.name, format, now())))
     },
   )
   .get(
@@ -194,7 +190,7 @@ export const exportRoutes = new Hono<BackendEnv>()
       const { format, ...query } = c.req.valid('query')
       // The export job writes the same file (above EXPORT_JOB_ITEMS transmittals, the screen starts one instead).
       const made = await transmittalsSpreadsheetExport({ db, now, publicUrl: config.publicUrl }, session, { projectId: c.req.param('projectId'), ...query }, format)
-      return c.body(webStreamOf(made.doc), 200, downloadHeaders(spreadsheetType(format), dispositionOf(made.name, format, now())))
+      return c.body(webStreamOf(made.doc), 200, downloadHeaders(contentTypeOf(format), dispositionOf(made.name, format, now())))
     },
   )
   .get(

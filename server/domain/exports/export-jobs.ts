@@ -13,7 +13,7 @@ import { Problem, problems } from '#server/http/problem'
 import { EXPORT_JOB_FILES, type ExportEstimate, exportSubjectOf, type ExportJob, type ExportJobKind, type ExportJobStatus } from '~/lib/exports/types'
 import type { TransmittalStatus } from '~/lib/doc-control/types'
 import type { CdeState } from '~/lib/documents/types'
-import { MEDIA_TYPES } from '#server/domain/formats/table'
+import { contentTypeOf } from '#server/domain/formats/table'
 import type { GroupBy } from '~/lib/reporting/items-query'
 import { reportTitle } from '~/lib/reporting/types'
 import { checkSelection, checkSelectionFound, type ItemsFilters, selectionOf } from './items'
@@ -304,8 +304,7 @@ export async function exportDownload(ctx: DomainContext, id: string): Promise<Se
   }
   const stamp = row.finishedAt ?? row.startedAt
   const file = EXPORT_JOB_FILES[row.kind as ExportJobKind]
-  const contentType = file.extension === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES[file.extension]
-  return { key: row.blobKey, contentType, sha256: row.blobKey.slice(row.blobKey.lastIndexOf('.') + 1), fileName: `${file.name}-${stamp.toISOString().slice(0, 10)}.${file.extension}` }
+  return { key: row.blobKey, contentType: contentTypeOf(file.extension), sha256: row.blobKey.slice(row.blobKey.lastIndexOf('.') + 1), fileName: `${file.name}-${stamp.toISOString().slice(0, 10)}.${file.extension}` }
 }
 
 // ---- The job's side: one tenant's transactions ----

@@ -16,6 +16,11 @@ export const MEDIA_TYPES = {
   pdf: 'application/pdf',
 } as const
 
+/** The content type a file of this format is downloaded with (CSV says it is UTF-8). */
+export function contentTypeOf(extension: keyof typeof MEDIA_TYPES): string {
+  return extension === 'csv' ? `${MEDIA_TYPES.csv}; charset=utf-8` : MEDIA_TYPES[extension]
+}
+
 /** CSV text chunks: the header behind a byte-order mark, then one chunk per batch. */
 export async function* csvChunks<T>(columns: ExportColumn<T>[], batches: AsyncIterable<T[]>): AsyncGenerator<string> {
   yield csvText([columns.map((c) => c.header)], { bom: true })

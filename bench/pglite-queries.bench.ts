@@ -1,18 +1,22 @@
 // What one query and one tenant transaction cost on PGlite through drizzle (docs/performance.md
 // "PGlite's parsers and the tenant transaction"): drizzle as it comes, against the client after
 // server/db/pglite-parsers.ts; and the tenant transaction's settings as two statements, against
-// the one statement server/db/tenancy.ts sends. In-process, one PGlite in memory, no HTTP.
+// the one statement server/db/tenancy.ts sends; then both again with the statements prepared once
+// (server/db/pglite-statements.ts, "Prepared statements on PGlite"). In-process, one PGlite in
+// memory, no HTTP.
 import { PGlite } from '@electric-sql/pglite'
 import { eq, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { parseAsDrizzleOnce } from '#server/db/pglite-parsers'
+import { prepareStatements } from '#server/db/pglite-statements'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5000)
 const items = pgTable('items', { id: integer('id').primaryKey(), title: text('title').notNull(), createdAt: timestamp('created_at', { withTimezone: true }).notNull() })
 
-async function open(parseOnce: boolean) {
+async function open(parseOnce: boolean, prepared = false) {
   const client = await PGlite.create()
+  if (prepared) prepareStatements(client)
   if (parseOnce) parseAsDrizzleOnce(client)
   const db = drizzle({ client })
   await db.execute(sql`create table items (id int primary key, title text not null, created_at timestamptz not null)`)
@@ -48,12 +52,17 @@ const oneStatement = (db: Db) => (n: number) =>
 
 const plain = await open(false)
 const once = await open(true)
+const prepared = await open(true, true)
 console.log(`PGlite ${ROUNDS} rounds each (after 300 to warm up)`)
 const a = await timeIt('primary-key select, drizzle as it comes', select(plain.db))
 const b = await timeIt('primary-key select, parsers once (pglite-parsers.ts)', select(once.db))
 const c = await timeIt('tenant transaction, drizzle as it comes, role and setting apart', twoStatements(plain.db))
 const d = await timeIt('tenant transaction, parsers once, role and setting apart', twoStatements(once.db))
 const e = await timeIt('tenant transaction, parsers once, one statement (tenancy.ts)', oneStatement(once.db))
+const f = await timeIt('primary-key select, prepared statements (pglite-statements.ts)', select(prepared.db))
+const g = await timeIt('tenant transaction, one statement, prepared statements', oneStatement(prepared.db))
 console.log(`select ${(100 * (1 - b / a)).toFixed(0)} % less; tenant transaction ${(100 * (1 - d / c)).toFixed(0)} % less from the parsers, ${(100 * (1 - e / c)).toFixed(0)} % with one statement`)
+console.log(`prepared statements: select ${(100 * (1 - f / b)).toFixed(0)} % less than parsers once, tenant transaction ${(100 * (1 - g / e)).toFixed(0)} % less than one statement`)
 await plain.client.close()
 await once.client.close()
+await prepared.client.close()

@@ -24,6 +24,7 @@ import * as oidcSchema from './schema-oidc'
 import * as opsSchema from './schema-ops'
 import * as exportsSchema from './schema-exports'
 import { parseAsDrizzleOnce } from './pglite-parsers'
+import { prepareStatements } from './pglite-statements'
 import { takeTurns } from './turns'
 import { countStatements } from './statements'
 
@@ -149,6 +150,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 export async function openPglite(dir: string, migrationsFolder: string, loadDataDir?: Blob): Promise<{ client: PGlite; db: Database }> {
   // pg_trgm: document search finds partial numbers (migration 0015 creates the extension).
   const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } })
+  prepareStatements(client)
   parseAsDrizzleOnce(client)
   takeTurns(client)
   countTransactionEnds(client)

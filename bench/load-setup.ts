@@ -123,10 +123,10 @@ function serverLog(port: number): Record<string, string> {
   return folder ? { LOG_LEVEL: 'info', LOG_FILE: path.join(folder, `server-${port}.log`) } : {}
 }
 
-export async function launch(env: Record<string, string>): Promise<Instance> {
+export async function launch(env: Record<string, string>, nodeArgs: string[] = []): Promise<Instance> {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(process.execPath, [serverFile], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, serverFile], {
     env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: base, SESSION_SECRET, SEED: 'false', LOG_LEVEL: 'warn', ...serverLog(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -7,7 +7,9 @@
 // /metrics' db_statements_total around a few answers one after another.
 // `npm run bench -- screen-cost [--seconds 5] [--connections 20] [--only pglite,postgres]`; with
 // `--log`, no CPU figures: each answer's statements are printed, one answer after a warm-up
-// (DB_STATEMENT_LOG; a background job's statement may fall between them).
+// (DB_STATEMENT_LOG; a background job's statement may fall between them). `--answer <text>` keeps
+// the answers whose path contains it; `--cpu-prof <dir>` has the server write a CPU profile there
+// when it stops (node --cpu-prof: where the remaining time goes).
 // Needs `npm run build` first. The figures want a quiet machine: say how quiet it was beside them.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, existsSync } from 'node:fs'
@@ -27,7 +29,7 @@ import { launch, migrationsFolder, POSTGRES_URL, removeFolder, rootDir, scratchF
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, only: { type: 'string' }, items: { type: 'string', default: '2000' }, log: { type: 'boolean', default: false } },
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, only: { type: 'string' }, items: { type: 'string', default: '2000' }, log: { type: 'boolean', default: false }, answer: { type: 'string' }, 'cpu-prof': { type: 'string' } },
 })
 const SECONDS = Number(values.seconds)
 const CONNECTIONS = Number(values.connections)
@@ -41,6 +43,10 @@ type Answer = { label: string; path: string; html: boolean }
 type Row = { label: string; cpuMs: number; dbMs?: number | undefined; rps: number; statements?: number | undefined; failed: number }
 
 function answers(itemId: string): Answer[] {
+  return allAnswers(itemId).filter((answer) => !values.answer || answer.path.includes(values.answer))
+}
+
+function allAnswers(itemId: string): Answer[] {
   return [
     { label: 'GET /api/health/live (liveness)', path: '/api/health/live', html: false },
     { label: 'GET /api/health', path: '/api/health', html: false },
@@ -150,7 +156,8 @@ async function seedFor(db: Database, config: ReturnType<typeof configFor>): Prom
 
 async function run(name: string, env: Record<string, string>, data: Data, dbPids: () => Promise<number[]>): Promise<void> {
   if (values.log) return logStatements(name, env, data)
-  const server: Instance = await launch({ ...env, METRICS_TOKEN })
+  const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : []
+  const server: Instance = await launch({ ...env, METRICS_TOKEN }, profile)
   try {
     const rows: Row[] = [await bare()]
     for (const answer of answers(data.itemId)) {

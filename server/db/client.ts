@@ -8,29 +8,17 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
-import * as identitySchema from './schema'
-import * as adminSchema from './schema-admin'
-import * as docControlSchema from './schema-doc-control'
-import * as documentSchema from './schema-documents'
-import * as observabilitySchema from './schema-observability'
-import * as photoSchema from './schema-photos'
-import * as realtimeSchema from './schema-realtime'
-import * as reportingSchema from './schema-reporting'
-import * as settingsSchema from './schema-settings'
-import * as licensingSchema from './schema-licensing'
-import * as billingSchema from './schema-billing'
-import * as storeSchema from './schema-store'
-import * as oidcSchema from './schema-oidc'
-import * as opsSchema from './schema-ops'
-import * as exportsSchema from './schema-exports'
 import { parseAsDrizzleOnce } from './pglite-parsers'
 import { prepareStatements } from './pglite-statements'
 import { takeTurns } from './turns'
 import { countStatements } from './statements'
 
-const schema = { ...identitySchema, ...reportingSchema, ...photoSchema, ...realtimeSchema, ...documentSchema, ...docControlSchema, ...adminSchema, ...settingsSchema, ...observabilitySchema, ...licensingSchema, ...billingSchema, ...storeSchema, ...oidcSchema, ...opsSchema, ...exportsSchema }
-
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
+/**
+ * drizzle without a schema: the code builds every query with the query builder and never uses the
+ * relational queries (`db.query.…`), which a schema would give. With one, drizzle built a query
+ * helper for each of our 87 tables at the start of every transaction.
+ */
+export type Database = PgDatabase<PgQueryResultHKT>
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]
 
 export type DatabaseHandle = {
@@ -108,7 +96,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // would be an unhandled 'error' event that ends the process. The transaction's next statement
     // fails with the same error (answered 503) and the pool discards the client when it comes back.
     pool.on('connect', (client) => client.on('error', () => {}))
-    const db = drizzlePg({ client: pool, schema }) as unknown as Database
+    const db = drizzlePg({ client: pool }) as unknown as Database
     return {
       db,
       driver: 'postgres',
@@ -160,7 +148,7 @@ export async function openPglite(dir: string, migrationsFolder: string, loadData
     await client.close()
     throw error
   }
-  return { client, db: drizzlePglite({ client, schema }) as unknown as Database }
+  return { client, db: drizzlePglite({ client }) as unknown as Database }
 }
 
 /**

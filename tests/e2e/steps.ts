@@ -122,8 +122,11 @@ export async function signOut(page: Page, displayName: string): Promise<void> {
  */
 export async function openMainDestination(page: Page, name: string): Promise<void> {
   const nav = page.getByRole('navigation', { name: 'Main' })
+  // isVisible() does not wait: read the bar once the page shows it, not while it is replaced.
+  await nav.waitFor()
   const link = nav.getByRole('link', { name, exact: true })
-  if (!(await link.isVisible())) await nav.getByText('More', { exact: true }).click()
+  // "More" names the current destination after it (", current: Projects") when that is in its menu.
+  if (!(await link.isVisible())) await nav.locator('summary', { hasText: /^More\b/ }).click()
   await link.click()
 }
 

@@ -46,7 +46,7 @@ export function prepareStatements(client: PGlite, max = PREPARED_STATEMENTS_MAX)
         prepared.delete(text)
         prepared.set(text, statement)
       } else {
-        statement = await prepare(text, options)
+        statement = await prepare(text)
       }
       let messages
       try {
@@ -56,7 +56,7 @@ export function prepareStatements(client: PGlite, max = PREPARED_STATEMENTS_MAX)
         // transaction the error has already failed it, as any error does; alone it runs again.
         if ((error as { code?: string }).code !== '0A000' || !top) throw error
         await forget(text)
-        statement = await prepare(text, options)
+        statement = await prepare(text)
         messages = await execute(statement, params, options)
       }
       const [results] = parse.parseResults(messages, client.parsers, options)
@@ -67,12 +67,9 @@ export function prepareStatements(client: PGlite, max = PREPARED_STATEMENTS_MAX)
     }
   }
 
-  async function prepare(text: string, options: QueryOptions | undefined): Promise<Prepared> {
+  async function prepare(text: string): Promise<Prepared> {
     const name = `pglite_prepared_${++named}`
-    const messages = await client.execProtocolStream(joined([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), {
-      syncToFs: false,
-      ...(options?.onNotice && { onNotice: options.onNotice }),
-    })
+    const messages = await client.execProtocolStream(joined([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false })
     const statement = { name, types: parse.parseDescribeStatementResults(messages) }
     prepared.set(text, statement)
     if (prepared.size > max) await forget(prepared.keys().next().value as string)
@@ -100,7 +97,7 @@ export function prepareStatements(client: PGlite, max = PREPARED_STATEMENTS_MAX)
     await client.execProtocolStream(joined([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false, throwOnError: false })
   }
 
-  const ownQuery = (options: QueryOptions | undefined, text: string) => Boolean(options?.blob || options?.paramTypes || text.includes('/dev/blob'))
+  const ownQuery = (options: QueryOptions | undefined, text: string) => Boolean(options?.blob || options?.paramTypes || options?.onNotice || text.includes('/dev/blob'))
 
   client.query = (async (text: string, params: unknown[] = [], options?: QueryOptions) => {
     if (ownQuery(options, text)) return original(text, params, options)

@@ -30,7 +30,6 @@ import { GROUP_BYS } from '~/lib/reporting/items-query'
  * so the link on the screen is its address with another path, and what one sees is what one gets.
  */
 
-
 const filterShape = {
   project: optional(z.uuid({ error: 'project must be a project id.' })),
   report: optional(z.uuid({ error: 'report must be a report id.' })),
@@ -57,7 +56,6 @@ export const PunchListQuery = z.object({ ...filterShape, group: optional(z.enum(
 function webStreamOf(stream: Readable): ReadableStream<Uint8Array> {
   return Readable.toWeb(stream) as ReadableStream<Uint8Array>
 }
-
 
 /** Stream headers shared by every download: never cached, saved under its name. */
 export function downloadHeaders(mediaType: string, disposition: string): Record<string, string> {

@@ -22,8 +22,8 @@ export const CHROMIUM_PATH = ['/usr/bin/chromium-headless-shell', '/usr/bin/chro
 const rootDir = fileURLToPath(new URL('../..', import.meta.url))
 const serverEntry = path.join(rootDir, 'build/node/index.js')
 /**
- * How many browser files share the machine (vitest.config.ts runs E2E_WORKERS at once, one by
- * default): on two cores each runs about that many times slower than alone, or worse.
+ * How many browser files share the machine (vitest.config.ts runs E2E_WORKERS at once and sets it
+ * for the workers: two on two cores): on two cores each runs up to that many times slower than alone.
  */
 export const FILES_AT_ONCE = Number(process.env.E2E_WORKERS) || 1
 
@@ -474,11 +474,12 @@ type Violation = { id: string; impact: string | null; help: string; helpUrl: str
  *
  * JavaScript off: axe cannot run there (timers never fire in a page without script, so axe.run
  * never settles). We take the page's DOM as parsed without script (page.content()), and check it in
- * a separate JS-enabled context with the same viewport and cookies, served at the same URL so the
- * same stylesheets and images load. The snapshot is served with `script-src 'none'` so the app's
- * scripts cannot hydrate it into the JS-on page, and its <noscript> elements are renamed to an
- * inert custom element, because a scripting browser would not render their content while a user
- * without JavaScript sees it. Limit: live form values typed in the page are not in the snapshot.
+ * a separate JS-enabled context with the same viewport and cookies (one per browser and kind of
+ * screen, kept: the inspector below), served at the same URL so the same stylesheets and images
+ * load. The snapshot is served with a script-src that allows axe alone, so the app's scripts cannot
+ * hydrate it into the JS-on page, and its <noscript> elements are renamed to an inert custom
+ * element, because a scripting browser would not render their content while a user without
+ * JavaScript sees it. Limit: live form values typed in the page are not in the snapshot.
  */
 export async function checkAccessibility(page: Page): Promise<void> {
   // The whole page: an element a journey waited for can show while the rest is still arriving
@@ -593,8 +594,30 @@ export function shapeOf(html: string): string {
 
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 
-async function runAxe(page: Page): Promise<Violation[]> {
-  if (await page.evaluate(() => !('axe' in window))) await page.evaluate(axeSource)
+/**
+ * Runs axe in the page. `scriptUrl`: where the page may load axe from as a script (the snapshot's
+ * inspector serves it, and a page loaded again in the same renderer then reuses its compiled code);
+ * without, the source is evaluated through the DevTools protocol, which the journey's own page
+ * needs (its Content-Security-Policy is the portal's, which allows no script but its own).
+ */
+async function runAxe(page: Page, scriptUrl?: string): Promise<Violation[]> {
+  if (await page.evaluate(() => !('axe' in window))) {
+    if (scriptUrl) {
+      await page.evaluate(
+        (src) =>
+          new Promise<void>((resolve, reject) => {
+            const script = document.createElement('script')
+            script.src = src
+            script.onload = () => resolve()
+            script.onerror = () => reject(new Error(`axe-core did not load from ${src}`))
+            document.head.append(script)
+          }),
+        scriptUrl,
+      )
+    } else {
+      await page.evaluate(axeSource)
+    }
+  }
   return page.evaluate(async () => {
     // Check what the user sees once it settles: a button that just changed variant is, for its
     // 150-ms colour transition, a mix of both looks (grey on light blue), which is not a state
@@ -602,8 +625,24 @@ async function runAxe(page: Page): Promise<Violation[]> {
     const settling = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
     const settled = Promise.all(settling.map((a) => a.finished.catch(() => undefined)))
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2000))])
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe
-    const results = await axe.run(document, { resultTypes: ['violations'] })
+    type Audit = { rules?: Array<{ id: string; impact?: string; any: unknown[]; all: unknown[]; none: unknown[] }>; checks?: Record<string, { impact?: string }> }
+    const axe = (window as unknown as { axe: { _audit?: Audit; run(context: Document, options: object): Promise<AxeResults> } }).axe
+    // Only the rules that can report a serious or critical violation, the ones this check fails on:
+    // a rule with its own impact reports every violation at it (axe-core's finalizeRuleResult), one
+    // without reports its failed checks' highest. The others (landmarks, region, heading-order, all
+    // moderate or minor) cannot change the outcome. Read from axe itself, so an upgrade that changes
+    // an impact changes the set; an impact it does not know, or an _audit of another shape, keeps
+    // every rule.
+    const rules: Record<string, { enabled: false }> = {}
+    const audit = axe._audit
+    const mild = (impact: string | undefined) => impact === 'minor' || impact === 'moderate'
+    if (Array.isArray(audit?.rules) && audit.checks) {
+      for (const rule of audit.rules) {
+        const checkImpacts = [...rule.any, ...rule.all, ...rule.none].map((check) => audit.checks?.[typeof check === 'string' ? check : String((check as { id?: unknown }).id)]?.impact)
+        if (rule.impact ? mild(rule.impact) : checkImpacts.length > 0 && checkImpacts.every(mild)) rules[rule.id] = { enabled: false }
+      }
+    }
+    const results = await axe.run(document, { resultTypes: ['violations'], rules })
     return results.violations.map((v) => ({
       id: v.id,
       impact: v.impact ?? null,
@@ -614,32 +653,83 @@ async function runAxe(page: Page): Promise<Violation[]> {
   })
 }
 
+/** Where the inspector serves axe-core (a path the portal has no route for). */
+const AXE_PATH = '/__e2e/axe-core.min.js'
+
+/**
+ * The page, per browser and kind of screen (viewport, touch, locale, time zone), where snapshots
+ * of pages without JavaScript are checked: one JS-enabled context, made at the first check and
+ * kept until the browser closes. A new context for each check cost a renderer process, axe compiled
+ * cold and the stylesheets fetched again: about three quarters of a second a check. The snapshot and
+ * axe are served by one route; everything else (stylesheets, images) comes from the portal with the
+ * journey's cookies, copied in before each check.
+ */
+type Inspector = { page: Page; snapshot?: { url: string; html: string; origin: string }; turn: Promise<unknown> }
+const inspectors = new WeakMap<Browser, Map<string, Promise<Inspector>>>()
+
+function inspectorFor(browser: Browser, contextOptions: BrowserContextOptions): Promise<Inspector> {
+  const { storageState: _state, baseURL: _base, javaScriptEnabled: _js, ...screen } = contextOptions
+  const key = JSON.stringify(screen)
+  let byScreen = inspectors.get(browser)
+  if (!byScreen) inspectors.set(browser, (byScreen = new Map()))
+  let inspector = byScreen.get(key)
+  if (!inspector) {
+    inspector = (async () => {
+      const context = await browser.newContext({ ...screen, javaScriptEnabled: true })
+      const made: Inspector = { page: await context.newPage(), turn: Promise.resolve() }
+      await context.route(
+        (url) => url.pathname === AXE_PATH || url.href === made.snapshot?.url,
+        async (route) => {
+          const snapshot = made.snapshot
+          if (new URL(route.request().url()).pathname === AXE_PATH) {
+            return route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: axeSource })
+          }
+          if (!snapshot || route.request().resourceType() !== 'document') return route.continue()
+          return route.fulfill({
+            status: 200,
+            // Only axe may run: the app's own scripts would hydrate the snapshot into the JS-on page.
+            headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': `script-src ${snapshot.origin}${AXE_PATH}` },
+            body: snapshot.html,
+          })
+        },
+      )
+      return made
+    })()
+    byScreen.set(key, inspector)
+    // A failed start is made again by the next check.
+    inspector.catch(() => byScreen.delete(key))
+  }
+  return inspector
+}
+
+/**
+ * JavaScript off: the page's DOM as parsed without script, checked in the inspector (above) at the
+ * same URL with the journey's cookies, its <noscript> elements renamed to an inert custom element
+ * (a scripting browser would not render their content, while a user without JavaScript sees it).
+ */
 async function axeOnSnapshot(page: Page, contextOptions: BrowserContextOptions): Promise<Violation[]> {
   const browser = page.context().browser()
   if (!browser) throw new Error('checkAccessibility: the page has no browser')
   const url = page.url()
-  const withoutHash = url.split('#')[0]
   const html = (await page.content()).replace(/<(\/?)noscript\b/gi, '<$1sp-noscript')
-  const inspection = await browser.newContext({
-    ...contextOptions,
-    javaScriptEnabled: true,
-    storageState: await page.context().storageState(),
+  const cookies = await page.context().cookies()
+  const inspector = await inspectorFor(browser, contextOptions)
+  // One check at a time per inspector: its page shows one snapshot.
+  const check = inspector.turn.then(async () => {
+    const context = inspector.page.context()
+    await context.clearCookies()
+    if (cookies.length > 0) await context.addCookies(cookies)
+    const withoutHash = url.split('#')[0]!
+    // From the same address to one with a #fragment would only scroll the snapshot shown before.
+    if (inspector.page.url().split('#')[0] === withoutHash) await inspector.page.goto('about:blank')
+    inspector.snapshot = { url: withoutHash, html, origin: new URL(url).origin }
+    try {
+      await inspector.page.goto(url)
+      return await runAxe(inspector.page, AXE_PATH)
+    } finally {
+      inspector.snapshot = undefined
+    }
   })
-  try {
-    const inspect = await inspection.newPage()
-    await inspect.route(
-      (target) => target.href === withoutHash,
-      (route) =>
-        route.fulfill({
-          status: 200,
-          headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "script-src 'none'" },
-          body: html,
-        }),
-      { times: 1 },
-    )
-    await inspect.goto(url)
-    return await runAxe(inspect)
-  } finally {
-    await inspection.close()
-  }
+  inspector.turn = check.catch(() => undefined)
+  return check
 }

@@ -14,8 +14,13 @@ const alias = {
  */
 const DATABASE_SUITE_WORKERS = Math.max(2, Math.min(4, availableParallelism()))
 
-/** Browser files at once: E2E_WORKERS, else one (see the e2e project). */
-const E2E_WORKERS = Number(process.env.E2E_WORKERS) || 1
+/**
+ * Browser files at once: E2E_WORKERS, else two where there are two cores (see the e2e project).
+ * Written back to the environment, which the e2e workers inherit: the harness scales its bounds by
+ * it (tests/e2e/harness.ts FILES_AT_ONCE).
+ */
+const E2E_WORKERS = Number(process.env.E2E_WORKERS) || Math.min(2, availableParallelism())
+process.env.E2E_WORKERS = String(E2E_WORKERS)
 
 // A separate config so the reactRouter() Vite plugin never runs under vitest.
 export default defineConfig({
@@ -91,11 +96,11 @@ export default defineConfig({
           // Bounds for a stuck machine, scaled by the files sharing it (tests/e2e/harness.ts bound()).
           testTimeout: 60_000 * E2E_WORKERS,
           hookTimeout: 120_000 * E2E_WORKERS,
-          // One file at a time: a file's portal and Chromium already keep CI's two cores busy, and
-          // two files at once made every journey over twice as slow (the clean-clone run of
-          // 2026-11-27: admin-shell 66 s beside another file, 27 s alone on a slower machine), so
-          // the suite took longer, not shorter. Each file has its own portal, port and data folder
-          // (harness.ts), so E2E_WORKERS=2 stays possible on a machine with more cores.
+          // Two files at once on two cores: a file alone keeps 1.36 of them busy (a journey is a
+          // chain of browser, portal and test runner, each waiting on the other), two keep 1.8
+          // busy, and the suite took 1,116 s instead of 1,712 (docs/performance.md, 2026-11-29).
+          // Each file has its own portal, port, data folder and browser (harness.ts); the
+          // accessibility marks are shared, so a screen state is checked once between them.
           maxWorkers: E2E_WORKERS,
         },
       },

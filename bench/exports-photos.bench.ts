@@ -99,7 +99,7 @@ const started = performance.now()
 const out = sink()
 const images = storeImages(store)
 if (which === 'punch-list') {
-  const doc = createPdf({ title: 'Punch list', author: 'bench', footer: 'Bench · Punch list', now: clock.now })
+  const doc = await createPdf({ title: 'Punch list', author: 'bench', footer: 'Bench · Punch list', now: clock.now })
   const done = pipeline(doc, out.stream)
   async function* batches(): AsyncGenerator<Item[]> {
     for (let start = 1; start <= ITEMS; start += BATCH) yield Array.from({ length: Math.min(BATCH, ITEMS - start + 1) }, (_, i) => itemOf(start + i))
@@ -123,7 +123,7 @@ if (which === 'punch-list') {
     revision: 1,
     itemCounts: { open: ITEMS, closeRequested: 0, closed: 0 },
   }
-  const doc = createPdf({ title: 'Weekly walk', author: 'bench', footer: 'Weekly walk', now: clock.now })
+  const doc = await createPdf({ title: 'Weekly walk', author: 'bench', footer: 'Weekly walk', now: clock.now })
   const done = pipeline(doc, out.stream)
   async function* entries(): AsyncGenerator<ItemWithResponses[]> {
     for (let start = 1; start <= ITEMS; start += BATCH) {

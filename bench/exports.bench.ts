@@ -75,7 +75,7 @@ const columns = itemColumns(new Map([['glazing', 'Glazing']]), 'http://portal.be
 
 await measure(`punch list PDF, ${PUNCH_LIST_ITEMS} items (pdfkit)`, async () => {
   const out = sink()
-  const doc = createPdf({ title: 'Punch list', author: 'bench', footer: 'Bench · Punch list', now: clock.now })
+  const doc = await createPdf({ title: 'Punch list', author: 'bench', footer: 'Bench · Punch list', now: clock.now })
   const done = pipeline(doc, out.stream)
   const meta = { organisation: 'Bench', title: 'Punch list', filters: [], madeBy: 'bench', groupBy: 'package' as const, packageName: (k: string) => k, publicUrl: 'http://portal.bench', clock }
   // Without photos: bench/exports-photos.bench.ts measures them.

@@ -109,7 +109,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const metricsPort = config.metrics.port
   const metricsListener = metricsPort === undefined ? undefined : await startMetricsListener({ ...config.metrics, port: metricsPort, metrics: backend.metrics, logger })
   // Off unless the OTEL_* variables ask for it (server/http/tracing.ts).
-  const tracing = startTracing(env, logger)
+  const tracing = await startTracing(env, logger)
   const diagnostics = startDiagnostics({ db: database.db, config, store: blobStoreFor(config), logger: jobs })
   return {
     config,

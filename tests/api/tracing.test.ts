@@ -65,16 +65,16 @@ function attribute(span: OtlpSpan, key: string): string | number | undefined {
 }
 
 /** Tracing on, as ops turn it on: the standard variables, read by the SDK from the environment. */
-function startOtlp(): Tracing {
+async function startOtlp(): Promise<Tracing> {
   vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.url)
   vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/json')
-  const started = startTracing(process.env, logger)
+  const started = await startTracing(process.env, logger)
   if (!started) throw new Error('tracing did not start')
   return started
 }
 
 test('an API call is a server span named after its route, with a database span of the same trace; both carry the correlation id', async () => {
-  tracing = startOtlp()
+  tracing = await startOtlp()
   const correlationId = `trace-${randomUUID()}`
 
   const response = await t.fetch('/api/health', { headers: { 'x-correlation-id': correlationId } })
@@ -96,7 +96,7 @@ test('an API call is a server span named after its route, with a database span o
 })
 
 test('one trace from a page through its loader’s API call to the database, every span with the page’s correlation id', async () => {
-  tracing = startOtlp()
+  tracing = await startOtlp()
   const door = createFrontDoor({
     config: t.config,
     logger,
@@ -127,7 +127,7 @@ test('one trace from a page through its loader’s API call to the database, eve
 })
 
 test('queries outside a request (background jobs) make no spans', async () => {
-  tracing = startOtlp()
+  tracing = await startOtlp()
 
   await t.db.select().from(tenants).limit(1)
   await tracing.flush()
@@ -138,7 +138,7 @@ test('queries outside a request (background jobs) make no spans', async () => {
 test('with no OTEL_* variables, with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, tracing stays off and nothing is exported', async () => {
   const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
   for (const env of [{}, { ...endpoint, OTEL_SDK_DISABLED: 'true' }, { ...endpoint, OTEL_TRACES_EXPORTER: 'none' }]) {
-    expect(startTracing(env, logger), JSON.stringify(env)).toBeUndefined()
+    expect(await startTracing(env, logger), JSON.stringify(env)).toBeUndefined()
   }
   expect(tracingOn()).toBe(false)
 

@@ -216,7 +216,7 @@ export const exportRoutes = new Hono<BackendEnv>()
       if (!contents) throw new Problem(problems.notFound('The transmittal was not found.'))
       const at = now()
       const clock = { now: at, locale: preferredLocale(c.req.header('accept-language')), timeZone: site.timeZone }
-      const doc = createPdf({ title: `Transmittal ${contents.number}`, author: contents.sentBy ?? site.name, footer: `Transmittal ${contents.number}`, now: at })
+      const doc = await createPdf({ title: `Transmittal ${contents.number}`, author: contents.sentBy ?? site.name, footer: `Transmittal ${contents.number}`, now: at })
       writeCoverSheet(doc, contents, clock)
       doc.end()
       return c.body(Readable.toWeb(doc) as ReadableStream<Uint8Array>, 200, downloadHeaders(MEDIA_TYPES.pdf, dispositionOf(contents.number, 'pdf')))

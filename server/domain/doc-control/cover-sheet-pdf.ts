@@ -65,7 +65,7 @@ export function writeCoverSheet(doc: Pdf, c: PackageContents, clock: Clock): voi
 
 /** The cover sheet's bytes (a page or two: small enough to hold whole for the ZIP). */
 export async function coverSheetPdf(c: PackageContents, clock: Clock): Promise<Buffer> {
-  const doc = createPdf({ title: `Transmittal ${c.number}`, author: c.sentBy ?? 'Site Portal', footer: `Transmittal ${c.number}`, now: c.sentAt ?? clock.now })
+  const doc = await createPdf({ title: `Transmittal ${c.number}`, author: c.sentBy ?? 'Site Portal', footer: `Transmittal ${c.number}`, now: c.sentAt ?? clock.now })
   const chunks: Buffer[] = []
   doc.on('data', (chunk: Buffer) => chunks.push(chunk))
   const done = new Promise<void>((resolve, reject) => {

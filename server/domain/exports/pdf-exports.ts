@@ -47,7 +47,7 @@ export async function reportPdfExport(deps: PdfDeps, session: Session, reportId:
   const { report, facts } = await asMember(db, session, now(), async (ctx) => ({ report: await getReport(ctx, reportId), facts: await checkSelection(ctx, {}) }))
   const at = now()
   const name = reportTitle(report.title)
-  const doc = createPdf({ title: name, author: facts.madeBy, footer: name, now: at })
+  const doc = await createPdf({ title: name, author: facts.madeBy, footer: name, now: at })
   const meta = {
     organisation: facts.organisation,
     logoKey: facts.logoKey,
@@ -71,7 +71,7 @@ export async function punchListPdfExport(deps: PdfDeps, session: Session, select
   const { db, now } = deps
   const facts = await asMember(db, session, now(), (ctx) => checkSelection(ctx, selection))
   const at = now()
-  const doc = createPdf({ title: 'Punch list', author: facts.madeBy, footer: `${facts.organisation} · Punch list`, now: at })
+  const doc = await createPdf({ title: 'Punch list', author: facts.madeBy, footer: `${facts.organisation} · Punch list`, now: at })
   const meta = {
     organisation: facts.organisation,
     title: 'Punch list',

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import PDFDocument from 'pdfkit'
+import type PDFDocument from 'pdfkit'
 
 /**
  * PDFs through pdfkit (docs/exports.md): pages are written to the stream as they are finished, so
@@ -24,8 +24,10 @@ type Weight = 'regular' | 'bold'
 export const PAGE = { size: 'A4' as const, margin: 42, footer: 24 }
 
 /** A new A4 document with the fonts registered, "name · page N" at the foot of every page. */
-export function createPdf(options: { title: string; author: string; footer: string; now: Date }): Pdf {
-  const doc = new PDFDocument({
+export async function createPdf(options: { title: string; author: string; footer: string; now: Date }): Promise<Pdf> {
+  // Loaded at the first PDF, not at the server's start (pdfkit with fontkit is about a twentieth of it).
+  const { default: PDFDocumentClass } = await import('pdfkit')
+  const doc = new PDFDocumentClass({
     size: PAGE.size,
     margins: { top: PAGE.margin, left: PAGE.margin, right: PAGE.margin, bottom: PAGE.margin + PAGE.footer },
     info: { Title: options.title, Author: options.author, Creator: 'Site Portal', CreationDate: options.now },

@@ -1,4 +1,3 @@
-import mjml2html from 'mjml'
 import { escapeHtml, safeUrl } from './sanitize'
 
 /**
@@ -48,6 +47,8 @@ let compiled: Promise<string> | undefined
 /** The layout's HTML with its placeholders (compiled on first use, then kept). */
 export function compiledLayout(): Promise<string> {
   compiled ??= (async () => {
+    // Loaded here, at the first mail, not at the server's start (mjml and juice are a tenth of it).
+    const { default: mjml2html } = await import('mjml')
     // mjml 5's mjml2html answers a promise.
     const result = await mjml2html(SOURCE, { validationLevel: 'strict', minify: false, fonts: {} })
     for (const slot of Object.values(SLOTS)) if (!result.html.includes(slot)) throw new Error(`mail layout: placeholder ${slot} lost in compilation`)

@@ -144,7 +144,7 @@ test('JS on, phone: offline the assigned item opens from the copy; a response wi
   await alex.page.goto(`/items/${item.id}`)
   await signIn(alex.page, DEMO.admin.email, DEMO.admin.password)
   await expectScreen(alex.page, 'Enter your authentication code')
-  await alex.page.getByLabel('Authentication code').fill(await nextAdminCode())
+  await alex.page.getByLabel('Authentication code').fill(await nextAdminCode(portal.baseUrl))
   await alex.page.getByRole('button', { name: 'Continue' }).click()
   await alex.page.getByRole('heading', { level: 1, name: `#${item.number} ${item.title}` }).waitFor()
   await alex.page.locator('[data-realtime-status="connected"]').waitFor({ state: 'attached' })

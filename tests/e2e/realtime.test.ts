@@ -57,7 +57,7 @@ async function openItemAs(who: 'user' | 'admin', item: Item, viewport: Viewport 
   await signIn(page, DEMO[who].email, DEMO[who].password)
   if (who === 'admin') {
     await expectScreen(page, 'Enter your authentication code')
-    await page.getByLabel('Authentication code').fill(await nextAdminCode())
+    await page.getByLabel('Authentication code').fill(await nextAdminCode(new URL(page.url()).origin))
     await page.getByRole('button', { name: 'Continue' }).click()
   }
   await page.getByRole('heading', { level: 1, name: `#${item.number} ${item.title}` }).waitFor()

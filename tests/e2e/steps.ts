@@ -45,26 +45,32 @@ export async function signInDemoAdmin(page: Page): Promise<void> {
 }
 
 /**
- * The demo admin's next authentication code. A code is accepted once, so a second admin sign-in
- * in the same 30 s uses the next step's code (the server accepts one step of drift) and a third
- * waits for the clock.
+ * The demo admin's next authentication code for the portal at `origin`. A code is accepted once,
+ * so a second admin sign-in in the same 30 s uses the next step's code (the server accepts one
+ * step of drift) and a third waits for the clock.
  */
-export async function nextAdminCode(): Promise<string> {
+export async function nextAdminCode(origin: string): Promise<string> {
   for (;;) {
-    const code = await adminCodeWithoutWaiting()
+    const code = await adminCodeWithoutWaiting(origin)
     if (code) return code
     const step = Math.floor(Date.now() / 30_000)
     await new Promise((resolve) => setTimeout(resolve, (step + 1) * 30_000 - Date.now() + 50))
   }
 }
 
-let lastStep = 0
-/** The demo admin's next code when the clock allows one now (it counts as used), else undefined. */
-async function adminCodeWithoutWaiting(): Promise<string | undefined> {
+/**
+ * Per portal (its origin), the last time step whose code a journey used. The server refuses a step
+ * used before in its own database, and each file's portal has its own: a worker's files share this
+ * module (isolate: false), and one shared step made a file's first admin sign-in wait up to 30 s
+ * for the codes the file before it had used on another portal.
+ */
+const lastSteps = new Map<string, number>()
+/** The demo admin's next code on the portal at `origin` when the clock allows one now (it counts as used), else undefined. */
+async function adminCodeWithoutWaiting(origin: string): Promise<string | undefined> {
   const step = Math.floor(Date.now() / 30_000)
-  const usable = Math.max(step, lastStep + 1)
+  const usable = Math.max(step, (lastSteps.get(origin) ?? 0) + 1)
   if (usable > step + 1) return undefined
-  lastStep = usable
+  lastSteps.set(origin, usable)
   return currentTotp(DEMO.adminTotpSecret, new Date(usable * 30_000))
 }
 
@@ -84,14 +90,14 @@ export async function enterAdminCode(page: Page, kind: 'admin' | 'user' = 'admin
   await expectScreen(page, 'Enter your authentication code')
   const url = new URL(page.url())
   const key = `${url.origin} ${kind}`
-  const code = await adminCodeWithoutWaiting()
+  const code = await adminCodeWithoutWaiting(url.origin)
   const earlier = adminSessions.get(key)
   if (!code && earlier && (await stillSignedIn(url.origin, earlier, kind))) {
     await page.context().addCookies(earlier)
     await page.goto(url.searchParams.get('redirectTo') || '/')
     return
   }
-  await page.getByLabel('Authentication code').fill(code ?? (await nextAdminCode()))
+  await page.getByLabel('Authentication code').fill(code ?? (await nextAdminCode(url.origin)))
   await page.getByRole('button', { name: 'Continue' }).click()
   await page.waitForURL((next) => next.pathname !== url.pathname)
   adminSessions.set(key, await page.context().cookies(url.origin))
@@ -197,7 +203,7 @@ export async function demoAdminApi(baseUrl: string, options: { admin?: boolean }
   const api = portalApi(baseUrl)
   await api.send('GET', '/auth/session')
   await api.call('POST', options.admin ? '/auth/admin/login' : '/auth/login', { email: DEMO.admin.email, password: DEMO.admin.password })
-  await api.call('POST', '/auth/mfa/verify', { code: await nextAdminCode() })
+  await api.call('POST', '/auth/mfa/verify', { code: await nextAdminCode(new URL(baseUrl).origin) })
   return api
 }
 

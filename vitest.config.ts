@@ -9,17 +9,18 @@ const alias = {
 }
 
 /**
- * The database suites are CPU-bound in their own processes (PGlite in each test file's worker), and
- * vitest's default of one worker fewer than the cores leaves one of CI's two cores idle.
+ * The suites that run in node (unit, realtime, api, fuzz) are CPU-bound in their own workers
+ * (PGlite in each database test file's), and vitest's default of one worker fewer than the cores
+ * leaves one of CI's two cores idle.
  */
-const DATABASE_SUITE_WORKERS = Math.max(2, Math.min(4, availableParallelism()))
+const NODE_SUITE_WORKERS = Math.max(2, Math.min(4, availableParallelism()))
 
 /**
- * Browser files at once: E2E_WORKERS, else two where there are two cores (see the e2e project).
- * Written back to the environment, which the e2e workers inherit: the harness scales its bounds by
- * it (tests/e2e/harness.ts FILES_AT_ONCE).
+ * Browser files at once: E2E_WORKERS, else one more than the cores (see the e2e project). Written
+ * back to the environment, which the e2e workers inherit: the harness scales its bounds by it
+ * (tests/e2e/harness.ts FILES_AT_ONCE).
  */
-const E2E_WORKERS = Number(process.env.E2E_WORKERS) || Math.min(2, availableParallelism())
+const E2E_WORKERS = Number(process.env.E2E_WORKERS) || availableParallelism() + 1
 process.env.E2E_WORKERS = String(E2E_WORKERS)
 
 // A separate config so the reactRouter() Vite plugin never runs under vitest.
@@ -31,14 +32,15 @@ export default defineConfig({
         resolve: { alias },
         // 30 s: a bound for a busy machine, not an expectation (npm test runs these beside the type
         // checker, the linters and the build; a property test of 1,000 runs took 5 s there).
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000 },
+        // Both cores: vitest's default of one worker fewer than the cores ran them on one of two.
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000, maxWorkers: NODE_SUITE_WORKERS },
       },
       {
         resolve: { alias },
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
-          maxWorkers: DATABASE_SUITE_WORKERS,
+          maxWorkers: NODE_SUITE_WORKERS,
           // A worker imports the backend (and compiles PGlite's WebAssembly) once, not once per
           // file: the whole suite took 178 s instead of about 600 s on PGlite, and 150 s instead of
           // 487 s on PostgreSQL with S3. Each file still makes its own database and backend; a file
@@ -56,7 +58,7 @@ export default defineConfig({
         test: {
           name: 'fuzz',
           include: ['tests/fuzz/**/*.test.ts'],
-          maxWorkers: DATABASE_SUITE_WORKERS,
+          maxWorkers: NODE_SUITE_WORKERS,
           environment: 'node',
           setupFiles: ['tests/setup/console.ts'],
           globalSetup: ['tests/setup/api-global.ts'],
@@ -66,7 +68,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'realtime', include: ['tests/realtime/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000 },
+        test: { name: 'realtime', include: ['tests/realtime/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000, maxWorkers: NODE_SUITE_WORKERS },
       },
       {
         resolve: { alias },
@@ -96,11 +98,11 @@ export default defineConfig({
           // Bounds for a stuck machine, scaled by the files sharing it (tests/e2e/harness.ts bound()).
           testTimeout: 60_000 * E2E_WORKERS,
           hookTimeout: 120_000 * E2E_WORKERS,
-          // Two files at once on two cores: a file alone keeps 1.36 of them busy (a journey is a
-          // chain of browser, portal and test runner, each waiting on the other), two keep 1.8
-          // busy, and the suite took 1,116 s instead of 1,712 (docs/performance.md, 2026-11-29).
-          // Each file has its own portal, port, data folder and browser (harness.ts); the
-          // accessibility marks are shared, so a screen state is checked once between them.
+          // Three files at once on two cores: a file alone keeps 1.36 of them busy (a journey is a
+          // chain of browser, portal and test runner, each waiting on the other); two kept 1.7
+          // busy (735 s), three 1.8 (572 s; docs/performance.md, 2026-11-30). Each file has its own
+          // portal, port, data folder and browser (harness.ts); the accessibility marks are
+          // shared, so a screen state is checked once between them.
           maxWorkers: E2E_WORKERS,
         },
       },

@@ -10,14 +10,14 @@ import { checkAccessibility, launchBrowser, newJourneyContext } from './harness'
  * faults are moderate or minor (the rules it leaves out), with JavaScript on (axe in the page) and
  * off (axe on a snapshot in the inspector), on both kinds of screen; and without JavaScript it must
  * judge what <noscript> shows. Each page is new to the run (a random word in its markup changes
- * its shape), so none is skipped as checked before.
+ * every part of it), so none is skipped as checked before.
  */
 let server: Server
 let baseUrl: string
 let browser: Browser
 
 function page(body: string): string {
-  // A class of its own makes the page's shape new to this run: checkAccessibility checks each shape once.
+  // A class of its own on <body> makes every element of the page new to this run: checkAccessibility checks a state with something new.
   return `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>Check</title></head><body class="c-${randomBytes(4).toString('hex')}">${body}</body></html>`
 }
 

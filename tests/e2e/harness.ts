@@ -204,9 +204,19 @@ function dataTemplate(): string {
   }
 }
 
+/**
+ * V8 flags of the journeys' portals. A portal serves one file (a few journeys, a minute or two):
+ * too short a life for optimised code to pay back its compiling. Without it (--no-opt: the
+ * interpreter and the baseline compiler only) a file's portal used about 11 % less CPU
+ * (reporting-items.test.ts, 14.4–14.8 CPU-s against 16.3–16.6, 2026-11-30), and the browser suite is
+ * CPU-bound on two cores. Same code, same answers: only how V8 runs it. `npm start` and the other
+ * suites keep V8's defaults, which suit a server that lives. E2E_PORTAL_NODE_FLAGS replaces them.
+ */
+const PORTAL_NODE_FLAGS = (process.env.E2E_PORTAL_NODE_FLAGS ?? '--no-opt').split(' ').filter(Boolean)
+
 /** One run of the server process; `release` forgets it once it has exited. */
 function spawnServer(env: Record<string, string | undefined>, keep: (chunk: string) => void) {
-  const child = spawn(process.execPath, [serverEntry], { cwd: rootDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...PORTAL_NODE_FLAGS, serverEntry], { cwd: rootDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout?.on('data', (chunk: Buffer) => keep(chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => keep(chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
@@ -474,12 +484,12 @@ type Violation = { id: string; impact: string | null; help: string; helpUrl: str
  *
  * JavaScript off: axe cannot run there (timers never fire in a page without script, so axe.run
  * never settles). We take the page's DOM as parsed without script (page.content()), and check it in
- * a separate JS-enabled context with the same viewport and cookies (one per browser and kind of
- * screen, kept: the inspector below), served at the same URL so the same stylesheets and images
- * load. The snapshot is served with a script-src that allows axe alone, so the app's scripts cannot
- * hydrate it into the JS-on page, and its <noscript> elements are renamed to an inert custom
- * element, because a scripting browser would not render their content while a user without
- * JavaScript sees it. Limit: live form values typed in the page are not in the snapshot.
+ * a separate JS-enabled page with the same viewport and cookies (one per browser and kind of screen,
+ * kept: the inspector below), on the same portal, so the same stylesheets and images load. The
+ * snapshot's scripts are left out, so the app cannot hydrate it into the JS-on page, and its
+ * <noscript> elements are renamed to an inert custom element, because a scripting browser would not
+ * render their content while a user without JavaScript sees it. Limit: live form values typed in
+ * the page are not in the snapshot.
  */
 export async function checkAccessibility(page: Page): Promise<void> {
   // The whole page: an element a journey waited for can show while the rest is still arriving
@@ -502,16 +512,25 @@ export async function checkAccessibility(page: Page): Promise<void> {
 const axeTime = { checks: 0, skipped: 0, ms: 0 }
 
 /**
- * Whether a screen state of the same shape was already checked in this run: axe judges structure,
- * roles, names and styles, so a state whose elements, classes, roles, types, styles and the
- * presence (not the words) of their text and accessible-name attributes equal one checked before,
- * on the same viewport, gives the same answer. With or without JavaScript counts only where the
- * page has <noscript> content (shown only without); otherwise the server's markup and the hydrated
- * page are one state. Limit: a violation that depends on the words or id values alone (two equal
- * ids, say) is found on the first such state only. Journeys open the same
- * screens again and again (every expectScreen checks); this checks each state once per run. The
- * marks are files in a folder the run's files share (global-setup.ts), created exclusively, so two
- * files at once check a state once between them. E2E_AXE_EVERY=1 checks every time.
+ * Whether every element of this screen state was already judged in this run, in the same place:
+ * axe judges an element by what it is (tag, roles, classes, styles, types, whether it has text and
+ * accessible-name attributes) and by what holds it (colours come from ancestors, a list item needs
+ * its list, a button must not sit in a link), so a state whose every element, with the whole chain
+ * of its ancestors, was part of a state checked before gives axe nothing new. Journeys open the same
+ * screens again and again (every expectScreen checks); this checks a state only when something in
+ * it is new: a new kind of element, or a known one in a new place. The words, values and counts do
+ * not count (a list of three rows and one of thirty are the same parts). With or without JavaScript
+ * counts only where the page has <noscript> content (shown only without); otherwise the server's
+ * markup and the hydrated page are one state. In the browser suite of 2026-11-30 this checked 443
+ * of 1,253 states, where one check per whole-page shape had checked 854.
+ *
+ * Limit: what axe finds between elements that are not ancestor and descendant is judged on the
+ * first state where each was new: two equal ids, a label whose `for` names an input elsewhere, an
+ * aria reference to an element that a later state leaves out. E2E_AXE_EVERY=1 checks every state.
+ *
+ * The parts judged are files in a folder the run's files share (global-setup.ts), created
+ * exclusively: two files at once never both take the same part, and a state is checked by the
+ * file that saw one of its parts first.
  */
 async function checkedBefore(page: Page, journey: { javaScript: boolean; contextOptions: BrowserContextOptions } | undefined): Promise<boolean> {
   if (process.env.E2E_AXE_EVERY === '1') return false
@@ -519,29 +538,30 @@ async function checkedBefore(page: Page, journey: { javaScript: boolean; context
   const html = await page.content()
   // Server-rendered and hydrated markup are the same page to axe, except what <noscript> shows.
   const mode = /<noscript\b/i.test(html) ? `js-${journey?.javaScript ?? true}` : 'either'
-  const key = createHash('sha256')
-    .update(`${mode}|${viewport ? `${viewport.width}x${viewport.height}` : 'default'}|`)
-    .update(shapeOf(html))
-    .digest('hex')
+  const scope = `${mode}|${viewport ? `${viewport.width}x${viewport.height}` : 'default'}`
   const dir = axeDir()
-  if (dir) {
+  let somethingNew = false
+  for (const part of partsOf(html)) {
+    const key = createHash('sha256').update(`${scope}|${part}`).digest('hex')
+    if (judgedParts.has(key)) continue
+    judgedParts.add(key)
+    if (!dir) {
+      somethingNew = true
+      continue
+    }
     try {
       await writeFile(path.join(dir, key), '', { flag: 'wx' })
-      return false
+      somethingNew = true
     } catch {
-      axeTime.skipped += 1
-      return true
+      // Another file of the run took it first: its check judges it.
     }
   }
-  if (seenShapes.has(key)) {
-    axeTime.skipped += 1
-    return true
-  }
-  seenShapes.add(key)
-  return false
+  if (!somethingNew) axeTime.skipped += 1
+  return !somethingNew
 }
 
-const seenShapes = new Set<string>()
+/** The parts this worker knows were judged (its own and, once met, other files'). */
+const judgedParts = new Set<string>()
 
 function axeDir(): string {
   try {
@@ -552,23 +572,23 @@ function axeDir(): string {
 }
 
 /**
- * The page's structure as axe judges it, without its words, values or counts: the set of
- * parent → child pairs of element kinds (a kind is the tag with the attributes axe reads, and
- * whether text and accessible-name attributes are there). A list of three rows and one of thirty
- * are one shape; a new kind of element, or a known one in a new place (a button inside a link, a
- * row outside its table), is a new shape. Limit: a rule that counts (two equal ids, a second main
- * landmark) or reads words is judged on the first state of a shape only; E2E_AXE_EVERY=1 checks all.
+ * The page's elements as axe judges them, each with the chain of its ancestors, without words,
+ * values or counts: a kind is the tag with the attributes axe reads (and whether text and
+ * accessible-name attributes are there); a part is a kind with the kinds of all its ancestors, or
+ * "has text" under such a chain. Returned as one hash per part.
  */
-export function shapeOf(html: string): string {
+export function partsOf(html: string): Set<string> {
   const kept = new Set(['class', 'role', 'type', 'style', 'hidden', 'disabled', 'open', 'tabindex', 'lang', 'dir', 'scope', 'colspan', 'rowspan', 'multiple', 'required', 'readonly', 'inert'])
   const body = html.replace(/<script\b[\s\S]*?<\/script>/gi, '<script>').replace(/<style\b[\s\S]*?<\/style>/gi, (styleTag) => `<style ${createHash('sha1').update(styleTag).digest('hex')}>`)
-  const edges = new Set<string>()
-  const stack: Array<{ name: string; kind: string }> = [{ name: '#document', kind: '#document' }]
+  const parts = new Set<string>()
+  // Each open element: its name and the hash of its chain (its kind and every ancestor's).
+  const stack: Array<{ name: string; chain: string }> = [{ name: '#document', chain: '#document' }]
+  const chainOf = (parentChain: string, kind: string) => createHash('sha1').update(parentChain).update('>').update(kind).digest('hex')
   const tag = /<(\/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)/g
   for (const match of body.matchAll(tag)) {
     const parent = stack[stack.length - 1]!
     if (match[4] !== undefined) {
-      if (match[4].trim()) edges.add(`${parent.kind}>#t`)
+      if (match[4].trim()) parts.add(chainOf(parent.chain, '#t'))
       continue
     }
     const [, closing, rawName = '', attributes = ''] = match
@@ -585,39 +605,22 @@ export function shapeOf(html: string): string {
       if (kept.has(attrName)) attrs.push(`${attrName}=${value}`)
       else if (attrName.startsWith('aria-') || ['alt', 'title', 'for', 'id', 'href', 'name', 'value', 'placeholder', 'src', 'label'].includes(attrName)) attrs.push(`${attrName}${value.trim() ? '+' : '-'}`)
     }
-    const kind = `<${name} ${attrs.sort().join(' ')}>`
-    edges.add(`${parent.kind}>${kind}`)
-    if (!VOID_ELEMENTS.has(name) && !attributes.trimEnd().endsWith('/')) stack.push({ name, kind })
+    const chain = chainOf(parent.chain, `<${name} ${attrs.sort().join(' ')}>`)
+    parts.add(chain)
+    if (!VOID_ELEMENTS.has(name) && !attributes.trimEnd().endsWith('/')) stack.push({ name, chain })
   }
-  return [...edges].sort().join('\n')
+  return parts
 }
 
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 
 /**
- * Runs axe in the page. `scriptUrl`: where the page may load axe from as a script (the snapshot's
- * inspector serves it: in a kept page, about 115 ms a load against 160 ms evaluated, 2026-11-30);
- * without, the source is evaluated through the DevTools protocol, which the journey's own page
- * needs (its Content-Security-Policy is the portal's, which allows no script but its own).
+ * Runs axe in the page: evaluated through the DevTools protocol, which the page's
+ * Content-Security-Policy (the portal's: no script but its own) does not govern. Once per document:
+ * the inspector's page keeps it across the snapshots it is shown.
  */
-async function runAxe(page: Page, scriptUrl?: string): Promise<Violation[]> {
-  if (await page.evaluate(() => !('axe' in window))) {
-    if (scriptUrl) {
-      await page.evaluate(
-        (src) =>
-          new Promise<void>((resolve, reject) => {
-            const script = document.createElement('script')
-            script.src = src
-            script.onload = () => resolve()
-            script.onerror = () => reject(new Error(`axe-core did not load from ${src}`))
-            document.head.append(script)
-          }),
-        scriptUrl,
-      )
-    } else {
-      await page.evaluate(axeSource)
-    }
-  }
+async function runAxe(page: Page): Promise<Violation[]> {
+  if (await page.evaluate(() => !('axe' in window))) await page.evaluate(axeSource)
   return page.evaluate(async () => {
     // Check what the user sees once it settles: a button that just changed variant is, for its
     // 150-ms colour transition, a mix of both looks (grey on light blue), which is not a state
@@ -653,47 +656,42 @@ async function runAxe(page: Page, scriptUrl?: string): Promise<Violation[]> {
   })
 }
 
-/** Where the inspector serves axe-core (a path the portal has no route for). */
-const AXE_PATH = '/__e2e/axe-core.min.js'
+/** The inspector's own address on the portal (a path the portal has no route for). */
+const INSPECTOR_PATH = '/__e2e/inspector'
 
 /**
  * The page, per browser and kind of screen (viewport, touch, locale, time zone), where snapshots
  * of pages without JavaScript are checked: one JS-enabled context, made at the first check and
- * kept until the browser closes. A new context for each check cost a renderer process, axe compiled
- * cold and the stylesheets fetched again: about three quarters of a second a check. The snapshot and
- * axe are served by one route; everything else (stylesheets, images) comes from the portal with the
- * journey's cookies, copied in before each check.
+ * kept until the browser closes. It opens once at an address of the portal (so the journey's
+ * cookies go with the stylesheets and images a snapshot loads), axe is evaluated in it once, and
+ * each snapshot then replaces its document in place (document.open and write), which keeps the
+ * window and axe with it. Loading axe for each snapshot had cost about half of a check (compiling
+ * and starting 560 KB of script); a new context for each, before that, three quarters of a second.
  */
-type Inspector = { page: Page; snapshot?: { url: string; html: string; origin: string }; turn: Promise<unknown> }
+type Inspector = { page: Page; origin: string; turn: Promise<unknown> }
 const inspectors = new WeakMap<Browser, Map<string, Promise<Inspector>>>()
 
-function inspectorFor(browser: Browser, contextOptions: BrowserContextOptions): Promise<Inspector> {
+function inspectorFor(browser: Browser, contextOptions: BrowserContextOptions, origin: string): Promise<Inspector> {
   const { storageState: _state, baseURL: _base, javaScriptEnabled: _js, ...screen } = contextOptions
-  const key = JSON.stringify(screen)
+  const key = JSON.stringify({ screen, origin })
   let byScreen = inspectors.get(browser)
   if (!byScreen) inspectors.set(browser, (byScreen = new Map()))
   let inspector = byScreen.get(key)
   if (!inspector) {
     inspector = (async () => {
       const context = await browser.newContext({ ...screen, javaScriptEnabled: true })
-      const made: Inspector = { page: await context.newPage(), turn: Promise.resolve() }
-      await context.route(
-        (url) => url.pathname === AXE_PATH || url.href === made.snapshot?.url,
-        async (route) => {
-          const snapshot = made.snapshot
-          if (new URL(route.request().url()).pathname === AXE_PATH) {
-            return route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: axeSource })
-          }
-          if (!snapshot || route.request().resourceType() !== 'document') return route.continue()
-          return route.fulfill({
-            status: 200,
-            // Only axe may run: the app's own scripts would hydrate the snapshot into the JS-on page.
-            headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': `script-src ${snapshot.origin}${AXE_PATH}` },
-            body: snapshot.html,
-          })
-        },
+      const page = await context.newPage()
+      const url = `${origin}${INSPECTOR_PATH}`
+      // Served by the harness, then left alone: a route would hold up every request of the context.
+      // No script may run in it but what the DevTools protocol evaluates (axe): a snapshot's own
+      // scripts would hydrate it into the JS-on page.
+      await context.route(url, (route) =>
+        route.fulfill({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "script-src 'none'" }, body: '<!doctype html><title>Inspector</title>' }),
       )
-      return made
+      await page.goto(url)
+      await context.unroute(url)
+      await page.evaluate(axeSource)
+      return { page, origin, turn: Promise.resolve() }
     })()
     byScreen.set(key, inspector)
     // A failed start is made again by the next check.
@@ -710,25 +708,25 @@ function inspectorFor(browser: Browser, contextOptions: BrowserContextOptions): 
 async function axeOnSnapshot(page: Page, contextOptions: BrowserContextOptions): Promise<Violation[]> {
   const browser = page.context().browser()
   if (!browser) throw new Error('checkAccessibility: the page has no browser')
-  const url = page.url()
-  const html = (await page.content()).replace(/<(\/?)noscript\b/gi, '<$1sp-noscript')
+  const origin = originOf(page.url())
+  if (!origin) throw new Error(`checkAccessibility: ${page.url()} has no origin to load a snapshot's stylesheets from`)
+  // Its scripts out (a page without JavaScript never runs them; written into the inspector they would).
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, '').replace(/<(\/?)noscript\b/gi, '<$1sp-noscript')
   const cookies = await page.context().cookies()
-  const inspector = await inspectorFor(browser, contextOptions)
+  const inspector = await inspectorFor(browser, contextOptions, origin)
   // One check at a time per inspector: its page shows one snapshot.
   const check = inspector.turn.then(async () => {
     const context = inspector.page.context()
     await context.clearCookies()
     if (cookies.length > 0) await context.addCookies(cookies)
-    const withoutHash = url.split('#')[0]!
-    // From the same address to one with a #fragment would only scroll the snapshot shown before.
-    if (inspector.page.url().split('#')[0] === withoutHash) await inspector.page.goto('about:blank')
-    inspector.snapshot = { url: withoutHash, html, origin: new URL(url).origin }
-    try {
-      await inspector.page.goto(url)
-      return await runAxe(inspector.page, AXE_PATH)
-    } finally {
-      inspector.snapshot = undefined
-    }
+    await inspector.page.evaluate(async (snapshot) => {
+      document.open()
+      document.write(snapshot)
+      document.close()
+      // Its stylesheets and images, as the page had them.
+      if (document.readyState !== 'complete') await new Promise((resolve) => window.addEventListener('load', resolve, { once: true }))
+    }, html)
+    return runAxe(inspector.page)
   })
   inspector.turn = check.catch(() => undefined)
   return check

@@ -497,9 +497,11 @@ export async function checkAccessibility(page: Page): Promise<void> {
   // mid-element (a <summary> whose words had not arrived yet failed "summary-name").
   await page.waitForLoadState('load')
   const journey = journeys.get(page.context())
-  if (await checkedBefore(page, journey)) return
+  // The page's markup, read once: what decides whether the state is new, and the snapshot without JavaScript.
+  const html = await page.content()
+  if (await checkedBefore(html, journey)) return
   const started = performance.now()
-  const violations = journey && !journey.javaScript ? await axeOnSnapshot(page, journey.contextOptions) : await runAxe(page)
+  const violations = journey && !journey.javaScript ? await axeOnSnapshot(page, html, journey.contextOptions) : await runAxe(page)
   axeTime.checks += 1
   axeTime.ms += performance.now() - started
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -532,25 +534,23 @@ const axeTime = { checks: 0, skipped: 0, ms: 0 }
  * exclusively: two files at once never both take the same part, and a state is checked by the
  * file that saw one of its parts first.
  */
-async function checkedBefore(page: Page, journey: { javaScript: boolean; contextOptions: BrowserContextOptions } | undefined): Promise<boolean> {
+async function checkedBefore(html: string, journey: { javaScript: boolean; contextOptions: BrowserContextOptions } | undefined): Promise<boolean> {
   if (process.env.E2E_AXE_EVERY === '1') return false
   const viewport = journey?.contextOptions.viewport
-  const html = await page.content()
   // Server-rendered and hydrated markup are the same page to axe, except what <noscript> shows.
   const mode = /<noscript\b/i.test(html) ? `js-${journey?.javaScript ?? true}` : 'either'
   const scope = `${mode}|${viewport ? `${viewport.width}x${viewport.height}` : 'default'}`
   const dir = axeDir()
   let somethingNew = false
-  for (const part of partsOf(html)) {
-    const key = createHash('sha256').update(`${scope}|${part}`).digest('hex')
-    if (judgedParts.has(key)) continue
-    judgedParts.add(key)
+  for (const part of partsOf(html, scope)) {
+    if (judgedParts.has(part)) continue
+    judgedParts.add(part)
     if (!dir) {
       somethingNew = true
       continue
     }
     try {
-      await writeFile(path.join(dir, key), '', { flag: 'wx' })
+      await writeFile(path.join(dir, part), '', { flag: 'wx' })
       somethingNew = true
     } catch {
       // Another file of the run took it first: its check judges it.
@@ -575,14 +575,15 @@ function axeDir(): string {
  * The page's elements as axe judges them, each with the chain of its ancestors, without words,
  * values or counts: a kind is the tag with the attributes axe reads (and whether text and
  * accessible-name attributes are there); a part is a kind with the kinds of all its ancestors, or
- * "has text" under such a chain. Returned as one hash per part.
+ * "has text" under such a chain. Returned as one hash per part; `scope` (the viewport, and whether
+ * JavaScript counts) is the root of every chain, so parts of other scopes never match.
  */
-export function partsOf(html: string): Set<string> {
+function partsOf(html: string, scope: string): Set<string> {
   const kept = new Set(['class', 'role', 'type', 'style', 'hidden', 'disabled', 'open', 'tabindex', 'lang', 'dir', 'scope', 'colspan', 'rowspan', 'multiple', 'required', 'readonly', 'inert'])
   const body = html.replace(/<script\b[\s\S]*?<\/script>/gi, '<script>').replace(/<style\b[\s\S]*?<\/style>/gi, (styleTag) => `<style ${createHash('sha1').update(styleTag).digest('hex')}>`)
   const parts = new Set<string>()
   // Each open element: its name and the hash of its chain (its kind and every ancestor's).
-  const stack: Array<{ name: string; chain: string }> = [{ name: '#document', chain: '#document' }]
+  const stack: Array<{ name: string; chain: string }> = [{ name: '#document', chain: scope }]
   const chainOf = (parentChain: string, kind: string) => createHash('sha1').update(parentChain).update('>').update(kind).digest('hex')
   const tag = /<(\/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)/g
   for (const match of body.matchAll(tag)) {
@@ -663,12 +664,12 @@ const INSPECTOR_PATH = '/__e2e/inspector'
  * The page, per browser and kind of screen (viewport, touch, locale, time zone), where snapshots
  * of pages without JavaScript are checked: one JS-enabled context, made at the first check and
  * kept until the browser closes. It opens once at an address of the portal (so the journey's
- * cookies go with the stylesheets and images a snapshot loads), axe is evaluated in it once, and
- * each snapshot then replaces its document in place (document.open and write), which keeps the
+ * cookies go with the stylesheets and images a snapshot loads), axe is evaluated in it at the first
+ * check (runAxe), and each snapshot then replaces its document in place (document.open and write), which keeps the
  * window and axe with it. Loading axe for each snapshot had cost about half of a check (compiling
  * and starting 560 KB of script); a new context for each, before that, three quarters of a second.
  */
-type Inspector = { page: Page; origin: string; turn: Promise<unknown> }
+type Inspector = { page: Page; turn: Promise<unknown> }
 const inspectors = new WeakMap<Browser, Map<string, Promise<Inspector>>>()
 
 function inspectorFor(browser: Browser, contextOptions: BrowserContextOptions, origin: string): Promise<Inspector> {
@@ -690,8 +691,7 @@ function inspectorFor(browser: Browser, contextOptions: BrowserContextOptions, o
       )
       await page.goto(url)
       await context.unroute(url)
-      await page.evaluate(axeSource)
-      return { page, origin, turn: Promise.resolve() }
+      return { page, turn: Promise.resolve() }
     })()
     byScreen.set(key, inspector)
     // A failed start is made again by the next check.
@@ -701,17 +701,18 @@ function inspectorFor(browser: Browser, contextOptions: BrowserContextOptions, o
 }
 
 /**
- * JavaScript off: the page's DOM as parsed without script, checked in the inspector (above) at the
- * same URL with the journey's cookies, its <noscript> elements renamed to an inert custom element
- * (a scripting browser would not render their content, while a user without JavaScript sees it).
+ * JavaScript off: the page's markup as parsed without script (`markup`), written into the
+ * inspector (above) with the journey's cookies, its scripts left out and its <noscript> elements
+ * renamed to an inert custom element (a scripting browser would not render their content, while a
+ * user without JavaScript sees it).
  */
-async function axeOnSnapshot(page: Page, contextOptions: BrowserContextOptions): Promise<Violation[]> {
+async function axeOnSnapshot(page: Page, markup: string, contextOptions: BrowserContextOptions): Promise<Violation[]> {
   const browser = page.context().browser()
   if (!browser) throw new Error('checkAccessibility: the page has no browser')
   const origin = originOf(page.url())
   if (!origin) throw new Error(`checkAccessibility: ${page.url()} has no origin to load a snapshot's stylesheets from`)
   // Its scripts out (a page without JavaScript never runs them; written into the inspector they would).
-  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, '').replace(/<(\/?)noscript\b/gi, '<$1sp-noscript')
+  const html = markup.replace(/<script\b[\s\S]*?<\/script>/gi, '').replace(/<(\/?)noscript\b/gi, '<$1sp-noscript')
   const cookies = await page.context().cookies()
   const inspector = await inspectorFor(browser, contextOptions, origin)
   // One check at a time per inspector: its page shows one snapshot.

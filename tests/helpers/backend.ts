@@ -91,7 +91,9 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
     let handle: DatabaseHandle
     if (serverUrl) {
       const name = `${inject('testDatabasePrefix') || 'sp_t_'}${randomBytes(6).toString('hex')}`
-      await adminQuery(serverUrl, `create database "${name}"`)
+      // A copy of the run's migrated template (tests/setup/api-global.ts); the migrations below then find nothing to do.
+      const template = inject('testDatabaseTemplate')
+      await adminQuery(serverUrl, template ? `create database "${name}" template "${template}"` : `create database "${name}"`)
       cleanups.push(() => adminQuery(serverUrl, `drop database if exists "${name}" with (force)`))
       databaseUrl = databaseOf(serverUrl, name)
       handle = await openDatabase({ dataDir, databaseUrl, migrationsFolder })

@@ -90,9 +90,10 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
           // A worker's files share the harness (isolate: false): its modules are imported once, and
-          // the portal the next file needs starts while this one runs (harness.ts startPortal).
-          // Each file still has its own portal, port, data folder and browser; the harness's
-          // per-file checks run from file-hooks.ts, which runs before every file.
+          // the portal the next file needs starts while this one runs (harness.ts startPortal), and
+          // its files share one Chromium (harness.ts launchBrowser). Each file still has its own
+          // portal, port, data folder and browser contexts; the harness's per-file checks run from
+          // file-hooks.ts, which runs before every file.
           isolate: false,
           setupFiles: ['tests/e2e/file-hooks.ts'],
           // Bounds for a stuck machine, scaled by the files sharing it (tests/e2e/harness.ts bound()).
@@ -101,7 +102,7 @@ export default defineConfig({
           // Three files at once on two cores: a file alone keeps 1.36 of them busy (a journey is a
           // chain of browser, portal and test runner, each waiting on the other); two kept 1.7
           // busy (735 s), three 1.8 (572 s; docs/performance.md, 2026-11-30). Each file has its own
-          // portal, port, data folder and browser (harness.ts); the accessibility marks are
+          // portal, port, data folder and contexts (harness.ts); the accessibility marks are
           // shared, so a screen state is checked once between them.
           maxWorkers: E2E_WORKERS,
         },

@@ -579,18 +579,25 @@ function requestArbitrary(template: string, op: OpenApiOperation, real: Real): f
       { weight: 1, arbitrary: raw },
     )
   const json = op.requestBody?.content['application/json']?.schema
+  // Built once per operation, not once per request: a pattern's arbitrary (fc.stringMatching) costs
+  // tens of milliseconds to build, and a body with a dozen of them (the appearance's palette) had
+  // spent four fifths of its fuzzing time building them again for each request. The body depends on
+  // the path only through the records its GET answered (real paths), so there is one per record set.
+  const query = queryArbitrary(queryParams, ids)
+  const bodies = new Map<Record<string, unknown>[] | undefined, fc.Arbitrary<unknown>>()
+  const bodyFor = (records: Record<string, unknown>[] | undefined) => {
+    let body = bodies.get(records)
+    if (!body) bodies.set(records, (body = op.requestBody ? bodyArbitrary(json, ids, records) : fc.constant(undefined)))
+    return body
+  }
+  const idempotencyKey = fc.option(fc.string({ minLength: 8, maxLength: 40, unit: 'grapheme-ascii' }))
+  const image = fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, fc.constant(false))
   return fc.tuple(...pathParams.map((p) => param(p))).chain((values) => {
     let path = template
     pathParams.forEach((p, index) => {
       path = path.replace(`{${p.name}}`, values[index] ?? '')
     })
-    return fc.record({
-      path: fc.constant(path),
-      query: queryArbitrary(queryParams, ids),
-      body: op.requestBody ? bodyArbitrary(json, ids, real.records.get(path)) : fc.constant(undefined),
-      idempotencyKey: fc.option(fc.string({ minLength: 8, maxLength: 40, unit: 'grapheme-ascii' })),
-      image: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, fc.constant(false)),
-    })
+    return fc.record({ path: fc.constant(path), query, body: bodyFor(real.records.get(path)), idempotencyKey, image })
   })
 }
 

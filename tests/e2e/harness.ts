@@ -7,6 +7,7 @@ import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import type { AxeResults } from 'axe-core'
 import { simpleParser } from 'mailparser'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
@@ -108,9 +109,7 @@ export async function startPortal(options: StartOptions = {}): Promise<Portal> {
  * (2026-11-30, four of each in turn; the rest is the kernel's work either way), once per portal.
  */
 async function copyDataFolder(from: string, to: string): Promise<void> {
-  await new Promise<void>((resolve, reject) =>
-    execFile('cp', ['-a', `${from}/.`, to], (error, _stdout, stderr) => (error ? reject(new Error(`cp -a ${from} ${to}: ${stderr || error.message}`)) : resolve())),
-  )
+  await promisify(execFile)('cp', ['-a', `${from}/.`, to])
 }
 
 /** The plain portal started for the next file, while this one runs. */
@@ -314,14 +313,10 @@ function freePort(): Promise<number> {
  */
 let workerBrowser: Promise<Browser> | undefined
 
-function sharedBrowser(): Promise<Browser> {
-  const launched = workerBrowser
-  if (launched) {
-    return launched.then(
-      (browser) => (browser.isConnected() ? browser : ((workerBrowser = undefined), sharedBrowser())),
-      () => ((workerBrowser = undefined), sharedBrowser()),
-    )
-  }
+async function sharedBrowser(): Promise<Browser> {
+  // A browser that failed to start or has gone (a crash) is launched again.
+  const launched = await workerBrowser?.catch(() => undefined)
+  if (launched?.isConnected()) return launched
   workerBrowser = chromium.launch({
     executablePath: CHROMIUM_PATH,
     // launch() already uses a fresh temporary profile; --user-data-dir would be refused.

@@ -35,7 +35,6 @@ export async function createPdf(options: { title: string; author: string; footer
     displayTitle: true,
     autoFirstPage: false,
   })
-  for (const [name, file] of Object.entries(FONT_FILES)) doc.registerFont(name, file)
   let pageNumber = 0
   doc.on('pageAdded', () => {
     pageNumber++
@@ -56,7 +55,54 @@ function footer(doc: Pdf, text: string): void {
   doc.y = y
 }
 
-const fonts = new Map<string, { hasGlyphForCodePoint(codePoint: number): boolean }>()
+type FontName = keyof typeof FONT_FILES
+/** The parts of a fontkit font used here; pdfkit takes the font itself (PDFFontFactory.open: anything with `layout`). */
+type ParsedFont = { hasGlyphForCodePoint(codePoint: number): boolean; layout: unknown }
+
+const parsedFonts = new Map<FontName, ParsedFont>()
+
+/**
+ * A font file read and parsed once per process. Given a file's path, pdfkit reads and parses it
+ * again for every document (the Japanese weights are 5.4 MB each): a one-page PDF took 189 ms of
+ * CPU that way and 44 ms with the parsed font (docs/performance.md, 2026-11-30).
+ */
+function parsedFont(name: FontName): ParsedFont {
+  let font = parsedFonts.get(name)
+  if (!font) {
+    // fontkit comes with pdfkit.
+    const fontkit = createRequire(import.meta.url)('fontkit') as { openSync(path: string): ParsedFont }
+    font = fontkit.openSync(FONT_FILES[name])
+    parsedFonts.set(name, font)
+  }
+  return font
+}
+
+/**
+ * One document's view of a parsed font: the tables (cmap, glyf, GSUB…) stay the parsed font's,
+ * but the glyphs and the layout engine are the document's own. A fontkit font keeps each glyph
+ * with the code points it first met it with, and pdfkit writes a document's ToUnicode map from
+ * them, so a shared glyph cache leaked between documents: after a non-breaking hyphen (U+2011,
+ * the same glyph as "-"), the next document's "user-abc" read "user abc" in pdftotext. fontkit
+ * makes `_layoutEngine` on first use on the object it is asked of (its `@cache` getter), so the
+ * view gets its own as long as the parsed font itself never lays out text.
+ */
+function documentFont(name: FontName): ParsedFont {
+  return Object.create(parsedFont(name), { _glyphs: { value: {}, writable: true } }) as ParsedFont
+}
+
+/** The fonts each document has been given, as its text first needs them (the CJK ones only when it has such text). */
+const registeredFonts = new WeakMap<Pdf, Set<FontName>>()
+
+function useFont(doc: Pdf, name: FontName): void {
+  let registered = registeredFonts.get(doc)
+  if (!registered) registeredFonts.set(doc, (registered = new Set()))
+  if (!registered.has(name)) {
+    // pdfkit's types name only paths and buffers; its PDFFontFactory.open takes a parsed font as it is.
+    doc.registerFont(name, documentFont(name) as unknown as Buffer)
+    registered.add(name)
+  }
+  doc.font(name)
+}
 
 /** Runs of text, each in the first font (Latin, then CJK) that can draw it; spaces stay with the run they are in. */
 export function runs(text: string): Array<{ text: string; script: 'latin' | 'cjk' }> {
@@ -64,22 +110,11 @@ export function runs(text: string): Array<{ text: string; script: 'latin' | 'cjk
   for (const char of text) {
     const code = char.codePointAt(0) ?? 32
     const last = result.at(-1)
-    const script = /\s/.test(char) && last ? last.script : latinHas(code) ? 'latin' : 'cjk'
+    const script = /\s/.test(char) && last ? last.script : parsedFont('latin').hasGlyphForCodePoint(code) ? 'latin' : 'cjk'
     if (last && last.script === script) last.text += char
     else result.push({ text: char, script })
   }
   return result
-}
-
-function latinHas(code: number): boolean {
-  let font = fonts.get('latin')
-  if (!font) {
-    // fontkit comes with pdfkit; its font answers whether a glyph exists.
-    const fontkit = createRequire(import.meta.url)('fontkit') as { openSync(path: string): { hasGlyphForCodePoint(c: number): boolean } }
-    font = fontkit.openSync(FONT_FILES.latin)
-    fonts.set('latin', font)
-  }
-  return font.hasGlyphForCodePoint(code)
 }
 
 export type WriteOptions = PDFKit.Mixins.TextOptions & { size?: number; weight?: Weight; color?: string; x?: number; y?: number }
@@ -91,7 +126,7 @@ export function write(doc: Pdf, text: string, options: WriteOptions = {}): void 
   doc.fontSize(size).fillColor(color)
   parts.forEach((part, index) => {
     const font = part.script === 'latin' ? (weight === 'bold' ? 'latin-bold' : 'latin') : weight === 'bold' ? 'cjk-bold' : 'cjk'
-    doc.font(font)
+    useFont(doc, font)
     const continued = index < parts.length - 1
     if (index === 0 && x !== undefined && y !== undefined) doc.text(part.text, x, y, { ...textOptions, continued })
     else doc.text(part.text, { ...textOptions, continued })

@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CopyObjectCommand,
-  CreateMultipartUploadCommand,
-  ListMultipartUploadsCommand,
-  UploadPartCommand,
-  type ListMultipartUploadsCommandOutput,
-} from '@aws-sdk/client-s3'
+import type { ListMultipartUploadsCommandOutput } from '@aws-sdk/client-s3'
 import { z } from 'zod'
 import { AppendError, BlobOffsetError, type BlobEntry, type BlobStat } from './blob-store'
 import { isMissing, isUnsupported, type Bucket } from './s3-bucket'
@@ -172,14 +164,14 @@ export class S3Appends {
     const target = this.root + key
     // Already there: an earlier finish stopped before it removed the state.
     if (!(await this.bucket.head(target))) {
-      const client = this.bucket.client
+      const { client, s3 } = await this.bucket.connect()
       if (state.uploadId) {
         const parts = [...state.parts]
         if (state.tail) parts.push(await this.uploadPart(target, state.uploadId, parts.length + 1, await this.tailOf(key, state.tail)))
         const list = parts.map((part) => ({ PartNumber: part.number, ETag: part.etag }))
-        await client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket.name, Key: target, UploadId: state.uploadId, MultipartUpload: { Parts: list } }))
+        await client.send(new s3.CompleteMultipartUploadCommand({ Bucket: this.bucket.name, Key: target, UploadId: state.uploadId, MultipartUpload: { Parts: list } }))
       } else if (state.tail) {
-        await client.send(new CopyObjectCommand({ Bucket: this.bucket.name, Key: target, CopySource: `${this.bucket.name}/${this.folder(key)}${state.tail.name}` }))
+        await client.send(new s3.CopyObjectCommand({ Bucket: this.bucket.name, Key: target, CopySource: `${this.bucket.name}/${this.folder(key)}${state.tail.name}` }))
       } else {
         await this.bucket.putBytes(target, new Uint8Array())
       }
@@ -242,28 +234,31 @@ export class S3Appends {
   }
 
   private async createUpload(target: string): Promise<string> {
-    const out = await this.bucket.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket.name, Key: target }))
+    const { client, s3 } = await this.bucket.connect()
+    const out = await client.send(new s3.CreateMultipartUploadCommand({ Bucket: this.bucket.name, Key: target }))
     if (!out.UploadId) throw new Error(`the bucket answered a new multipart upload of ${target} without an UploadId`)
     return out.UploadId
   }
 
   private async uploadPart(target: string, uploadId: string, number: number, body: Buffer): Promise<Part> {
-    const out = await this.bucket.client.send(
-      new UploadPartCommand({ Bucket: this.bucket.name, Key: target, UploadId: uploadId, PartNumber: number, Body: body, ContentLength: body.length }),
+    const { client, s3 } = await this.bucket.connect()
+    const out = await client.send(
+      new s3.UploadPartCommand({ Bucket: this.bucket.name, Key: target, UploadId: uploadId, PartNumber: number, Body: body, ContentLength: body.length }),
     )
     if (!out.ETag) throw new Error(`the bucket answered part ${number} of ${target} without an ETag`)
     return { number, etag: out.ETag, size: body.length }
   }
 
   private async abortStrayUploads(olderThan: Date): Promise<number> {
+    const { client, s3 } = await this.bucket.connect()
     let removed = 0
     let keyMarker: string | undefined
     let uploadIdMarker: string | undefined
     do {
       let page: ListMultipartUploadsCommandOutput
       try {
-        page = await this.bucket.client.send(
-          new ListMultipartUploadsCommand({ Bucket: this.bucket.name, Prefix: this.root, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+        page = await client.send(
+          new s3.ListMultipartUploadsCommand({ Bucket: this.bucket.name, Prefix: this.root, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
         )
       } catch (error) {
         if (isUnsupported(error)) return removed
@@ -283,8 +278,9 @@ export class S3Appends {
   }
 
   private async abort(target: string, uploadId: string): Promise<void> {
+    const { client, s3 } = await this.bucket.connect()
     try {
-      await this.bucket.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket.name, Key: target, UploadId: uploadId }))
+      await client.send(new s3.AbortMultipartUploadCommand({ Bucket: this.bucket.name, Key: target, UploadId: uploadId }))
     } catch (error) {
       if (!isMissing(error) && !isUnsupported(error)) throw error
     }

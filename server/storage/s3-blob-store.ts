@@ -5,13 +5,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { CopyObjectCommand, GetObjectCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3'
-import { Upload } from '@aws-sdk/lib-storage'
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import type { S3Client } from '@aws-sdk/client-s3'
 import type { BlobsConfig } from '#server/config'
 import { assertKey, type BlobEntry, type BlobStat, type BlobStore, type ByteRange, type DirectDownloadHeaders } from './blob-store'
 import { S3Appends } from './s3-append'
-import { Bucket, isMissing } from './s3-bucket'
+import { Bucket, isMissing, s3Sdk } from './s3-bucket'
 
 export type S3BlobsConfig = Extract<BlobsConfig, { store: 's3' }>
 
@@ -21,25 +19,33 @@ export type S3BlobsConfig = Extract<BlobsConfig, { store: 's3' }>
  * whole (S3 makes a PUT, a completed multipart upload or a copy visible at once). Appends are
  * multipart uploads whose state lives in the bucket (s3-append.ts); the first read, copy or download
  * of such a blob completes it into a plain object.
+ *
+ * The AWS SDK loads with the first operation (s3-bucket.ts s3Sdk), not with this module.
  */
 export class S3BlobStore implements BlobStore {
-  readonly client: S3Client
+  /** The store's one client (sharing its connections), made on first use. */
+  readonly client: () => Promise<S3Client>
   private readonly bucket: Bucket
   private readonly appends: S3Appends
   private readonly root: string
 
   constructor(readonly config: S3BlobsConfig) {
-    this.client = new S3Client({
-      region: config.region,
-      endpoint: config.endpoint,
-      forcePathStyle: config.forcePathStyle,
-      // Checksums only where S3 requires them: the newer default (aws-chunked bodies with trailing
-      // checksums) is not understood by every S3-compatible server.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      // A bucket that stops answering fails the request instead of holding it for good.
-      requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
-    })
+    let client: Promise<S3Client> | undefined
+    this.client = () =>
+      (client ??= s3Sdk().then(
+        ({ S3Client }) =>
+          new S3Client({
+            region: config.region,
+            endpoint: config.endpoint,
+            forcePathStyle: config.forcePathStyle,
+            // Checksums only where S3 requires them: the newer default (aws-chunked bodies with trailing
+            // checksums) is not understood by every S3-compatible server.
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+            responseChecksumValidation: 'WHEN_REQUIRED',
+            // A bucket that stops answering fails the request instead of holding it for good.
+            requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+          }),
+      ))
     this.bucket = new Bucket(this.client, config.bucket)
     this.root = config.keyPrefix ? `${config.keyPrefix}/` : ''
     this.appends = new S3Appends(this.bucket, this.root)
@@ -74,7 +80,8 @@ export class S3BlobStore implements BlobStore {
           }
         })(),
       )
-      await new Upload({ client: this.client, params: { Bucket: this.bucket.name, Key: target, Body: body }, queueSize: 2 }).done()
+      const [client, { Upload }] = await Promise.all([this.client(), import('@aws-sdk/lib-storage')])
+      await new Upload({ client, params: { Bucket: this.bucket.name, Key: target, Body: body }, queueSize: 2 }).done()
     }
     return { size, sha256: hash.digest('hex') }
   }
@@ -98,7 +105,8 @@ export class S3BlobStore implements BlobStore {
     const out = new PassThrough()
     void (async () => {
       await this.finished(key)
-      const got = await this.client.send(new GetObjectCommand({ Bucket: this.bucket.name, Key: target, Range: range ? `bytes=${range.start}-${range.end}` : undefined }))
+      const { client, s3 } = await this.bucket.connect()
+      const got = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket.name, Key: target, Range: range ? `bytes=${range.start}-${range.end}` : undefined }))
       await pipeline(got.Body as Readable, out)
     })().catch((error: unknown) => {
       if (isMissing(error)) out.destroy(Object.assign(new Error(`no blob at ${key}`, { cause: error }), { code: 'ENOENT' }))
@@ -116,8 +124,9 @@ export class S3BlobStore implements BlobStore {
     const source = this.objectKey(from)
     const target = this.objectKey(to)
     await this.finished(from)
+    const { client, s3 } = await this.bucket.connect()
     // The copy is a new object: its LastModified is now, so the sweep does not take it for a stray.
-    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket.name, Key: target, CopySource: `${this.bucket.name}/${source}` }))
+    await client.send(new s3.CopyObjectCommand({ Bucket: this.bucket.name, Key: target, CopySource: `${this.bucket.name}/${source}` }))
     await this.bucket.delete(source)
   }
 
@@ -148,8 +157,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async check(): Promise<void> {
+    const { client, s3 } = await this.bucket.connect()
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket.name }))
+      await client.send(new s3.HeadBucketCommand({ Bucket: this.bucket.name }))
     } catch (error) {
       const where = this.config.endpoint ?? `S3 in ${this.config.region}`
       throw new Error(`The bucket ${this.bucket.name} at ${where} did not answer (${(error as Error).name}): check S3_ENDPOINT, S3_BUCKET and the credentials.`, { cause: error })
@@ -159,14 +169,15 @@ export class S3BlobStore implements BlobStore {
   /** A presigned GetObject for blobs of at least S3_PRESIGN_MIN_BYTES (0: never), valid S3_PRESIGN_TTL_SECONDS. */
   async directDownloadUrl(key: string, size: number, headers: DirectDownloadHeaders): Promise<string | undefined> {
     if (this.config.presignMinBytes === 0 || size < this.config.presignMinBytes) return undefined
-    const command = new GetObjectCommand({
+    const [{ client, s3 }, { getSignedUrl }] = await Promise.all([this.bucket.connect(), import('@aws-sdk/s3-request-presigner')])
+    const command = new s3.GetObjectCommand({
       Bucket: this.bucket.name,
       Key: this.objectKey(key),
       ResponseContentType: headers.contentType,
       ResponseContentDisposition: headers.contentDisposition,
       ResponseCacheControl: headers.cacheControl,
     })
-    return getSignedUrl(this.client, command, { expiresIn: this.config.presignTtlSeconds })
+    return getSignedUrl(client, command, { expiresIn: this.config.presignTtlSeconds })
   }
 }
 

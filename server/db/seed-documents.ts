@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { and, asc, eq } from 'drizzle-orm'
-import sharp from 'sharp'
 import type { DomainContext } from '#server/domain/tenancy/context'
 import { createDocument } from '#server/domain/documents/documents'
 import { createFolder } from '#server/domain/documents/folders'
@@ -9,6 +8,7 @@ import { putMetadataFields, putNamingStandard } from '#server/domain/documents/n
 import { placeItemPin } from '#server/domain/documents/pins'
 import { createRevisionUpload } from '#server/domain/documents/revisions'
 import { receiveChunk } from '#server/domain/uploads/chunks'
+import { loadSharp } from '#server/domain/photos/images'
 import type { PhotoRuntime } from '#server/domain/photos/photos'
 import { completeUpload } from '#server/domain/uploads/engine'
 import type { BlobStore } from '#server/storage/blob-store'
@@ -57,6 +57,7 @@ async function planSheet(title: string, number: string, revision: string, rooms:
     <text x="1920" y="1540" font-size="28" fill="#333">${number}</text>
     <text x="1920" y="1600" font-size="28" fill="#333">Revision ${revision} · Scale 1:100 @ A1</text>
   </svg>`
+  const sharp = await loadSharp()
   return sharp(Buffer.from(svg)).png({ compressionLevel: 9, palette: true }).toBuffer()
 }
 

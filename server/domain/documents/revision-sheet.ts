@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import sharp from 'sharp'
 import { Problem } from '#server/http/problem'
 import type { BlobStore } from '#server/storage/blob-store'
-// images.ts sets sharp up for the server (no operation cache, one libvips thread per image).
-import '../photos/images'
+// sharp as the server sets it up (no operation cache, one libvips thread per image).
+import { loadSharp } from '../photos/images'
 import { renditionQueue } from '../photos/work-queue'
 import { renderPdfFirstPage } from './revision-pdf'
 
@@ -32,6 +31,7 @@ export function sheetSourceType(contentType: string, sizeBytes: number): 'image'
 }
 
 async function rasterOf(path: string, source: 'image' | 'pdf'): Promise<{ data: Buffer; width: number; height: number }> {
+  const sharp = await loadSharp()
   const input =
     source === 'image'
       ? sharp(path, { failOn: 'error', limitInputPixels: SHEET_MAX_INPUT_PIXELS, autoOrient: true })

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm'
-import sharp from 'sharp'
 import { itemPins } from '#server/db/schema-documents'
 import { photoEdits, photos } from '#server/db/schema-photos'
 import { getItemPin } from '#server/domain/documents/pins'
 import { revisionBlob } from '#server/domain/documents/revisions'
+import { loadSharp } from '#server/domain/photos/images'
 import { servedEditKey, servedKey } from '#server/domain/photos/photos'
 import { renditionQueue } from '#server/domain/photos/work-queue'
 import type { DomainContext } from '#server/domain/tenancy/context'
@@ -142,6 +142,7 @@ const MAX_INPUT_PIXELS = 120_000_000
 export function storeImages(store: BlobStore): ImageSource {
   return async (key, maxPixels, { rotation = 0, keepUpTo = maxPixels * 1.6 } = {}) => {
     if (!key) return null
+    const sharp = await loadSharp()
     try {
       return await store.withLocalFile(key, async (file) => {
         const input = sharp(file, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true })

@@ -1,4 +1,4 @@
-import sharp, { type Sharp } from 'sharp'
+import type { Sharp, default as SharpFn } from 'sharp'
 import { decodeHeic } from './heic'
 import { type ImageType } from '../uploads/sniff'
 
@@ -21,11 +21,22 @@ export const THUMBNAIL_MAX = 320
 /** Refuse decompression bombs: well above any phone camera's default output (12–50 megapixels). */
 const MAX_INPUT_PIXELS = 120_000_000
 
-// Every upload is a different image: libvips' operation cache would only hold memory.
-sharp.cache(false)
-// One libvips thread per image: the rendition queue (work-queue.ts) runs one image per core, so more
-// threads per image would only oversubscribe the cores that requests need too.
-sharp.concurrency(1)
+let loading: Promise<typeof SharpFn> | undefined
+
+/**
+ * sharp, set up for the server; every use of libvips goes through here. It loads with the first
+ * image, not at the start of every server (about 130 ms of CPU).
+ */
+export function loadSharp(): Promise<typeof SharpFn> {
+  return (loading ??= import('sharp').then(({ default: sharp }) => {
+    // Every upload is a different image: libvips' operation cache would only hold memory.
+    sharp.cache(false)
+    // One libvips thread per image: the rendition queue (work-queue.ts) runs one image per core, so more
+    // threads per image would only oversubscribe the cores that requests need too.
+    sharp.concurrency(1)
+    return sharp
+  }))
+}
 
 const inputOptions = { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true } as const
 /** What libvips must find in the file for each sniffed type: nothing else (SVG, PDF, TIFF…) is ever decoded. */
@@ -47,6 +58,7 @@ function corrupt(err: unknown, type: ImageType): Error {
 }
 
 async function probe(sourcePath: string, type: ImageType) {
+  const sharp = await loadSharp()
   const meta = await sharp(sourcePath, inputOptions).metadata()
   if (meta.format !== FORMAT[type]) throw new Error(`expected ${FORMAT[type]} data, found ${meta.format}`)
   const { width, height } = meta.autoOrient
@@ -85,6 +97,7 @@ export async function makeRenditions(
   sourcePath: string,
   type: ImageType,
 ): Promise<{ width: number; height: number; display: Rendition; thumbnail: Rendition }> {
+  const sharp = await loadSharp()
   try {
     const { width, height, alpha, hevc } = await probe(sourcePath, type)
     let source: Sharp

@@ -37,7 +37,7 @@ if (kind === 'socketio') {
   const { createHub } = await import('#server/realtime/hub')
   const redisUrl = process.env.BENCH_REDIS_URL
   const backplane: Backplane = redisUrl
-    ? createRedisBackplane({ url: redisUrl, logger, channelPrefix: process.env.BENCH_CHANNEL_PREFIX ?? 'bench:hub' })
+    ? await createRedisBackplane({ url: redisUrl, logger, channelPrefix: process.env.BENCH_CHANNEL_PREFIX ?? 'bench:hub' })
     : createMemoryBackplane()
   const broadcast: HubMethod<[number]> = {
     args: z.tuple([z.number()]),

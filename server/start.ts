@@ -103,7 +103,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const digest = startNotificationDigest({ db: database.db, logger: jobs, links: { publicUrl: config.publicUrl } })
   const retention = startRetention({ db: database.db, logger: jobs })
   const telemetryRetention = startTelemetryRetention({ db: database.db, logger: jobs })
-  const realtime = startRealtime({ config, db: database.db, logger: logger.child({ unit: 'hub' }), now: () => new Date(), logRing })
+  const realtime = await startRealtime({ config, db: database.db, logger: logger.child({ unit: 'hub' }), now: () => new Date(), logRing })
   registerHubProbe(database.db, { stats: () => realtime.hub.stats(), backplane: config.redisUrl ? 'redis' : 'memory' })
   backend.metrics.observe({ poolStats: database.poolStats, hub: realtime.hub })
   const metricsPort = config.metrics.port

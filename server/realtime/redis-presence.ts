@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import type { Logger } from '#server/http/logger'
 import { membersOf, type StoredPresence } from './memory-presence'
@@ -53,11 +53,17 @@ end
 return answer
 `
 
-export function createRedisPresence(options: RedisPresenceOptions): PresenceStore {
+/** ioredis loads here, not with the server: a single server (no REDIS_URL) never needs it. */
+async function ownConnection(url: string, instanceId: string): Promise<Redis> {
+  const ioredis = await import('ioredis')
+  return new ioredis.Redis(url, { ...failFastRedisOptions(), connectionName: `presence-${instanceId}` })
+}
+
+export async function createRedisPresence(options: RedisPresenceOptions): Promise<PresenceStore> {
   const { logger, instanceId, ttlMs = TTL_MS, prefix = 'site-portal:presence', now = Date.now, connectTimeoutMs = CONNECT_TIMEOUT_MS } = options
   const log = logger.child({ component: 'redis-presence', instance: instanceId })
   const owned = 'url' in options
-  const redis = 'url' in options ? new Redis(options.url, { ...failFastRedisOptions(), connectionName: `presence-${instanceId}` }) : options.redis
+  const redis = 'url' in options ? await ownConnection(options.url, instanceId) : options.redis
   let failing = false
   let everReady = redis.status === 'ready'
   redis.on('ready', () => (everReady = true))

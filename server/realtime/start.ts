@@ -29,11 +29,11 @@ export type RealtimeDeps = {
 }
 
 /** The portal's hub with the backplane and presence store the configuration asks for. */
-export function startRealtime(deps: RealtimeDeps): Realtime {
+export async function startRealtime(deps: RealtimeDeps): Promise<Realtime> {
   const { config, logger } = deps
   const instanceId = randomUUID()
-  const backplane = config.redisUrl ? createRedisBackplane({ url: config.redisUrl, logger }) : createMemoryBackplane()
-  const presence = config.redisUrl ? createRedisPresence({ url: config.redisUrl, logger, instanceId }) : createMemoryPresence({ ttlMs: 30_000 })
+  const backplane = config.redisUrl ? await createRedisBackplane({ url: config.redisUrl, logger }) : createMemoryBackplane()
+  const presence = config.redisUrl ? await createRedisPresence({ url: config.redisUrl, logger, instanceId }) : createMemoryPresence({ ttlMs: 30_000 })
   const portal = createPortalHub({ ...deps, backplane, presence })
   logger.info({ backplane: config.redisUrl ? 'redis' : 'memory' }, 'realtime hub ready')
   return {

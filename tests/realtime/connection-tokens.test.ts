@@ -18,7 +18,7 @@ afterEach(async () => {
 })
 
 async function instance(prefix: string): Promise<TestHub> {
-  const backplane = createRedisBackplane({ url: REDIS_URL, logger: createLogger('silent'), channelPrefix: prefix, connectTimeoutMs: 1_000 })
+  const backplane = await createRedisBackplane({ url: REDIS_URL, logger: createLogger('silent'), channelPrefix: prefix, connectTimeoutMs: 1_000 })
   await backplane.ready()
   const hub = await startHub({ backplane })
   cleanups.push(async () => {

@@ -27,14 +27,14 @@ function clock() {
   return { now: () => time, advance: (ms: number) => void (time += ms) }
 }
 
-type Factory = (options: { now: () => number; instanceId: string; prefix: string }) => PresenceStore
+type Factory = (options: { now: () => number; instanceId: string; prefix: string }) => Promise<PresenceStore>
 
 const stores: [string, Factory][] = [
-  ['memory', ({ now, instanceId }) => createMemoryPresence({ ttlMs: TTL, now, instanceId })],
+  ['memory', async ({ now, instanceId }) => createMemoryPresence({ ttlMs: TTL, now, instanceId })],
   [
     'redis',
-    ({ now, instanceId, prefix }) => {
-      const store = createRedisPresence({ url, logger: recordingLogger().logger, instanceId, ttlMs: TTL, prefix, now })
+    async ({ now, instanceId, prefix }) => {
+      const store = await createRedisPresence({ url, logger: recordingLogger().logger, instanceId, ttlMs: TTL, prefix, now })
       cleanups.push(() => store.close())
       return store
     },
@@ -46,14 +46,14 @@ const adam = { connectionId: 'adam-1', userId: 'u-adam', displayName: 'Adam' }
 const bea = { connectionId: 'bea-1', userId: 'u-bea', displayName: 'Bea' }
 
 describe.each(stores)('%s presence', (_name, create) => {
-  function setup() {
+  async function setup() {
     const time = clock()
     const prefix = `test:${randomUUID()}`
-    return { time, prefix, store: create({ now: time.now, instanceId: 'i1', prefix }) }
+    return { time, prefix, store: await create({ now: time.now, instanceId: 'i1', prefix }) }
   }
 
   test('join answers the room grouped by person (two tabs = two connections) and sorted by name', async () => {
-    const { store } = setup()
+    const { store } = await setup()
     expect(await store.join('room:t:1', zoe(1))).toEqual([{ userId: 'u-zoe', displayName: 'Zoe', connections: 1 }])
     await store.join('room:t:1', zoe(2))
     expect(await store.join('room:t:1', adam)).toEqual([
@@ -64,7 +64,7 @@ describe.each(stores)('%s presence', (_name, create) => {
   })
 
   test('leave answers who is left; the last tab takes the person out; an unknown connection changes nothing', async () => {
-    const { store } = setup()
+    const { store } = await setup()
     await store.join('r', zoe(1))
     await store.join('r', zoe(2))
     await store.join('r', adam)
@@ -78,7 +78,7 @@ describe.each(stores)('%s presence', (_name, create) => {
   })
 
   test('expired entries never count, before any sweep', async () => {
-    const { store, time } = setup()
+    const { store, time } = await setup()
     await store.join('r', adam)
     time.advance(TTL / 2)
     await store.join('r', bea)
@@ -91,7 +91,7 @@ describe.each(stores)('%s presence', (_name, create) => {
   })
 
   test('refresh keeps entries alive past their first expiry', async () => {
-    const { store, time } = setup()
+    const { store, time } = await setup()
     await store.join('r', adam)
     await store.join('other', bea)
     time.advance(TTL - 1)
@@ -107,7 +107,7 @@ describe.each(stores)('%s presence', (_name, create) => {
   })
 
   test('sweep removes expired entries and answers only the rooms whose members changed', async () => {
-    const { store, time } = setup()
+    const { store, time } = await setup()
     await store.join('mixed', adam)
     await store.join('emptied', zoe(1))
     time.advance(TTL / 2)
@@ -129,8 +129,8 @@ test('redis: two instances share a room, and a crashed instance’s entries are 
   const time = clock()
   const prefix = `test:${randomUUID()}`
   const { logger } = recordingLogger()
-  const one = createRedisPresence({ url, logger, instanceId: 'one', ttlMs: TTL, prefix, now: time.now })
-  const two = createRedisPresence({ url, logger, instanceId: 'two', ttlMs: TTL, prefix, now: time.now })
+  const one = await createRedisPresence({ url, logger, instanceId: 'one', ttlMs: TTL, prefix, now: time.now })
+  const two = await createRedisPresence({ url, logger, instanceId: 'two', ttlMs: TTL, prefix, now: time.now })
   cleanups.push(
     () => one.close(),
     () => two.close(),
@@ -160,7 +160,7 @@ test('redis: two instances share a room, and a crashed instance’s entries are 
 
 test('redis: the room key itself expires when nobody refreshes it', async () => {
   const prefix = `test:${randomUUID()}`
-  const store = createRedisPresence({ url, logger: recordingLogger().logger, instanceId: 'i', ttlMs: 200, prefix })
+  const store = await createRedisPresence({ url, logger: recordingLogger().logger, instanceId: 'i', ttlMs: 200, prefix })
   const raw = new Redis(url)
   cleanups.push(
     () => store.close(),
@@ -177,7 +177,7 @@ test('redis: a passed-in client is used and left open by close()', async () => {
   const prefix = `test:${randomUUID()}`
   const client = new Redis(url)
   cleanups.push(() => client.quit())
-  const store = createRedisPresence({ redis: client, logger: recordingLogger().logger, instanceId: 'i', prefix })
+  const store = await createRedisPresence({ redis: client, logger: recordingLogger().logger, instanceId: 'i', prefix })
   expect(await store.join('r', adam)).toEqual([{ userId: 'u-adam', displayName: 'Adam', connections: 1 }])
   await store.close()
   expect(await client.hkeys(`${prefix}:r`)).toEqual(['adam-1'])
@@ -194,7 +194,7 @@ test('redis: while Redis is away presence answers what it can without throwing, 
   const prefix = `test:${randomUUID()}`
   const proxy = await redisProxy()
   const { logger, messages } = recordingLogger()
-  const store = createRedisPresence({ url: proxy.url(), logger, instanceId: 'i', ttlMs: TTL, prefix })
+  const store = await createRedisPresence({ url: proxy.url(), logger, instanceId: 'i', ttlMs: TTL, prefix })
   cleanups.push(() => store.close())
   await store.join('r', adam)
 

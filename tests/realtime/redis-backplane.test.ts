@@ -22,9 +22,9 @@ function recordingLogger() {
   return { logger, lines, at: (level: number) => lines.filter((line) => line.level === level).map((line) => line.msg) }
 }
 
-function backplane(prefix: string, target = url) {
+async function backplane(prefix: string, target = url) {
   const { logger, at } = recordingLogger()
-  const instance = createRedisBackplane({ url: target, logger, channelPrefix: prefix, connectTimeoutMs: 1_000 })
+  const instance = await createRedisBackplane({ url: target, logger, channelPrefix: prefix, connectTimeoutMs: 1_000 })
   const frames: Received[] = []
   const controls: BackplaneControl[] = []
   instance.onFrame((group, frame, exclude) => {
@@ -58,8 +58,8 @@ async function settle(from: RedisBackplane, to: { frames: Received[] }, group: s
 
 test('two backplanes see each other’s frames for subscribed groups only, with the exclude list, and not their own echo', async () => {
   const prefix = `test:${randomUUID()}`
-  const a = backplane(prefix)
-  const b = backplane(prefix)
+  const a = await backplane(prefix)
+  const b = await backplane(prefix)
   await Promise.all([a.instance.ready(), b.instance.ready()])
   await a.instance.subscribe('room:t1:r1')
   await b.instance.subscribe('room:t1:r1')
@@ -77,8 +77,8 @@ test('two backplanes see each other’s frames for subscribed groups only, with 
 
 test('after unsubscribe an instance gets no more frames for the group', async () => {
   const prefix = `test:${randomUUID()}`
-  const a = backplane(prefix)
-  const b = backplane(prefix)
+  const a = await backplane(prefix)
+  const b = await backplane(prefix)
   await a.instance.subscribe('g')
   await a.instance.subscribe('keep')
   await a.instance.unsubscribe('g')
@@ -91,8 +91,8 @@ test('after unsubscribe an instance gets no more frames for the group', async ()
 
 test('a control message reaches every instance, the sender included, exactly once', async () => {
   const prefix = `test:${randomUUID()}`
-  const a = backplane(prefix)
-  const b = backplane(prefix)
+  const a = await backplane(prefix)
+  const b = await backplane(prefix)
   await Promise.all([a.instance.ready(), b.instance.ready()])
 
   await a.instance.broadcast({ kind: 'session-ended', sessionId: 's1' })
@@ -110,8 +110,8 @@ test('a control message reaches every instance, the sender included, exactly onc
 
 test('malformed messages on the channels are ignored with a warning, not thrown', async () => {
   const prefix = `test:${randomUUID()}`
-  const a = backplane(prefix)
-  const b = backplane(prefix)
+  const a = await backplane(prefix)
+  const b = await backplane(prefix)
   await a.instance.subscribe('g')
   const { Redis } = await import('ioredis')
   const raw = new Redis(url)
@@ -135,8 +135,8 @@ async function redisProxy() {
 test('a Redis outage: publish neither throws nor hangs, the drop is counted and warned once, and on return both ways flow again', async () => {
   const prefix = `test:${randomUUID()}`
   const proxy = await redisProxy()
-  const a = backplane(prefix, proxy.url())
-  const b = backplane(prefix)
+  const a = await backplane(prefix, proxy.url())
+  const b = await backplane(prefix)
   await Promise.all([a.instance.ready(), b.instance.ready()])
   await a.instance.subscribe('g')
   await b.instance.subscribe('g')
@@ -174,7 +174,7 @@ test('Redis unreachable from the start: calls return within the connect bound an
   const proxy = await redisProxy()
   const target = proxy.url()
   await proxy.cut()
-  const a = backplane(`test:${randomUUID()}`, target)
+  const a = await backplane(`test:${randomUUID()}`, target)
   const started = Date.now()
   await a.instance.subscribe('g')
   await a.instance.publish('g', 'nowhere\x1e')

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
 import type { BlobStore } from '#server/storage/blob-store'
 import type { ConfigTestKind, ConfigTestResult } from '~/lib/admin/config'
 
@@ -110,6 +109,8 @@ export async function checkRedis(redisUrl: string | undefined, now: () => Date, 
   const { hostname, port } = new URL(redisUrl)
   const where = `${hostname}:${port || '6379'}`
   let lastError: unknown
+  // Loaded here, not with the server: only a server with Redis set up needs it.
+  const { Redis } = await import('ioredis')
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
     connectTimeout: timeoutMs,

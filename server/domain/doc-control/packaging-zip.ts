@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { Transform, type Readable } from 'node:stream'
-import { ZipFile } from 'yazl'
 import { COVER_SHEET_PDF_NAME, coverSheetPdf } from './cover-sheet-pdf'
 import type { BlobStore } from '#server/storage/blob-store'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
@@ -45,6 +44,8 @@ export async function writePackage(
   onProgress: (progress: ZipProgress) => Promise<void>,
   signal?: AbortSignal,
 ): Promise<{ size: number; sha256: string } & ZipProgress> {
+  // yazl loads with the first package, not with the server.
+  const { ZipFile } = await import('yazl')
   const zip = new ZipFile()
   // yazl's output is a PassThrough (its types say only NodeJS.ReadableStream).
   const output = zip.outputStream as Readable

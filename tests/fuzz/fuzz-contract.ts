@@ -141,7 +141,12 @@ async function freshRows(path: string): Promise<Rows> {
   // The party holds an outside contact too: sending mails them a signed link, whose token the
   // public calls (/api/shared/transmittals/{token}) take.
   const outside = uniqueEmail('fuzz-outside')
-  const contact = await made<{ id: string }>(org.admin.post(`/api/parties/${party.id}/contacts`, { name: 'Olive Outsider', company: 'Outside LLP', email: outside }))
+  // The call answers the party: the contact is the one of its contacts with that address.
+  const withContact = await made<{ contacts: Array<{ id: string; email: string }> }>(
+    org.admin.post(`/api/parties/${party.id}/contacts`, { name: 'Olive Outsider', company: 'Outside LLP', email: outside }),
+  )
+  const contact = withContact.contacts.find((one) => one.email === outside)
+  if (!contact) throw new Error('fuzz set-up: the party does not list the contact just added')
   // The caller is a recipient too: acknowledging and responding are a recipient's.
   await made(
     org.admin.request(`/api/transmittals/${transmittal.id}/recipients`, { method: 'PUT', json: { userIds: [org.writer.member.user.id, org.admin.member.user.id], partyIds: [party.id] } }),

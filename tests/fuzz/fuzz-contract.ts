@@ -142,7 +142,7 @@ async function freshRows(path: string): Promise<Rows> {
   // public calls (/api/shared/transmittals/{token}) take.
   const outside = uniqueEmail('fuzz-outside')
   // The call answers the party: the contact is the one of its contacts with that address.
-  const withContact = await made<{ contacts: Array<{ id: string; email: string }> }>(
+  const withContact = await made<{ id: string; contacts: Array<{ id: string; email: string }> }>(
     org.admin.post(`/api/parties/${party.id}/contacts`, { name: 'Olive Outsider', company: 'Outside LLP', email: outside }),
   )
   const contact = withContact.contacts.find((one) => one.email === outside)

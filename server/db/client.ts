@@ -69,16 +69,19 @@ const POOL_LIMITS = {
   keepAlive: true,
 } satisfies PoolConfig
 
+/** node-postgres and drizzle's driver for it, loaded only with DATABASE_URL: a server on PGlite (the default) never needs them (~130 ms of CPU at each start). */
+async function nodePostgres() {
+  const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')])
+  return { pg, drizzlePg }
+}
+
 /**
  * Migrations run on a connection of their own without the pool's statement timeout: building an
  * index on a large table may take longer than any request should.
  */
 async function migrateOnOwnConnection(databaseUrl: string, migrationsFolder: string): Promise<void> {
-  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
-    import('pg'),
-    import('drizzle-orm/node-postgres'),
-    import('drizzle-orm/node-postgres/migrator'),
-  ])
+  const { pg, drizzlePg } = await nodePostgres()
+  const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator')
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: POOL_LIMITS.connectionTimeoutMillis })
   await client.connect()
   try {
@@ -90,8 +93,7 @@ async function migrateOnOwnConnection(databaseUrl: string, migrationsFolder: str
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    // node-postgres loads only here: a server on PGlite (the default) never needs it (~130 ms of CPU at each start).
-    const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')])
+    const { pg, drizzlePg } = await nodePostgres()
     await migrateOnOwnConnection(options.databaseUrl, options.migrationsFolder)
     const pool = new pg.Pool({ connectionString: options.databaseUrl, ...POOL_LIMITS })
     // Without a listener, an idle client's error (the server restarting, a connection killed by an

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { asAdmin } from '#server/domain/admin/context'
 import { AUDIT_PAGE_MAX, AUDIT_PAGE_SIZE, type AuditFilters, auditPage, EXPORT_BATCH, listAudit, listAuditActions, recordAuditExport } from '#server/domain/admin/audit'
-import { actionsCsv, csvDisposition, entriesCsv, entryHeader } from '#server/domain/admin/audit-csv'
+import { actionsCsv, csvDisposition, ENTRY_HEADER, entriesCsv } from '#server/domain/admin/audit-csv'
 import { verifyAuditChain } from '#server/domain/admin/audit-verify'
 import type { BackendEnv } from '#server/http/env'
 import { operation } from '#server/http/contract'
@@ -103,12 +103,12 @@ export const auditRoutes = new Hono<BackendEnv>()
         async pull(controller) {
           if (!started) {
             started = true
-            controller.enqueue(encoder.encode(await entryHeader()))
+            controller.enqueue(encoder.encode(ENTRY_HEADER))
             return
           }
           try {
             const page = await asAdmin(db, session, now(), (ctx) => auditPage(ctx, filters, EXPORT_BATCH, afterSeq))
-            if (page.items.length > 0) controller.enqueue(encoder.encode(await entriesCsv(page.items)))
+            if (page.items.length > 0) controller.enqueue(encoder.encode(entriesCsv(page.items)))
             if (page.nextSeq === null) controller.close()
             else afterSeq = page.nextSeq
           } catch (error) {
@@ -159,7 +159,7 @@ export const auditRoutes = new Hono<BackendEnv>()
         await recordAuditExport(ctx, 'actions', filters, originOf(c))
         return listAuditActions(ctx, filters)
       })
-      return c.body(await actionsCsv(actions), 200, {
+      return c.body(actionsCsv(actions), 200, {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': csvDisposition('audit-actions', c.get('deps').now()),
         'cache-control': 'no-store',

@@ -29,9 +29,7 @@ export const ENTRY_COLUMNS = [
 ] as const
 
 /** The header row, behind the byte-order mark, that starts the streamed export. */
-export function entryHeader(): Promise<string> {
-  return csvText([ENTRY_COLUMNS], { bom: true })
-}
+export const ENTRY_HEADER = csvText([ENTRY_COLUMNS], { bom: true })
 
 function entryRow(entry: AuditEntry): CsvCell[] {
   return [
@@ -55,11 +53,11 @@ function entryRow(entry: AuditEntry): CsvCell[] {
 }
 
 /** One batch of the streamed export. */
-export function entriesCsv(entries: readonly AuditEntry[]): Promise<string> {
+export function entriesCsv(entries: readonly AuditEntry[]): string {
   return csvText(entries.map(entryRow))
 }
 
-export function actionsCsv(actions: readonly AuditActionCount[]): Promise<string> {
+export function actionsCsv(actions: readonly AuditActionCount[]): string {
   return csvText([['action', 'count', 'lastAtUtc'], ...actions.map((a) => [a.action, a.count, a.lastAtUtc])], { bom: true })
 }
 

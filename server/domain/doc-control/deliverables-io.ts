@@ -43,7 +43,7 @@ export async function exportDeliverables(ctx: DomainContext, projectId: string):
     d.flag,
   ])
   const code = (project.code ?? 'project').replace(/[^A-Za-z0-9_-]/g, '')
-  return { fileName: `${code || 'project'}-deliverables.csv`, csv: await csvText([header, ...rows]) }
+  return { fileName: `${code || 'project'}-deliverables.csv`, csv: csvText([header, ...rows]) }
 }
 
 type Columns = { number: number; title: number; party: number | null; milestones: Array<{ index: number; name: string }> }

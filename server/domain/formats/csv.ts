@@ -1,4 +1,4 @@
-import type { Input, Options } from 'csv-stringify/sync'
+import { stringify, type Input, type Options } from 'csv-stringify/sync'
 
 /**
  * The server's one CSV writer (docs/exports.md): csv-stringify with the options every export shares.
@@ -30,12 +30,8 @@ export const CSV_BOM = '\uFEFF'
 
 export type CsvCell = string | number | boolean | Date | null | undefined
 
-/**
- * Rows as CSV text (each row ends with CRLF); `bom` puts the byte-order mark first. Async only so
- * that csv-stringify loads with the first export, not with the server.
- */
-export async function csvText(rows: ReadonlyArray<ReadonlyArray<CsvCell>>, options: { bom?: boolean } = {}): Promise<string> {
-  const { stringify } = await import('csv-stringify/sync')
+/** Rows as CSV text (each row ends with CRLF); `bom` puts the byte-order mark first. */
+export function csvText(rows: ReadonlyArray<ReadonlyArray<CsvCell>>, options: { bom?: boolean } = {}): string {
   const text = rows.length === 0 ? '' : stringify(rows as Input, OPTIONS)
   return options.bom ? CSV_BOM + text : text
 }

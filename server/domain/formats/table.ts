@@ -23,8 +23,8 @@ export function contentTypeOf(extension: keyof typeof MEDIA_TYPES): string {
 
 /** CSV text chunks: the header behind a byte-order mark, then one chunk per batch. */
 export async function* csvChunks<T>(columns: ExportColumn<T>[], batches: AsyncIterable<T[]>): AsyncGenerator<string> {
-  yield await csvText([columns.map((c) => c.header)], { bom: true })
-  for await (const batch of batches) yield await csvText(batch.map((row) => columns.map((c): CsvCell => c.value(row))))
+  yield csvText([columns.map((c) => c.header)], { bom: true })
+  for await (const batch of batches) yield csvText(batch.map((row) => columns.map((c): CsvCell => c.value(row))))
 }
 
 /** The table in the chosen format, as a Node stream of bytes. */

@@ -12,6 +12,7 @@ import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger } from '#server/http/logger'
 import { onSchemaIncident, settleSchemaIncidents, type SchemaCall, type SchemaMismatch } from '#server/domain/observability/schema-incidents'
 import { databaseOf } from '#tests/setup/api-global'
+import { openFileDatabase } from './pglite-reuse'
 
 /** The address the backend sees for test requests (TEST-NET-3, RFC 5737). */
 export const TEST_REMOTE_ADDRESS = '203.0.113.7'
@@ -89,6 +90,7 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
     const serverUrl = process.env.TEST_DATABASE_URL
     let databaseUrl: string | undefined
     let handle: DatabaseHandle
+    let reused = false
     if (serverUrl) {
       const name = `${inject('testDatabasePrefix') || 'sp_t_'}${randomBytes(6).toString('hex')}`
       // A copy of the run's migrated template (tests/setup/api-global.ts); the migrations below then find nothing to do.
@@ -100,8 +102,10 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
     } else {
       const template = inject('pgliteTemplate')
       if (!template) throw new Error('No PGlite template: run API tests through `vitest --project api` (tests/setup/api-global.ts).')
-      const dump = new Blob([await readFile(template)])
-      handle = await openDatabase({ dataDir, migrationsFolder, loadDataDir: dump, inMemory: true })
+      // A database an earlier file of this worker emptied, or the template loaded anew (pglite-reuse.ts).
+      const database = await openFileDatabase(migrationsFolder, async () => new Blob([await readFile(template)]))
+      handle = { db: database.db, driver: 'pglite', close: () => database.close() }
+      reused = database.reused
     }
     cleanups.push(() => handle.close())
     await assertRowLevelSecurity(handle.db)
@@ -122,7 +126,7 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
     const now = createClock(options.now ?? Date.now())
     const backend = createBackend({ config, db: handle.db, logger: createLogger(config.logLevel), now })
 
-    const what = handle.driver === 'postgres' ? 'fresh PostgreSQL database' : 'fresh PGlite from template'
+    const what = handle.driver === 'postgres' ? 'fresh PostgreSQL database' : reused ? "an earlier file's PGlite, emptied" : 'PGlite loaded from the template'
     console.info(`[api] ${what} ready in ${Math.round(performance.now() - started)} ms`)
 
     return {

@@ -219,10 +219,15 @@ function dataTemplate(): string {
  * too short a life for optimised code to pay back its compiling. Without it (--no-opt: the
  * interpreter and the baseline compiler only) a file's portal used about 11 % less CPU
  * (reporting-items.test.ts, 14.4–14.8 CPU-s against 16.3–16.6, 2026-11-30), and the browser suite is
- * CPU-bound on two cores. Same code, same answers: only how V8 runs it. `npm start` and the other
- * suites keep V8's defaults, which suit a server that lives. E2E_PORTAL_NODE_FLAGS replaces them.
+ * CPU-bound on two cores. The same holds for PGlite's WebAssembly: V8 compiles its functions with
+ * Liftoff, then again with TurboFan once they are hot, and a portal's start alone made enough of
+ * them hot to cost a second of CPU in the background (from a copied data folder: 1.9 CPU-s to the
+ * first health answer with --liftoff-only, 2.9 without); over a whole file (reporting-items, two
+ * runs each, alternately) the run used 62–66 CPU-s against 68–71. Same code, same answers: only how
+ * V8 runs it. `npm start` and the other suites keep V8's defaults, which suit a server that lives.
+ * E2E_PORTAL_NODE_FLAGS replaces them.
  */
-const PORTAL_NODE_FLAGS = (process.env.E2E_PORTAL_NODE_FLAGS ?? '--no-opt').split(' ').filter(Boolean)
+const PORTAL_NODE_FLAGS = (process.env.E2E_PORTAL_NODE_FLAGS ?? '--no-opt --liftoff-only').split(' ').filter(Boolean)
 
 /** One run of the server process; `release` forgets it once it has exited. */
 function spawnServer(env: Record<string, string | undefined>, keep: (chunk: string) => void) {

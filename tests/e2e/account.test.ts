@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, pathOf, signIn, VARIANTS } from './steps'
+import { expectScreen, JOURNEY_VARIANTS, pathOf, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -24,7 +24,7 @@ function linkIn(text: string, path: string): string {
   return match[0]
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   async function journey() {
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(() => j.close())

@@ -5,7 +5,7 @@ import { DEMO } from '#server/db/demo-accounts'
 import type { Member, Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
-import { demoAdminApi, enterAdminCode, expectScreen, openDocumentsLink, openMainDestination, signIn, type PortalApi, VARIANTS } from './steps'
+import { demoAdminApi, enterAdminCode, expectScreen, JOURNEY_VARIANTS, openDocumentsLink, openMainDestination, type PortalApi, signIn } from './steps'
 
 /**
  * Issue 31's whole journey, as the two people do it, from the dashboard and without typing an
@@ -70,7 +70,7 @@ async function projectWithParty() {
 
 const fitsTheScreen = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('P01 uploaded and reviewed, approved for construction from the dashboard, C01 issued and sent to a party, whose member finds and acknowledges it from the dashboard', { timeout: bound(180_000) }, async () => {
     const { project, code, partyName } = await projectWithParty()
     const number = `${code}-ARC-ZZ-01-DR-A-0201`

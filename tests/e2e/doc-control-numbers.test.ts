@@ -7,7 +7,7 @@ import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Member, Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
-import { demoUserApi, enterAdminCode, expectScreen, openDocumentsLink, openMainDestination, signIn, VARIANTS } from './steps'
+import { demoUserApi, enterAdminCode, expectScreen, JOURNEY_VARIANTS, openDocumentsLink, openMainDestination, signIn } from './steps'
 
 /**
  * Numbers (docs/doc-control.md "The rule book", docs/documents.md "Screens"): a document controller
@@ -64,7 +64,7 @@ async function errorsOf(page: Page, field: ReturnType<Page['getByLabel']>): Prom
   return texts.join(' ')
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a controller builds a new drawing’s number from the project’s codes, renumbers a sent drawing with a reason, and sets how transmittals are numbered', { timeout: bound(150_000) }, async () => {
     const { project, code, number } = await sentDrawing()
     const journey = await newJourneyContext(browser, { javaScript, viewport: viewport as Viewport, baseUrl: portal.baseUrl })

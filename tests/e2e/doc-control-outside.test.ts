@@ -7,7 +7,7 @@ import type { Project } from '~/lib/reporting/types'
 import { startSmtpServer, type TestSmtpServer } from '#tests/helpers/smtp'
 import { pngImage } from '../helpers/photos'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, enterAdminCode, expectScreen, signIn, VARIANTS } from './steps'
+import { demoUserApi, enterAdminCode, expectScreen, JOURNEY_VARIANTS, signIn } from './steps'
 
 /**
  * Issue 32: a document controller adds an outside contact to a party and sends a revision by
@@ -58,7 +58,7 @@ async function projectWithDocument() {
   return { project, number, documentId: doc.id }
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test(
     'an outside contact receives C01 by link, downloads it and acknowledges; the sender sees the receipt; P02 supersedes C01 and the contact gets the notice',
     async () => {

@@ -7,7 +7,7 @@ import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, expectScreen, openDocumentsLink, openMainDestination, signIn, VARIANTS } from './steps'
+import { demoUserApi, expectScreen, JOURNEY_VARIANTS, openDocumentsLink, openMainDestination, signIn } from './steps'
 
 /**
  * Finding document control (docs/doc-control.md "Finding your way"): a reviewer with a review
@@ -50,7 +50,7 @@ async function reviewWaiting() {
   return { project, other, number }
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('the reviewer finds the review from the dashboard and from Documents; the project chosen stays chosen', { timeout: bound(120_000) }, async () => {
     const { project, other, number } = await reviewWaiting()
     const journey = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })

@@ -5,7 +5,7 @@ import { DEMO } from '#server/db/demo-accounts'
 import type { DocumentDetail } from '~/lib/documents/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { enterAdminCode, expectScreen, newDemoProject, signIn, VARIANTS } from './steps'
+import { enterAdminCode, expectScreen, JOURNEY_VARIANTS, newDemoProject, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -43,7 +43,7 @@ async function errorsOf(scope: Locator, page: Page, label: string): Promise<stri
   return (items.length > 0 ? items : [(await error.textContent()) ?? '']).map((text) => text.replace(/^Error: /, ''))
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a site user files a drawing in a new folder, fixes its name, supersedes P01 with P02 and finds it by part of its number', async () => {
     const project = await newProject()
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
@@ -155,7 +155,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
 
 // Archiving and permissions take a manager: the demo administrator, whose sign-in takes an
 // authentication code, each usable once.
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('an administrator gives a role a level on a document, removes it, and archives the document after confirming', async () => {
     const project = await newProject()
     const number = `${project.code}-STR-Z1-01-DR-S-0042`

@@ -6,7 +6,7 @@ import type { DocumentDetail, ItemPin, Revision } from '~/lib/documents/types'
 import type { Item, Project, Report } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoUserApi, enterAdminCode, expectScreen, pathOf, signIn, type DemoCall, VARIANTS } from './steps'
+import { type DemoCall, demoUserApi, enterAdminCode, expectScreen, JOURNEY_VARIANTS, pathOf, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -56,7 +56,7 @@ async function errorOf(page: Page, label: string): Promise<string> {
   return errorId ? ((await page.locator(`[id="${errorId}"]`).textContent()) ?? '') : ''
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a user pins an item by clicking the sheet, opens it again from its pin on the drawing, confirms it after a revision and removes it', async () => {
     const { call, doc, item } = await siteWithDrawing()
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
@@ -138,7 +138,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
 })
 
 // The overlay takes an administrator, whose sign-in takes an authentication code, each usable once.
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('an administrator turns a project’s sheet and gives the project its own pin colour; an item pinned on the turned sheet lands where it was clicked', async () => {
     const { call, project, doc, item } = await siteWithDrawing()
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })

@@ -10,7 +10,7 @@ import { DEMO } from '#server/db/demo-accounts'
 import type { Project, Report } from '~/lib/reporting/types'
 import { launchBrowser, newJourneyContext, startPortal, type Portal, type Viewport } from './harness'
 import sharp from 'sharp'
-import { demoUserApi, expectScreen, openDocumentsLink, openMainDestination, signIn, VARIANTS } from './steps'
+import { demoUserApi, expectScreen, JOURNEY_VARIANTS, openDocumentsLink, openMainDestination, signIn } from './steps'
 
 /**
  * Exports (docs/exports.md): from the dashboard to Items, filtered to one project and grouped by
@@ -108,7 +108,7 @@ async function excelTitles(file: string): Promise<string[]> {
 
 // On a phone the list's automatic layout draws the items as cards and keeps the table in the page,
 // hidden: the title is looked for among what is visible.
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a punch list PDF and an Excel file of the filtered items from the items screen, and the report PDF with its photo from the report', async () => {
     const suffix = randomBytes(2).toString('hex')
     const titles = [`Zoë Ørsted ${suffix}`, `Łukasz Wróbel ${suffix}`, `山田 太郎 ${suffix}`]

@@ -6,7 +6,7 @@ import type { DocumentDetail, Revision } from '~/lib/documents/types'
 import type { Project } from '~/lib/reporting/types'
 import { pngImage } from '../helpers/photos'
 import { bound, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { demoAdminApi, demoUserApi, expectScreen, signIn, VARIANTS, type PortalApi } from './steps'
+import { demoAdminApi, demoUserApi, expectScreen, JOURNEY_VARIANTS, type PortalApi, signIn } from './steps'
 
 /**
  * In-app notifications (docs/settings-appearance-notifications.md "In-app notifications"): a
@@ -73,7 +73,7 @@ async function scene() {
 
 const bell = (page: Page) => page.getByRole('banner').getByRole('link', { name: /^Notifications/ })
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a reviewer is assigned a review, sees the bell count, opens the notification, lands on the review, and marks all read', { timeout: bound(120_000) }, async () => {
     const s = await scene()
     const [first, second] = s.revisions

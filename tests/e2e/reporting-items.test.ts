@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import type { Item, Member, Page as ListPage, Project, Report } from '~/lib/reporting/types'
 import { bound, checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, openMainDestination, signIn, VARIANTS } from './steps'
+import { expectScreen, JOURNEY_VARIANTS, openMainDestination, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -82,7 +82,7 @@ function entryOf(page: Page, title: string) {
   return page.locator('tr, li').filter({ hasText: title }).filter({ visible: true })
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   async function journey() {
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(() => j.close())

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { enterAdminCode, expectScreen, openMainDestination, pathOf, signIn, VARIANTS } from './steps'
+import { enterAdminCode, expectScreen, JOURNEY_VARIANTS, openMainDestination, pathOf, signIn } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -31,7 +31,7 @@ async function errorOf(page: Page, label: string, scope = page.locator('body')):
   return (await page.locator(`[id="${errorId}"]`).textContent()) ?? ''
 }
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   async function journey() {
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(() => j.close())
@@ -226,7 +226,7 @@ describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
 })
 
 // Archiving takes an administrator, whose sign-in takes an authentication code, each usable once.
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('an administrator archives a project after confirming, and unarchives it', async () => {
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(() => j.close())

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, newRegisteredPerson, signIn, VARIANTS } from './steps'
+import { expectScreen, JOURNEY_VARIANTS, newRegisteredPerson, signIn } from './steps'
 
 /** Settings › Notifications (docs/settings-appearance-notifications.md): choices saved and shown again, JavaScript on and off. */
 
@@ -18,7 +18,7 @@ afterAll(async () => {
   await portal?.stop()
 })
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a member switches mails off, chooses the daily digest, and finds their choices again', async () => {
     const person = await newRegisteredPerson(portal, 'Notifications')
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Browser } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import { checkAccessibility, launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, nextAdminCode, openMainDestination, pathOf, signIn, signOut, VARIANTS } from './steps'
+import { expectScreen, JOURNEY_VARIANTS, nextAdminCode, openMainDestination, pathOf, signIn, signOut, VARIANTS } from './steps'
 
 let portal: Portal
 let browser: Browser
@@ -17,7 +17,7 @@ afterAll(async () => {
   await portal?.stop()
 })
 
-describe.each(VARIANTS)('$name', ({ javaScript, viewport }) => {
+describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   async function journey() {
     const j = await newJourneyContext(browser, { javaScript, viewport, baseUrl: portal.baseUrl })
     onTestFinished(async () => {

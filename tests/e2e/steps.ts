@@ -15,6 +15,17 @@ export const VARIANTS = [
 ] as const
 
 /**
+ * The variants of the journeys that run on both screens: JavaScript on, on a desktop and a phone,
+ * and without JavaScript on the phone. The server draws the same forms for both screens, so one
+ * screen without JavaScript covers them; the phone is the one where a page is used before its
+ * JavaScript has arrived (a weak connection on site), and its layout is the narrower, where a
+ * control is likelier to be out of reach. The desktop without JavaScript added a fifth of these
+ * files' time and no path the phone's did not take (2026-11-30). Files that run on the desktop
+ * only keep it with JavaScript on and off; docs/architecture.md lists each file's variants.
+ */
+export const JOURNEY_VARIANTS = [VARIANTS[0], VARIANTS[2], VARIANTS[3]] as const
+
+/**
  * The long journeys' variants (document control's, minutes each): JavaScript on and off on a
  * desktop, and the phone layout with JavaScript; the phone without JavaScript draws the same
  * server-rendered forms as the desktop does, so it adds time, not coverage.

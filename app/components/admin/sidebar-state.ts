@@ -12,7 +12,14 @@ export function sidebarCollapsedIn(cookieHeader: string | null): boolean {
   return parseCookieHeader(cookieHeader).get(SIDEBAR_COOKIE) === 'collapsed'
 }
 
-/** The Set-Cookie that remembers the choice for a year, for the admin pages only. */
-export function sidebarCookie(collapsed: boolean, secure: boolean): string {
-  return `${SIDEBAR_COOKIE}=${collapsed ? 'collapsed' : 'expanded'}; Path=/admin; Max-Age=${ONE_YEAR_S}; SameSite=Lax${secure ? '; Secure' : ''}`
+/**
+ * The Set-Cookie lines that remember the choice for a year. Path=/, not /admin: with JavaScript a
+ * page's loaders are fetched from `<path>.data`, and the control panel's is /admin.data, which a
+ * cookie of Path=/admin does not reach (the browser matches a path only up to a "/"), so the
+ * sidebar sprang back after each toggle there. The second line ends the cookie that path used to
+ * have, which would otherwise come first and win on the admin pages.
+ */
+export function sidebarCookies(collapsed: boolean, secure: boolean): string[] {
+  const flags = `SameSite=Lax${secure ? '; Secure' : ''}`
+  return [`${SIDEBAR_COOKIE}=${collapsed ? 'collapsed' : 'expanded'}; Path=/; Max-Age=${ONE_YEAR_S}; ${flags}`, `${SIDEBAR_COOKIE}=; Path=/admin; Max-Age=0; ${flags}`]
 }

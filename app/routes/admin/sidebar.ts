@@ -1,5 +1,5 @@
 import { data, redirect } from 'react-router'
-import { sidebarCookie } from '~/components/admin/sidebar-state'
+import { sidebarCookies } from '~/components/admin/sidebar-state'
 import { safeRedirectPath } from '~/lib/auth/guard'
 import type { Route } from './+types/sidebar'
 
@@ -11,7 +11,8 @@ import type { Route } from './+types/sidebar'
 export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData()
   const collapsed = form.get('collapsed') === '1'
-  const headers = new Headers({ 'set-cookie': sidebarCookie(collapsed, new URL(request.url).protocol === 'https:') })
+  const headers = new Headers()
+  for (const line of sidebarCookies(collapsed, new URL(request.url).protocol === 'https:')) headers.append('set-cookie', line)
   if (form.get('fetch') === '1') return data({ collapsed }, { headers })
   throw redirect(safeRedirectPath(form.get('redirectTo'), '/admin/control-panel'), { status: 303, headers })
 }

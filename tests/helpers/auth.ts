@@ -40,11 +40,10 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 /**
- * A fresh address per test, so per-address throttling of one test never touches another: one no
- * other call of this process has had yet (for its first 65,536), a counter
- * from a random start. Random picks collided now and then (a file draws about forty), and two
- * clients on one address share their budgets: a CI run's mail-budget test saw its 429 one call
- * early.
+ * A fresh address per test, so per-address throttling of one test never touches another: a counter
+ * from a random start, so no two calls of a process share one (for the first 65,536). Random picks
+ * collided now and then (a file draws about forty), and two clients on one address share their
+ * budgets: a CI run's mail-budget test saw its 429 one call early.
  */
 let nextAddress = randomBytes(2).readUInt16BE(0)
 export function uniqueAddress(): string {

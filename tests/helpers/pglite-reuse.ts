@@ -26,10 +26,8 @@ export type FileDatabase = {
   close(): Promise<void>
 }
 
-type Pooled = { client: PGlite; fingerprint: string }
-
 /** The worker's emptied databases, waiting for a file. */
-const spare: Pooled[] = []
+const spare: PGlite[] = []
 
 /** The template's catalog, read once from a freshly loaded database. */
 let templateFingerprint: string | undefined
@@ -74,16 +72,23 @@ async function fingerprintOf(client: PGlite): Promise<string> {
   return rows[0]?.fingerprint ?? ''
 }
 
+/** Empties a database whose catalog is still the template's; false when it is not, or the database failed. */
+async function emptiedForNextFile(client: PGlite, template: string): Promise<boolean> {
+  try {
+    if ((await fingerprintOf(client)) !== template) return false
+    await client.exec(EMPTY)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** A database in the template's state for one file: a spare of this worker's, else the template loaded anew. */
 export async function openFileDatabase(migrationsFolder: string, template: () => Promise<Blob>): Promise<FileDatabase> {
-  let pooled = spare.pop()
-  const reused = pooled !== undefined
-  if (!pooled) {
-    const { client } = await openPglite('memory://', migrationsFolder, await template())
-    templateFingerprint ??= await fingerprintOf(client)
-    pooled = { client, fingerprint: templateFingerprint }
-  }
-  const { client } = pooled
+  const reused = spare.length > 0
+  const client = spare.pop() ?? (await openPglite('memory://', migrationsFolder, await template())).client
+  templateFingerprint ??= await fingerprintOf(client)
+  const fingerprint = templateFingerprint
   let open = true
   const refuse = () => Promise.reject(new Error('This test file has closed its database; a query of its backend arrived after that.'))
   const guarded = new Set<PropertyKey>(['query', 'exec', 'transaction', 'sql'])
@@ -103,14 +108,9 @@ export async function openFileDatabase(migrationsFolder: string, template: () =>
       if (!open) return
       open = false
       if (client.closed) return
-      try {
-        if ((await fingerprintOf(client)) !== pooled.fingerprint) throw new Error('changed')
-        await client.exec(EMPTY)
-        spare.push(pooled)
-      } catch {
-        // Changed, or not usable any more: the next file loads the template.
-        await client.close().catch(() => undefined)
-      }
+      if (await emptiedForNextFile(client, fingerprint)) spare.push(client)
+      // Changed, or not usable any more: the next file loads the template.
+      else await client.close().catch(() => undefined)
     },
   }
 }

@@ -23,7 +23,9 @@ const stages = [
     { name: 'typecheck', command: 'npm run typecheck' },
     { name: 'lint', command: 'npx eslint .' },
     { name: 'lint (imports, contract)', command: 'npm run lint:deps && npm run lint:openapi' },
-    { name: 'build', command: 'node scripts/ensure-chromium.mjs && npm run build' },
+    // Debian's Chromium and poppler-utils (pdftotext: the unit, API and browser suites read PDFs with it)
+    // are installed here when missing, before any suite needs them.
+    { name: 'build', command: 'node scripts/ensure-chromium.mjs && node scripts/ensure-poppler.mjs && npm run build' },
   ],
   // One run over both cores: as two runs of one worker each they took 59 s, together 32 s.
   { name: 'unit and realtime', command: 'npx vitest run --project unit --project realtime' },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { DEMO } from '#server/db/demo-accounts'
 import { launchBrowser, newJourneyContext, startPortal, type Portal } from './harness'
-import { expectScreen, signIn, signInDemoAdmin, signedInApi } from './steps'
+import { expectScreen, signIn, signInDemoAdmin, signedInApi, waitUntilHydrated } from './steps'
 
 /**
  * Issue 15: an error thrown in a person's browser arrives on Administration › Frontend errors, with
@@ -59,6 +59,8 @@ test('JS on: a signed-in person’s thrown error and unhandled rejection reach t
   const person = await newJourneyContext(browser, { javaScript: true, baseUrl: portal.baseUrl, ignore: [new RegExp(`e2e (boom|rejected) ${tag}`)] })
   onTestFinished(() => person.close())
   await person.page.goto('/dashboard')
+  // The sign-in page tracks its step once hydrated; a form posted before that leaves without it.
+  await waitUntilHydrated(person.page)
   await signIn(person.page, DEMO.user.email, DEMO.user.password)
   await expectScreen(person.page, 'Dashboard')
   const sent = person.page.waitForResponse((r) => r.url().endsWith('/telemetry/public-errors') && r.status() === 202, { timeout: 15_000 })

@@ -32,6 +32,20 @@ export const JOURNEY_VARIANTS = [VARIANTS[0], VARIANTS[2], VARIANTS[3]] as const
  */
 export const LONG_JOURNEY_VARIANTS = [VARIANTS[0], VARIANTS[1], VARIANTS[2]] as const
 
+/**
+ * With JavaScript: waits until React has hydrated the page's forms (it marks each element it took
+ * over) and a frame has passed, so the page's effects have run. A journey that checks what an
+ * effect does (a usage event tracked as a screen shows) waits for it: otherwise a fast form post
+ * may leave before hydration, as a person on a slow phone can, and the event is never made.
+ */
+export async function waitUntilHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const form = document.querySelector('form')
+    return form !== null && Object.keys(form).some((key) => key.startsWith('__reactFiber$'))
+  })
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))))
+}
+
 /** Waits for the screen whose h1 is `name`, and checks it with axe. */
 export async function expectScreen(page: Page, name: string | RegExp): Promise<void> {
   await page.getByRole('heading', { level: 1, name }).waitFor()

@@ -223,8 +223,8 @@ describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
     await page.waitForURL((url) => url.searchParams.get('status') === 'close_requested')
     await expectScreen(page, 'Items')
     expect(searchOf(page).get('group')).toBe('project')
-    await boxes.first().waitFor()
-    expect(await boxes.count()).toBe(waiting.items.length)
+    // With JavaScript the address changes before React draws the list it names: poll the list.
+    await expect.poll(() => boxes.count(), { timeout: 10_000 }).toBe(waiting.items.length)
     // One heading per project, with its count, and the counts add up to the list.
     const projects = new Set(waiting.items.map((i) => i.projectId))
     const headings = page.getByRole('heading', { level: 2, name: /\d+ items?$/ }).filter({ visible: true })
@@ -245,13 +245,13 @@ describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
     await page.getByRole('link', { name: 'Remove filter Status: Close requested' }).click()
     await page.waitForURL((url) => !url.searchParams.has('status'))
     await expectScreen(page, 'Items')
-    expect(await boxes.count()).toBeGreaterThan(waiting.items.length)
+    await expect.poll(() => boxes.count(), { timeout: 10_000 }).toBeGreaterThan(waiting.items.length)
     await open(page, 'Saved views')
     await page.getByRole('link', { name: viewName, exact: true }).click()
     await page.waitForURL((url) => url.searchParams.get('status') === 'close_requested')
     await expectScreen(page, 'Items')
     expect(searchOf(page).get('group')).toBe('project')
-    expect(await boxes.count()).toBe(waiting.items.length)
+    await expect.poll(() => boxes.count(), { timeout: 10_000 }).toBe(waiting.items.length)
 
     await open(page, 'Saved views')
     expect(await page.getByRole('link', { name: viewName, exact: true }).getAttribute('aria-current')).toBe('page')

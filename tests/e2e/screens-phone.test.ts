@@ -188,46 +188,62 @@ function measure(width: number) {
   return { problems, text: document.body.innerText }
 }
 
-/** What a screen breaks; measured in the page, or, with JavaScript off, in a copy of it with JavaScript on but its scripts refused. */
-async function inspect(page: Page, contextOptions: BrowserContextOptions, javaScript: boolean) {
-  if (javaScript) return page.evaluate(measure, WIDTH)
-  const copy = await browser.newContext({ ...contextOptions, javaScriptEnabled: true })
-  try {
-    const inspectPage = await copy.newPage()
-    const url = page.url().split('#')[0] ?? ''
-    const html = await page.content()
-    await inspectPage.route(
-      (target) => target.href === url,
-      (route) =>
-        route.fulfill({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "script-src 'none'" }, body: html }),
-      { times: 1 },
-    )
-    await inspectPage.goto(url)
-    return await inspectPage.evaluate(measure, WIDTH)
-  } finally {
-    await copy.close()
-  }
+/**
+ * Where a JavaScript-off screen is measured: a page with JavaScript on but every script of the
+ * page refused (its CSP), given the screen's markup. One per walk: a new context per screen cost a
+ * renderer process and the stylesheets fetched again each time.
+ */
+type Inspector = { page: Page; close: () => Promise<void> }
+
+async function openInspector(contextOptions: BrowserContextOptions): Promise<Inspector> {
+  const context = await browser.newContext({ ...contextOptions, javaScriptEnabled: true })
+  return { page: await context.newPage(), close: () => context.close() }
+}
+
+/** What a screen breaks; measured in the page, or, with JavaScript off, in a copy of it in the inspector. */
+async function inspect(page: Page, inspector: Inspector | undefined) {
+  if (!inspector) return page.evaluate(measure, WIDTH)
+  const url = page.url().split('#')[0] ?? ''
+  const html = await page.content()
+  await inspector.page.route(
+    (target) => target.href === url,
+    (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "script-src 'none'" }, body: html }),
+    { times: 1 },
+  )
+  await inspector.page.goto(url)
+  return await inspector.page.evaluate(measure, WIDTH)
 }
 
 /** Walks the screens and returns what is wrong with each. */
 async function walk(journey: Journey, screens: readonly string[], javaScript: boolean, options: BrowserContextOptions): Promise<string[]> {
   const failures: string[] = []
-  for (const screen of screens) {
-    const before = journey.problems.length
-    await journey.page.goto(screen, { waitUntil: 'load' })
-    if (javaScript) await journey.page.waitForLoadState('networkidle').catch(() => undefined)
-    // What the browser reported on this screen (console errors, page errors), named by the screen.
-    for (const problem of journey.problems.splice(before)) failures.push(`${screen}: ${problem.slice(0, 200)}`)
-    const { problems, text } = await inspect(journey.page, options, javaScript)
-    for (const problem of problems) failures.push(`${screen}: ${problem}`)
-    for (const { name, pattern } of DEVELOPER_WORDS) {
-      for (const line of text.split('\n')) {
-        const match = pattern.exec(line)
-        if (!match) continue
-        if (ALLOWED_WORDS.some((allowed) => allowed.screen.test(screen) && allowed.text.test(match[0]))) continue
-        failures.push(`${screen}: shows ${name}: "${match[0].trim()}" in "${line.trim().slice(0, 80)}"`)
-        break
-      }
+  const inspector = javaScript ? undefined : await openInspector(options)
+  try {
+    for (const screen of screens) failures.push(...(await walkScreen(journey, screen, inspector)))
+  } finally {
+    await inspector?.close()
+  }
+  return failures
+}
+
+/** What is wrong with one screen of a walk. */
+async function walkScreen(journey: Journey, screen: string, inspector: Inspector | undefined): Promise<string[]> {
+  const javaScript = !inspector
+  const failures: string[] = []
+  const before = journey.problems.length
+  await journey.page.goto(screen, { waitUntil: 'load' })
+  if (javaScript) await journey.page.waitForLoadState('networkidle').catch(() => undefined)
+  // What the browser reported on this screen (console errors, page errors), named by the screen.
+  for (const problem of journey.problems.splice(before)) failures.push(`${screen}: ${problem.slice(0, 200)}`)
+  const { problems, text } = await inspect(journey.page, inspector)
+  for (const problem of problems) failures.push(`${screen}: ${problem}`)
+  for (const { name, pattern } of DEVELOPER_WORDS) {
+    for (const line of text.split('\n')) {
+      const match = pattern.exec(line)
+      if (!match) continue
+      if (ALLOWED_WORDS.some((allowed) => allowed.screen.test(screen) && allowed.text.test(match[0]))) continue
+      failures.push(`${screen}: shows ${name}: "${match[0].trim()}" in "${line.trim().slice(0, 80)}"`)
+      break
     }
   }
   return failures

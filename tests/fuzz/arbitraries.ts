@@ -76,9 +76,16 @@ export function arbitraryOf(schema: Schema | undefined, ids: IdPool, field = '',
     case 'string':
       return stringOf(schema, field, ids)
     case 'integer': {
-      const drawn = fc.integer({ min: Number(schema.minimum ?? -1_000_000), max: Number(schema.maximum ?? 1_000_000) })
-      const real = ids(field)
-      return real ? fc.oneof({ weight: 3, arbitrary: real.map(Number) }, drawn) : drawn
+      const min = Number(schema.minimum ?? -1_000_000)
+      const max = Number(schema.maximum ?? 1_000_000)
+      const drawn = fc.integer({ min, max })
+      // A real value known by the field's name may be another kind's (a document's status "S2" for
+      // an answer's HTTP status): one that is no integer in range is drawn instead.
+      const real = ids(field)?.chain((value) => {
+        const number = Number(value)
+        return Number.isInteger(number) && number >= min && number <= max ? fc.constant(number) : drawn
+      })
+      return real ? fc.oneof({ weight: 3, arbitrary: real }, drawn) : drawn
     }
     case 'number':
       return fc.double({ min: Number(schema.minimum ?? -1e6), max: Number(schema.maximum ?? 1e6), noNaN: true })

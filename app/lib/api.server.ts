@@ -67,13 +67,15 @@ export function createServerApi(request: Request, context: AppLoadContext, optio
   }
 
   async function transport(outgoing: Request): Promise<Response> {
-    const headers = new Headers(outgoing.headers)
+    // The client made this request for this call alone: its headers are completed in place. A copy
+    // (new Headers, new Request following its signal) cost about 45 µs a call (issue 37).
+    const headers = outgoing.headers
     for (const name of FORWARDED_HEADERS) {
       const value = request.headers.get(name)
       if (value !== null) headers.set(name, value)
     }
     if (jar.size > 0) headers.set('cookie', serializeCookies(jar))
-    const response = await context.backend(new Request(outgoing, { headers }))
+    const response = await context.backend(outgoing)
     const issued = absorb(response)
     if (options.form && isUnsafeMethod(outgoing.method) && response.ok && issued.changed) callToken = issued.token
     return response

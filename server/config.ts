@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { PASSWORD_HASH_COST } from './domain/auth/passwords'
 import { readStoreConfig, storeEnvShape, type StoreConfig } from './domain/store/store-config'
 
 /**
@@ -95,6 +96,12 @@ const envSchema = z.object({
   EXPORT_JOB_PAUSE_MS: z.coerce.number().int().min(0, 'must be 0 or more').max(60_000, 'must be at most 60000 (a minute)').default(0),
   EXPORT_LINK_HOURS: z.coerce.number().int().min(1, 'must be at least 1 hour').max(24 * 30, 'must be at most 720 (30 days)').default(24),
   SHUTDOWN_DEADLINE_SECONDS: z.coerce.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 (ten minutes)').default(25),
+  PASSWORD_HASH_COST: z.coerce
+    .number()
+    .int(`must be a whole number from ${PASSWORD_HASH_COST.min} to ${PASSWORD_HASH_COST.max}`)
+    .min(PASSWORD_HASH_COST.min, `must be a whole number from ${PASSWORD_HASH_COST.min} to ${PASSWORD_HASH_COST.max}`)
+    .max(PASSWORD_HASH_COST.max, `must be a whole number from ${PASSWORD_HASH_COST.min} to ${PASSWORD_HASH_COST.max}`)
+    .default(PASSWORD_HASH_COST.default),
 })
 
 export type Config = {
@@ -150,6 +157,8 @@ export type Config = {
   }
   /** How long a stopping instance lets requests and uploads in flight finish (SIGTERM → exit). */
   shutdownDeadlineMs: number
+  /** PASSWORD_HASH_COST: scrypt's cost as log2 N for new hashes (server/domain/auth/passwords.ts). */
+  passwordHashCost: number
   /** docs/exports.md "Large exports as a job": above `items` items (or, for a report PDF, `photos` photos) a PDF export runs as a job; its link works `linkHours`. */
   exportJobs: { items: number; photos: number; linkHours: number; pauseMs: number }
 }
@@ -223,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     blobs: blobsConfig(e),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST, statementLog: e.DB_STATEMENT_LOG },
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_SECONDS * 1000,
+    passwordHashCost: e.PASSWORD_HASH_COST,
     exportJobs: { items: e.EXPORT_JOB_ITEMS, photos: e.EXPORT_JOB_PHOTOS, linkHours: e.EXPORT_LINK_HOURS, pauseMs: e.EXPORT_JOB_PAUSE_MS },
   }
 }

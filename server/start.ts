@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '#server/config'
 import { openDatabase, type DatabaseHandle } from '#server/db/client'
 import { initialiseInChildProcess } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
+import { PASSWORD_HASH_COST, setPasswordHashCost } from '#server/domain/auth/passwords'
 import { reportExposedDemoAccounts } from '#server/domain/admin/demo-accounts'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger, type Logger } from '#server/http/logger'
@@ -73,6 +74,13 @@ export async function startCore(rootDir: string, env: Record<string, string | un
   const logger = createLogger(config.logLevel, undefined, { ring: logRing, file: config.logFile })
   // Each line names the part of the server that wrote it (the logs tail filters by it).
   const jobs = logger.child({ unit: 'jobs' })
+  // Before the demo seed hashes its passwords (createBackend sets it again, for backends made alone).
+  setPasswordHashCost(config.passwordHashCost)
+  if (config.passwordHashCost < PASSWORD_HASH_COST.default) {
+    logger.warn(
+      `PASSWORD_HASH_COST is ${config.passwordHashCost}, below the default ${PASSWORD_HASH_COST.default}: passwords set from now on are quicker to guess from a stolen database. It is meant for test runs.`,
+    )
+  }
   const migrationsFolder = path.join(rootDir, 'server/db/migrations')
   const database = await openDatabase({
     dataDir: config.dataDir,
@@ -80,7 +88,7 @@ export async function startCore(rootDir: string, env: Record<string, string | un
     migrationsFolder,
     onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
     initialise: options.initialiseEntry
-      ? initialiseInChildProcess({ entry: options.initialiseEntry, dataDir: config.dataDir, migrationsFolder, seed: config.seed, blobs: config.blobs, logger })
+      ? initialiseInChildProcess({ entry: options.initialiseEntry, dataDir: config.dataDir, migrationsFolder, seed: config.seed, passwordHashCost: config.passwordHashCost, blobs: config.blobs, logger })
       : undefined,
   })
   try {

@@ -13,6 +13,7 @@ import { csrfProtection } from '#server/http/csrf'
 import { createInstanceMetrics, recordHttpRequest, routeOf, type InstanceMetrics } from '#server/http/metrics'
 import { inServerSpan, instrumentQueries, nameServerSpan, tracingOn } from '#server/http/tracing'
 import { logStatements } from '#server/db/statements'
+import { setPasswordHashCost } from '#server/domain/auth/passwords'
 import { resolveSession } from '#server/http/session'
 import { readScope } from '#server/domain/tenancy/request-scope'
 import { auditRoutes } from './admin/audit'
@@ -100,6 +101,7 @@ export function createBackend(deps: BackendDeps): Backend {
   const metrics = createInstanceMetrics(deps.db, deps.logger)
   instrumentQueries()
   logStatements(deps.config.metrics.statementLog)
+  setPasswordHashCost(deps.config.passwordHashCost)
 
   app.use(async (c, next) => {
     const correlationId = correlationIdFor(c.req.header(HEADERS.correlationId))

@@ -16,6 +16,8 @@ export const initialiseRequest = z.object({
   pgliteDir: z.string().min(1),
   migrationsFolder: z.string().min(1),
   seed: z.boolean(),
+  /** config.passwordHashCost: the demo seed hashes its accounts' passwords at the server's cost (unset: the default). */
+  passwordHashCost: z.number().int().optional(),
   /** The server's blob store (config.blobs), where the demo seed's photos go: the data folder or a bucket. */
   blobs: z.custom<BlobsConfig>((value) => typeof value === 'object' && value !== null && 'store' in value),
 })
@@ -32,6 +34,7 @@ export type ChildInitOptions = {
   dataDir: string
   migrationsFolder: string
   seed: boolean
+  passwordHashCost?: number
   blobs: BlobsConfig
   logger: Logger
 }
@@ -40,7 +43,7 @@ export type ChildInitOptions = {
 export function initialiseInChildProcess(options: ChildInitOptions): (pgliteDir: string) => Promise<void> {
   return async (pgliteDir) => {
     const started = performance.now()
-    const request: InitialiseRequest = { dataDir: options.dataDir, pgliteDir, migrationsFolder: options.migrationsFolder, seed: options.seed, blobs: options.blobs }
+    const request: InitialiseRequest = { dataDir: options.dataDir, pgliteDir, migrationsFolder: options.migrationsFolder, seed: options.seed, passwordHashCost: options.passwordHashCost, blobs: options.blobs }
     options.logger.info({ dataDir: options.dataDir }, 'new data folder: initialising it in a child process')
     const report = await runChild(options.entry, request)
     options.logger.info(

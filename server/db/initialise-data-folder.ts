@@ -7,6 +7,7 @@ import { rename, rm } from 'node:fs/promises'
 import { lockHolder, openPglite } from '#server/db/client'
 import { initialiseRequest, type InitialiseReport } from '#server/db/first-start'
 import { seedIfEmpty } from '#server/db/seed'
+import { setPasswordHashCost } from '#server/domain/auth/passwords'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { blobStoreFor } from '#server/storage/blob-stores'
 
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   }
   // The server went away (killed while waiting): stop, leaving nothing in the database's place.
   process.on('disconnect', () => process.exit(1))
+  if (request.passwordHashCost !== undefined) setPasswordHashCost(request.passwordHashCost)
 
   const staging = `${request.pgliteDir}.initialising`
   await rm(staging, { recursive: true, force: true })

@@ -12,6 +12,7 @@ import type { AxeResults } from 'axe-core'
 import { simpleParser } from 'mailparser'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { inject, onTestFailed, onTestFinished } from 'vitest'
+import { PASSWORD_HASH_COST } from '#server/domain/auth/passwords'
 
 /**
  * Debian's headless build of Chromium when it is installed (scripts/ensure-chromium.mjs installs
@@ -143,6 +144,8 @@ async function launchPortal(options: StartOptions): Promise<Portal> {
     PUBLIC_URL: baseUrl,
     SEED: 'true',
     LOG_LEVEL: 'warn',
+    // The lowest password hash cost: the journeys sign in hundreds of times (server/domain/auth/passwords.ts).
+    PASSWORD_HASH_COST: String(PASSWORD_HASH_COST.min),
     // A stop finishes well inside the harness's own limit (STOP_LIMIT_MS) before it kills the server.
     SHUTDOWN_DEADLINE_SECONDS: '10',
     ...options.env,

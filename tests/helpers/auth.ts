@@ -4,7 +4,7 @@ import { expect } from 'vitest'
 import type { Database } from '#server/db/client'
 import { auditEvents, mailOutbox, memberships, mfaSecrets, sessions, tenants, users } from '#server/db/schema'
 import { withTenant } from '#server/db/tenancy'
-import { hashPassword } from '#server/domain/auth/passwords'
+import { hashPassword, PASSWORD_HASH_COST } from '#server/domain/auth/passwords'
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, type SessionKind } from '#server/domain/auth/sessions'
 import { newToken } from '#server/domain/auth/tokens'
 import { currentTotp, newTotpSecret } from '#server/domain/auth/totp'
@@ -24,10 +24,10 @@ export const TEST_PASSWORD = 'correct horse battery staple'
 export const SESSION_COOKIE = 'sp_session'
 export const CSRF_COOKIE = COOKIES.csrf
 
-/** scrypt costs tens of milliseconds: hash the one test password once per test file. */
+/** Hash the one test password once per worker, at the suite's cost (tests/helpers/backend.ts). */
 let testPasswordHash: Promise<string> | undefined
 export function testPasswordHashOnce(): Promise<string> {
-  testPasswordHash ??= hashPassword(TEST_PASSWORD)
+  testPasswordHash ??= hashPassword(TEST_PASSWORD, { cost: PASSWORD_HASH_COST.min })
   return testPasswordHash
 }
 

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '#server/config'
 import { openDatabase, type Database, type DatabaseHandle } from '#server/db/client'
 import { assertRowLevelSecurity } from '#server/db/tenancy'
 import { createLogger } from '#server/http/logger'
+import { PASSWORD_HASH_COST } from '#server/domain/auth/passwords'
 import { onSchemaIncident, settleSchemaIncidents, type SchemaCall, type SchemaMismatch } from '#server/domain/observability/schema-incidents'
 import { databaseOf } from '#tests/setup/api-global'
 import { openFileDatabase } from './pglite-reuse'
@@ -121,6 +122,8 @@ export async function createTestBackend(options: TestBackendOptions = {}): Promi
       SEED: 'false',
       // Every JSON answer is checked against its call's declared schema (schema incidents).
       SCHEMA_CHECK_SAMPLE: '1',
+      // The lowest hash cost: the suite signs in hundreds of times (server/domain/auth/passwords.ts).
+      PASSWORD_HASH_COST: String(PASSWORD_HASH_COST.min),
       ...options.env,
     })
     const now = createClock(options.now ?? Date.now())

@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { PASSWORD_HASH_COST } from '#server/domain/auth/passwords'
 import { csrfBinding, mintCsrfToken } from '#server/http/csrf'
 import { createCookieJar, type CookieJar } from '#tests/helpers/cookies'
 import { COOKIES, HEADERS } from '~/lib/constants'
@@ -67,7 +68,8 @@ export async function startInstance(name: string, env: Record<string, string>, p
   const baseUrl = `http://127.0.0.1:${listenOn}`
   const child = spawn(process.execPath, [serverEntry], {
     cwd: rootDir,
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(listenOn), LOG_LEVEL: 'warn', ...env },
+    // The lowest password hash cost, as in every suite (server/domain/auth/passwords.ts).
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(listenOn), LOG_LEVEL: 'warn', PASSWORD_HASH_COST: String(PASSWORD_HASH_COST.min), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

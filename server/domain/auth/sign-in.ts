@@ -5,7 +5,7 @@ import { withUser } from '#server/db/tenancy'
 import { Problem } from '#server/http/problem'
 import { ERROR_CODES } from '~/lib/constants'
 import { recordAudit } from '../audit'
-import { dummyPasswordHash, verifyPassword } from './passwords'
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords'
 import { createSession, type AuthSession, type SessionKind } from './sessions'
 import { clearSignInFailures, recordSignInFailure, signInWait, throttled } from './throttle'
 
@@ -99,6 +99,10 @@ export async function signIn(db: Database, input: SignInInput, now: Date): Promi
   }
 
   await clearSignInFailures(db, keys)
+  // A hash made before the cost was raised is made again now that the password is at hand.
+  if (user.passwordHash && needsRehash(user.passwordHash)) {
+    await db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, user.id))
+  }
   return openSignedInSession(
     db,
     { userId: user.id, userMfaEnforced: user.mfaEnforced, membership, kind: input.kind, ip: input.ip, userAgent: input.userAgent, correlationId: input.correlationId },

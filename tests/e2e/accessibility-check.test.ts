@@ -28,10 +28,23 @@ const pages: Record<string, () => string> = {
   '/mild': () => page('<h1>Mild</h1><h3>Skipped a level</h3><p>Text outside any landmark.</p>'),
   // The fault is in what a browser without script shows.
   '/noscript': () => page('<main><h1>Noscript</h1><noscript><img src="/pixel.png"></noscript></main>'),
+  // One page's parts known to the run, then the same page with one new element, which has a fault.
+  '/known': () => known(''),
+  '/known-plus': () => known('<button></button>'),
   // One address, first without a fault, then with one (the test sets which).
   '/changing': () => (changingIsSerious ? pages['/serious']!() : pages['/mild']!()),
 }
 let changingIsSerious = false
+
+/** The same classes on every load of this run: only what `extra` adds is new after the first check. */
+const runClass = `c-${randomBytes(4).toString('hex')}`
+let knownLoads = 0
+function known(extra: string): string {
+  // Each variant of the test its own page (the parts' scope is the viewport and, with <noscript>, the mode; not the test).
+  knownLoads += 1
+  return `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>Known</title></head><body class="${runClass} ${currentVariant}"><main><h1>Known</h1><p>Words ${knownLoads}</p>${extra}</main></body></html>`
+}
+let currentVariant = ''
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -88,6 +101,22 @@ describe.each([
     await page.goto('/mild')
     await page.goto('/changing#again')
     await expect(checkAccessibility(page)).rejects.toThrow(/\[critical\] image-alt/)
+  })
+
+  test('a state with one new element is judged on it: its fault is found, though the rest of the page was checked before', async () => {
+    currentVariant = `v-${javaScript ? 'on' : 'off'}-${viewport}`
+    const journey = await newJourneyContext(browser, { javaScript, viewport, baseUrl })
+    onTestFinished(() => journey.close())
+    const { page } = journey
+    await page.goto('/known')
+    await checkAccessibility(page)
+    await page.goto('/known-plus')
+    const failure = await checkAccessibility(page).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    )
+    expect(failure).toMatch(/axe found 1 serious or critical violation\(s\)/)
+    expect(failure).toContain('[critical] button-name')
   })
 
   test(`the check judges what <noscript> shows ${javaScript ? 'only without JavaScript (it passes here)' : 'without JavaScript (it fails here)'}`, async () => {

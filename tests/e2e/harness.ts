@@ -526,21 +526,21 @@ type Violation = { id: string; impact: string | null; help: string; helpUrl: str
 
 /**
  * Runs axe-core on the page as the user sees it and throws listing every serious or critical
- * violation.
+ * violation of what is new in it (checkedBefore, below).
  *
- * JavaScript on: axe runs in the page itself. It is injected with page.evaluate, which goes through
- * the DevTools protocol and is not subject to the page's Content-Security-Policy; addScriptTag
- * would be blocked (no 'unsafe-inline') and log a CSP error. So no bypassCSP is needed, and the
- * journey keeps testing the real CSP.
- *
- * JavaScript off: axe cannot run there (timers never fire in a page without script, so axe.run
- * never settles). We take the page's DOM as parsed without script (page.content()), and check it in
- * a separate JS-enabled page with the same viewport and cookies (one per browser and kind of screen,
- * kept: the inspector below), on the same portal, so the same stylesheets and images load. The
- * snapshot's scripts are left out, so the app cannot hydrate it into the JS-on page, and its
- * <noscript> elements are renamed to an inert custom element, because a scripting browser would not
- * render their content while a user without JavaScript sees it. Limit: live form values typed in
- * the page are not in the snapshot.
+ * The page's DOM as it is now (page.content(): with JavaScript, as the app has drawn it; without,
+ * as parsed without script) is checked in a separate JS-enabled page with the same viewport and
+ * cookies (one per browser and kind of screen, kept: the inspector below), on the same portal, so
+ * the same stylesheets and images load. axe stays loaded there across snapshots: loading it into
+ * each new document of a journey (654 KB through the DevTools pipe, then compiled) had been about
+ * half of a check. Without JavaScript, axe could not run in the page anyway (timers never fire
+ * there, so axe.run never settles). The snapshot's scripts are left out, so the app cannot hydrate
+ * it. Its <noscript> elements are dropped when the page has JavaScript and renamed to an inert
+ * custom element when it has not, because the inspector runs script and would otherwise not show
+ * what a user without JavaScript sees. The elements new to the run are marked, and axe judges
+ * those with everything inside them. Limits: live form values typed in the page are not in the
+ * snapshot; the app uses no top layer (showModal, popovers), which a snapshot would not keep.
+ * E2E_AXE_EVERY=1 checks every state whole.
  */
 export async function checkAccessibility(page: Page): Promise<void> {
   // The whole page: an element a journey waited for can show while the rest is still arriving
@@ -548,11 +548,24 @@ export async function checkAccessibility(page: Page): Promise<void> {
   // mid-element (a <summary> whose words had not arrived yet failed "summary-name").
   await page.waitForLoadState('load')
   const journey = journeys.get(page.context())
-  // The page's markup, read once: what decides whether the state is new, and the snapshot without JavaScript.
+  // The page's markup, read once: what decides whether the state is new, and the snapshot.
   const html = await page.content()
-  if (await checkedBefore(html, journey)) return
   const started = performance.now()
-  const violations = journey && !journey.javaScript ? await axeOnSnapshot(page, html, journey.contextOptions) : await runAxe(page)
+  let violations: Violation[]
+  if (!journey) {
+    // A page no journey made (no viewport to match an inspector to): checked in place, whole.
+    violations = await runAxe(page, false)
+  } else {
+    const scope = scopeOf(html, journey)
+    const every = process.env.E2E_AXE_EVERY === '1'
+    const parts = every ? undefined : await claimNewParts(html, scope)
+    if (parts && parts.size === 0) {
+      axeTime.skipped += 1
+      return
+    }
+    const marked = parts ? markNewElements(html, scope, parts) : html
+    violations = await axeOnSnapshot(page, marked, journey, !every)
+  }
   axeTime.checks += 1
   axeTime.ms += performance.now() - started
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -564,51 +577,60 @@ export async function checkAccessibility(page: Page): Promise<void> {
 /** What this file's accessibility checks cost, printed when the file ends (afterAll in vitest's setup is per file). */
 const axeTime = { checks: 0, skipped: 0, ms: 0 }
 
+/** The attribute that marks the elements a check judges in the inspector's snapshot. */
+const NEW_MARK = 'data-e2e-axe-new'
+
 /**
- * Whether every element of this screen state was already judged in this run, in the same place:
- * axe judges an element by what it is (tag, roles, classes, styles, types, whether it has text and
- * accessible-name attributes) and by what holds it (colours come from ancestors, a list item needs
- * its list, a button must not sit in a link), so a state whose every element, with the whole chain
- * of its ancestors, was part of a state checked before gives axe nothing new. Journeys open the same
- * screens again and again (every expectScreen checks); this checks a state only when something in
- * it is new: a new kind of element, or a known one in a new place. The words, values and counts do
- * not count (a list of three rows and one of thirty are the same parts). With or without JavaScript
- * counts only where the page has <noscript> content (shown only without); otherwise the server's
- * markup and the hydrated page are one state. In the browser suite of 2026-11-30 this checked 443
- * of 1,253 states, where one check per whole-page shape had checked 854.
+ * The root of every chain of a page's parts: the viewport, and with or without JavaScript only
+ * where the page has <noscript> content (shown only without); otherwise the server's markup and
+ * the hydrated page are one state.
+ */
+function scopeOf(html: string, journey: { javaScript: boolean; contextOptions: BrowserContextOptions }): string {
+  const viewport = journey.contextOptions.viewport
+  const mode = /<noscript\b/i.test(html) ? `js-${journey.javaScript}` : 'either'
+  return `${mode}|${viewport ? `${viewport.width}x${viewport.height}` : 'default'}`
+}
+
+/**
+ * The parts of this screen state that no check of this run has judged, now taken by this one
+ * (none: the state was checked before). axe judges an element by what it is (tag, roles, classes,
+ * styles, types, whether it has text and accessible-name attributes) and by what holds it (colours
+ * come from ancestors, a list item needs its list, a button must not sit in a link), so an element
+ * whose kind, with the whole chain of its ancestors' kinds, was part of a state checked before
+ * gives axe nothing new. Journeys open the same screens again and again (every expectScreen
+ * checks); a state is checked only when something in it is new: a new kind of element, or a known
+ * one in a new place, and then only what is new (markNewElements). The words, values and counts
+ * do not count (a list of three rows and one of thirty are the same parts). In the browser suite
+ * of 2026-11-30 this checked 443 of 1,253 states, where one check per whole-page shape had
+ * checked 854.
  *
  * Limit: what axe finds between elements that are not ancestor and descendant is judged on the
  * first state where each was new: two equal ids, a label whose `for` names an input elsewhere, an
- * aria reference to an element that a later state leaves out. E2E_AXE_EVERY=1 checks every state.
+ * aria reference to an element that a later state leaves out; so are the rules about the page as a
+ * whole (its language, its title), judged where its root was new.
  *
  * The parts judged are files in a folder the run's files share (global-setup.ts), created
- * exclusively: two files at once never both take the same part, and a state is checked by the
- * file that saw one of its parts first.
+ * exclusively: two files at once never both take the same part, and a part is judged by the file
+ * that saw it first.
  */
-async function checkedBefore(html: string, journey: { javaScript: boolean; contextOptions: BrowserContextOptions } | undefined): Promise<boolean> {
-  if (process.env.E2E_AXE_EVERY === '1') return false
-  const viewport = journey?.contextOptions.viewport
-  // Server-rendered and hydrated markup are the same page to axe, except what <noscript> shows.
-  const mode = /<noscript\b/i.test(html) ? `js-${journey?.javaScript ?? true}` : 'either'
-  const scope = `${mode}|${viewport ? `${viewport.width}x${viewport.height}` : 'default'}`
+async function claimNewParts(html: string, scope: string): Promise<Set<string>> {
   const dir = axeDir()
-  let somethingNew = false
+  const taken = new Set<string>()
   for (const part of partsOf(html, scope)) {
     if (judgedParts.has(part)) continue
     judgedParts.add(part)
     if (!dir) {
-      somethingNew = true
+      taken.add(part)
       continue
     }
     try {
       await writeFile(path.join(dir, part), '', { flag: 'wx' })
-      somethingNew = true
+      taken.add(part)
     } catch {
       // Another file of the run took it first: its check judges it.
     }
   }
-  if (!somethingNew) axeTime.skipped += 1
-  return !somethingNew
+  return taken
 }
 
 /** The parts this worker knows were judged (its own and, once met, other files'). */
@@ -623,31 +645,38 @@ function axeDir(): string {
 }
 
 /**
- * The page's elements as axe judges them, each with the chain of its ancestors, without words,
- * values or counts: a kind is the tag with the attributes axe reads (and whether text and
- * accessible-name attributes are there); a part is a kind with the kinds of all its ancestors, or
- * "has text" under such a chain. Returned as one hash per part; `scope` (the viewport, and whether
- * JavaScript counts) is the root of every chain, so parts of other scopes never match.
+ * Walks the page's markup as axe judges it: each element, with the chain of its ancestors, without
+ * words, values or counts. A kind is the tag with the attributes axe reads (and whether text and
+ * accessible-name attributes are there; a <style> is known by its whole text, a <script> by
+ * nothing); an element's part is its kind with the kinds of all its ancestors, and "has text" under
+ * such a chain is a part too. `visit` gets each part, one hash each, with where in `html` the
+ * element it belongs to (a text's: its parent) could take one more attribute (-1: the document
+ * itself). `scope` is the root of every chain, so parts of other scopes never match.
  */
-function partsOf(html: string, scope: string): Set<string> {
+function walkParts(html: string, scope: string, visit: (part: string, markAt: number) => void): void {
   const kept = new Set(['class', 'role', 'type', 'style', 'hidden', 'disabled', 'open', 'tabindex', 'lang', 'dir', 'scope', 'colspan', 'rowspan', 'multiple', 'required', 'readonly', 'inert'])
-  const body = html.replace(/<script\b[\s\S]*?<\/script>/gi, '<script>').replace(/<style\b[\s\S]*?<\/style>/gi, (styleTag) => `<style ${createHash('sha1').update(styleTag).digest('hex')}>`)
-  const parts = new Set<string>()
-  // Each open element: its name and the hash of its chain (its kind and every ancestor's).
-  const stack: Array<{ name: string; chain: string }> = [{ name: '#document', chain: scope }]
+  // Each open element: its name, the hash of its chain (its kind and every ancestor's), and where
+  // an attribute would go in its start tag.
+  const stack: Array<{ name: string; chain: string; markAt: number }> = [{ name: '#document', chain: scope, markAt: -1 }]
   const chainOf = (parentChain: string, kind: string) => createHash('sha1').update(parentChain).update('>').update(kind).digest('hex')
-  const tag = /<(\/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)/g
-  for (const match of body.matchAll(tag)) {
+  const token = /<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)/gi
+  for (const match of html.matchAll(token)) {
     const parent = stack[stack.length - 1]!
-    if (match[4] !== undefined) {
-      if (match[4].trim()) parts.add(chainOf(parent.chain, '#t'))
+    const at = match.index
+    const [whole, leaf, closing, rawName = '', attributes = '', text] = match
+    if (leaf) {
+      const kind = leaf.toLowerCase() === 'style' ? `<style ${createHash('sha1').update(whole).digest('hex')}>` : '<script>'
+      visit(chainOf(parent.chain, kind), at + 1 + leaf.length)
       continue
     }
-    const [, closing, rawName = '', attributes = ''] = match
+    if (text !== undefined) {
+      if (text.trim()) visit(chainOf(parent.chain, '#t'), parent.markAt)
+      continue
+    }
     const name = rawName.toLowerCase()
     if (closing) {
-      const at = stack.findLastIndex((open) => open.name === name)
-      if (at > 0) stack.length = at
+      const open = stack.findLastIndex((element) => element.name === name)
+      if (open > 0) stack.length = open
       continue
     }
     const attrs: string[] = []
@@ -658,10 +687,31 @@ function partsOf(html: string, scope: string): Set<string> {
       else if (attrName.startsWith('aria-') || ['alt', 'title', 'for', 'id', 'href', 'name', 'value', 'placeholder', 'src', 'label'].includes(attrName)) attrs.push(`${attrName}${value.trim() ? '+' : '-'}`)
     }
     const chain = chainOf(parent.chain, `<${name} ${attrs.sort().join(' ')}>`)
-    parts.add(chain)
-    if (!VOID_ELEMENTS.has(name) && !attributes.trimEnd().endsWith('/')) stack.push({ name, chain })
+    const markAt = at + 1 + rawName.length
+    visit(chain, markAt)
+    if (!VOID_ELEMENTS.has(name) && !attributes.trimEnd().endsWith('/')) stack.push({ name, chain, markAt })
   }
+}
+
+function partsOf(html: string, scope: string): Set<string> {
+  const parts = new Set<string>()
+  walkParts(html, scope, (part) => parts.add(part))
   return parts
+}
+
+/** `html` with NEW_MARK on each element that one of `parts` belongs to (a new kind, or new text in it). */
+function markNewElements(html: string, scope: string, parts: Set<string>): string {
+  const marks = new Set<number>()
+  walkParts(html, scope, (part, markAt) => {
+    if (markAt >= 0 && parts.has(part)) marks.add(markAt)
+  })
+  let marked = ''
+  let from = 0
+  for (const at of [...marks].sort((a, b) => a - b)) {
+    marked += `${html.slice(from, at)} ${NEW_MARK}`
+    from = at
+  }
+  return marked + html.slice(from)
 }
 
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
@@ -669,11 +719,12 @@ const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img'
 /**
  * Runs axe in the page: evaluated through the DevTools protocol, which the page's
  * Content-Security-Policy (the portal's: no script but its own) does not govern. Once per document:
- * the inspector's page keeps it across the snapshots it is shown.
+ * the inspector's page keeps it across the snapshots it is shown. `onlyMarked`: on the elements
+ * marked new, with everything inside them; otherwise on the whole document.
  */
-async function runAxe(page: Page): Promise<Violation[]> {
+async function runAxe(page: Page, onlyMarked: boolean): Promise<Violation[]> {
   if (await page.evaluate(() => !('axe' in window))) await page.evaluate(axeSource)
-  return page.evaluate(async () => {
+  return page.evaluate(async ({ onlyMarked, mark }) => {
     // Check what the user sees once it settles: a button that just changed variant is, for its
     // 150-ms colour transition, a mix of both looks (grey on light blue), which is not a state
     // anyone reads. Finite animations only (a spinner never finishes), and 2 s at most (a paused one).
@@ -681,7 +732,7 @@ async function runAxe(page: Page): Promise<Violation[]> {
     const settled = Promise.all(settling.map((a) => a.finished.catch(() => undefined)))
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2000))])
     type Audit = { rules?: Array<{ id: string; impact?: string; any: unknown[]; all: unknown[]; none: unknown[] }>; checks?: Record<string, { impact?: string }> }
-    const axe = (window as unknown as { axe: { _audit?: Audit; run(context: Document, options: object): Promise<AxeResults> } }).axe
+    const axe = (window as unknown as { axe: { _audit?: Audit; run(context: Document | NodeListOf<Element>, options: object): Promise<AxeResults> } }).axe
     // Only the rules that can report a serious or critical violation, the ones this check fails on:
     // a rule with its own impact reports every violation at it (axe-core's finalizeRuleResult), one
     // without reports its failed checks' highest. The others (landmarks, region, heading-order, all
@@ -697,7 +748,9 @@ async function runAxe(page: Page): Promise<Violation[]> {
         if (rule.impact ? mild(rule.impact) : checkImpacts.length > 0 && checkImpacts.every(mild)) rules[rule.id] = { enabled: false }
       }
     }
-    const results = await axe.run(document, { resultTypes: ['violations'], rules })
+    // A NodeList is a context axe takes: these elements and their descendants.
+    const context = onlyMarked ? document.querySelectorAll(`[${mark}]`) : document
+    const results = await axe.run(context, { resultTypes: ['violations'], rules })
     return results.violations.map((v) => ({
       id: v.id,
       impact: v.impact ?? null,
@@ -705,7 +758,7 @@ async function runAxe(page: Page): Promise<Violation[]> {
       helpUrl: v.helpUrl,
       targets: v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? `: ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`),
     }))
-  })
+  }, { onlyMarked, mark: NEW_MARK })
 }
 
 /** The inspector's own address on the portal (a path the portal has no route for). */
@@ -752,20 +805,31 @@ function inspectorFor(browser: Browser, contextOptions: BrowserContextOptions, o
 }
 
 /**
- * JavaScript off: the page's markup as parsed without script (`markup`), written into the
- * inspector (above) with the journey's cookies, its scripts left out and its <noscript> elements
- * renamed to an inert custom element (a scripting browser would not render their content, while a
- * user without JavaScript sees it).
+ * The page's markup (`markup`, marked where it is new) written into the inspector (above) with the
+ * journey's cookies, its scripts left out and its <noscript> elements dropped (the page has
+ * JavaScript: a browser with script shows none of them) or renamed to an inert custom element (it
+ * has not: its user sees them). axe judges the marked elements, or, unmarked (`onlyMarked` false),
+ * the whole snapshot.
  */
-async function axeOnSnapshot(page: Page, markup: string, contextOptions: BrowserContextOptions): Promise<Violation[]> {
+async function axeOnSnapshot(
+  page: Page,
+  markup: string,
+  journey: { javaScript: boolean; contextOptions: BrowserContextOptions },
+  onlyMarked: boolean,
+): Promise<Violation[]> {
   const browser = page.context().browser()
   if (!browser) throw new Error('checkAccessibility: the page has no browser')
   const origin = originOf(page.url())
   if (!origin) throw new Error(`checkAccessibility: ${page.url()} has no origin to load a snapshot's stylesheets from`)
-  // Its scripts out (a page without JavaScript never runs them; written into the inspector they would).
-  const html = markup.replace(/<script\b[\s\S]*?<\/script>/gi, '').replace(/<(\/?)noscript\b/gi, '<$1sp-noscript')
+  // Its scripts out (written into the inspector they would run; the page ran them already, or never).
+  const withoutScripts = markup.replace(/<script\b[\s\S]*?<\/script\s*>/gi, '')
+  const html = journey.javaScript
+    ? withoutScripts.replace(/<noscript\b[\s\S]*?<\/noscript\s*>/gi, '')
+    : withoutScripts.replace(/<(\/?)noscript\b/gi, '<$1sp-noscript')
+  // What was new was only in what the user does not see here (a script, another mode's <noscript>).
+  if (onlyMarked && !html.includes(` ${NEW_MARK}`)) return []
   const cookies = await page.context().cookies()
-  const inspector = await inspectorFor(browser, contextOptions, origin)
+  const inspector = await inspectorFor(browser, journey.contextOptions, origin)
   // One check at a time per inspector: its page shows one snapshot.
   const check = inspector.turn.then(async () => {
     const context = inspector.page.context()
@@ -778,7 +842,7 @@ async function axeOnSnapshot(page: Page, markup: string, contextOptions: Browser
       // Its stylesheets and images, as the page had them.
       if (document.readyState !== 'complete') await new Promise((resolve) => window.addEventListener('load', resolve, { once: true }))
     }, html)
-    return runAxe(inspector.page)
+    return runAxe(inspector.page, onlyMarked)
   })
   inspector.turn = check.catch(() => undefined)
   return check

@@ -13,6 +13,8 @@ const booleanish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
 
+const HASH_COST_RANGE = `must be a whole number from ${PASSWORD_HASH_COST.min} to ${PASSWORD_HASH_COST.max}`
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -96,12 +98,7 @@ const envSchema = z.object({
   EXPORT_JOB_PAUSE_MS: z.coerce.number().int().min(0, 'must be 0 or more').max(60_000, 'must be at most 60000 (a minute)').default(0),
   EXPORT_LINK_HOURS: z.coerce.number().int().min(1, 'must be at least 1 hour').max(24 * 30, 'must be at most 720 (30 days)').default(24),
   SHUTDOWN_DEADLINE_SECONDS: z.coerce.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 (ten minutes)').default(25),
-  PASSWORD_HASH_COST: z.coerce
-    .number()
-    .int(`must be a whole number from ${PASSWORD_HASH_COST.min} to ${PASSWORD_HASH_COST.max}`)
-    .min(PASSWORD_HASH_COST.min, `must be a whole number from ${PASSWORD_HASH_COST.min} to ${PASSWORD_HASH_COST.max}`)
-    .max(PASSWORD_HASH_COST.max, `must be a whole number from ${PASSWORD_HASH_COST.min} to ${PASSWORD_HASH_COST.max}`)
-    .default(PASSWORD_HASH_COST.default),
+  PASSWORD_HASH_COST: z.coerce.number().int(HASH_COST_RANGE).min(PASSWORD_HASH_COST.min, HASH_COST_RANGE).max(PASSWORD_HASH_COST.max, HASH_COST_RANGE).default(PASSWORD_HASH_COST.default),
 })
 
 export type Config = {

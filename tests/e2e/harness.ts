@@ -526,7 +526,7 @@ type Violation = { id: string; impact: string | null; help: string; helpUrl: str
 
 /**
  * Runs axe-core on the page as the user sees it and throws listing every serious or critical
- * violation of what is new in it (checkedBefore, below).
+ * violation of what is new in it (claimNewParts, below).
  *
  * The page's DOM as it is now (page.content(): with JavaScript, as the app has drawn it; without,
  * as parsed without script) is checked in a separate JS-enabled page with the same viewport and
@@ -550,10 +550,11 @@ export async function checkAccessibility(page: Page): Promise<void> {
   const journey = journeys.get(page.context())
   // The page's markup, read once: what decides whether the state is new, and the snapshot.
   const html = await page.content()
-  const started = performance.now()
   let violations: Violation[]
+  let started: number
   if (!journey) {
     // A page no journey made (no viewport to match an inspector to): checked in place, whole.
+    started = performance.now()
     violations = await runAxe(page, false)
   } else {
     const scope = scopeOf(html, journey)
@@ -563,6 +564,7 @@ export async function checkAccessibility(page: Page): Promise<void> {
       axeTime.skipped += 1
       return
     }
+    started = performance.now()
     const marked = parts ? markNewElements(html, scope, parts) : html
     violations = await axeOnSnapshot(page, marked, journey, !every)
   }

@@ -33,7 +33,9 @@ export default defineConfig({
         // 30 s: a bound for a busy machine, not an expectation (npm test runs these beside the type
         // checker, the linters and the build; a property test of 1,000 runs took 5 s there).
         // Both cores: vitest's default of one worker fewer than the cores ran them on one of two.
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000, maxWorkers: NODE_SUITE_WORKERS },
+        // Hooks get 60 s too: two PGlite databases opened in a beforeAll took over vitest's default
+        // 10 s beside the type checker, the linters and the build on a slow 2-core machine.
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000, hookTimeout: 60_000, maxWorkers: NODE_SUITE_WORKERS },
       },
       {
         resolve: { alias },
@@ -68,7 +70,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'realtime', include: ['tests/realtime/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000, maxWorkers: NODE_SUITE_WORKERS },
+        test: { name: 'realtime', include: ['tests/realtime/**/*.test.ts'], environment: 'node', setupFiles: ['tests/setup/console.ts'], testTimeout: 30_000, hookTimeout: 60_000, maxWorkers: NODE_SUITE_WORKERS },
       },
       {
         resolve: { alias },

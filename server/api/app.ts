@@ -77,6 +77,7 @@ import { entitlementRoutes } from './licensing/entitlements'
 import { billingRoutes } from './billing/checkout'
 import { storeRoutes } from './billing/store'
 import { oidcRoutes } from './auth/oidc-routes'
+import { setAnswerHeader } from '#server/http/whole-answer'
 
 /** The detail of a 404 for a path no route answers (as opposed to a missing record). */
 export const NO_SUCH_CALL = 'There is no such call in this API.'
@@ -115,11 +116,12 @@ export function createBackend(deps: BackendDeps): Backend {
     c.set('ip', clientAddress(c.req.raw, c.env?.remoteAddress, deps.config.trustProxy) ?? 'unknown')
     const started = performance.now()
     await next()
-    c.header(HEADERS.correlationId, correlationId)
+    // In place: c.header() would copy the answer for each (server/http/whole-answer.ts).
+    setAnswerHeader(c, HEADERS.correlationId, correlationId)
     // Every answer is JSON or a file of a declared type; private data is never stored by a cache
     // unless its route said how (photos: private, revalidated by ETag).
-    c.header('x-content-type-options', 'nosniff')
-    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store')
+    setAnswerHeader(c, 'x-content-type-options', 'nosniff')
+    if (!c.res.headers.has('cache-control')) setAnswerHeader(c, 'cache-control', 'private, no-store')
     recordHttpRequest(c.req.method, routeOf(c), c.res.status, (performance.now() - started) / 1000)
     // The session was resolved by a later middleware: the line names the organisation (only its
     // administrators see it in the logs tail, docs/observability.md "Logs") and the person.

@@ -5,6 +5,7 @@ import type { BackendEnv } from '#server/http/env'
 import { HEADERS } from '~/lib/constants'
 import { clearCookie, readCookie, writeCookie } from './cookies'
 import { Problem } from './problem'
+import { setAnswerHeader } from './whole-answer'
 
 /**
  * OWASP's signed double-submit cookie: the token is a nonce plus an HMAC of the nonce and the
@@ -112,7 +113,7 @@ export const csrfProtection = createMiddleware<BackendEnv>(async (c, next) => {
 
   c.set('csrfToken', valid && cookieToken ? cookieToken : pageCsrfToken(c, binding))
   await next()
-  c.header(HEADERS.csrf, c.get('csrfToken'))
+  setAnswerHeader(c, HEADERS.csrf, c.get('csrfToken'))
 })
 
 /** The token this page request already minted for the binding (request-scope.ts csrfTokens), or a new one. */

@@ -3,6 +3,7 @@ import { brotliCompress, constants, createBrotliCompress, createGzip, gzip, type
 import type { MiddlewareHandler } from 'hono'
 import { parseAccept } from 'hono/utils/accept'
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress'
+import { replaceAnswer, setAnswerHeader, wholeBody } from '#server/http/whole-answer'
 
 /**
  * Compression of what the server makes as it answers (pages, API answers), with Node's zlib: Brotli
@@ -14,10 +15,10 @@ import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress'
  * Conditions as hono/compress: at least 1 KB, a compressible type, not already encoded, no
  * `no-transform`, not HEAD or 206; Vary: Accept-Encoding; a strong ETag becomes weak.
  *
- * A JSON answer is made whole before it is sent anyway: it is compressed in one piece, which costs a
- * fifth of the stream's machinery (a list of 20 projects: docs/performance.md "Prepared statements
- * on PGlite"), and keeps its Content-Length. (No JSON answer of ours streams: the streamed downloads
- * are CSV, PDF and ZIP.)
+ * An answer made whole (every JSON answer, a problem, a small text) is compressed in one piece,
+ * which costs a fifth of the stream's machinery (a list of 20 projects: docs/performance.md
+ * "Prepared statements on PGlite"), and keeps its Content-Length. (No JSON answer of ours streams:
+ * the streamed downloads are CSV, PDF and ZIP.)
  */
 const THRESHOLD = 1024
 const BROTLI_QUALITY = 4
@@ -48,27 +49,41 @@ export function compression(): MiddlewareHandler {
     )
       return
     const vary = res.headers.get('vary')
-    if (vary !== '*' && !(vary && VARY_ACCEPT_ENCODING.test(vary))) c.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
+    if (vary !== '*' && !(vary && VARY_ACCEPT_ENCODING.test(vary))) setAnswerHeader(c, 'vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
     const encoding = chooseEncoding(c.req.header('accept-encoding'))
-    if (!encoding || !res.body) return
-    if (JSON_TYPE.test(type)) {
-      const body = Buffer.from(await res.arrayBuffer())
+    if (!encoding) return
+    // A body made whole (a string or bytes, as every JSON answer is) is compressed in one piece,
+    // read as it was made rather than through a stream (server/http/whole-answer.ts).
+    const answer = c.res
+    const held = wholeBody(answer)
+    if (held === null) return
+    const read = held === undefined && JSON_TYPE.test(type) ? await answer.text() : undefined
+    const whole = held ?? read
+    const init = () => ({ status: answer.status, headers: new Headers(answer.headers) })
+    let compressed: Response
+    if (whole !== undefined) {
+      const body = typeof whole === 'string' ? Buffer.from(whole) : whole
       if (body.length < THRESHOLD) {
-        c.res = new Response(body, res)
+        // Read above through its stream: it needs a body again.
+        if (read !== undefined) replaceAnswer(c, new Response(read, init()))
         return
       }
-      const compressed = encoding === 'br' ? await brotliWhole(body, BROTLI_OPTIONS) : await gzipWhole(body)
-      c.res = new Response(compressed, res)
-      c.res.headers.set('content-length', String(compressed.length))
+      const zipped = encoding === 'br' ? await brotliWhole(body, BROTLI_OPTIONS) : await gzipWhole(body)
+      compressed = new Response(zipped, init())
+      compressed.headers.set('content-length', String(zipped.length))
     } else {
-      c.res = new Response(res.body.pipeThrough(compressor(encoding)), res)
-      c.res.headers.delete('content-length')
+      const stream = answer.body
+      if (!stream) return
+      compressed = new Response(stream.pipeThrough(compressor(encoding)), init())
+      compressed.headers.delete('content-length')
     }
-    c.res.headers.set('content-encoding', encoding)
-    const etag = c.res.headers.get('etag')
-    if (etag && !etag.startsWith('W/')) c.res.headers.set('etag', `W/${etag}`)
+    compressed.headers.set('content-encoding', encoding)
+    const etag = compressed.headers.get('etag')
+    if (etag && !etag.startsWith('W/')) compressed.headers.set('etag', `W/${etag}`)
+    replaceAnswer(c, compressed)
   }
 }
+
 
 /** The best encoding the header allows (q > 0), Brotli first on a tie; undefined for none. */
 export function chooseEncoding(header: string | undefined): Encoding | undefined {

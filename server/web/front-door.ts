@@ -15,6 +15,7 @@ import type { Logger } from '#server/http/logger'
 import { answerScrape, recordHttpRequest } from '#server/http/metrics'
 import { inServerSpan, nameServerSpan, tracedTransport, tracingOn } from '#server/http/tracing'
 import { warnIfProxyUntrusted } from '#server/http/proxy-warning'
+import { setAnswerHeader, wholeBody } from '#server/http/whole-answer'
 import { HEADERS } from '~/lib/constants'
 import type { BackendTransport } from '~/lib/load-context'
 import type { Liveness } from '~/lib/schemas/health'
@@ -102,7 +103,7 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
       '/assets/*',
       async (c, next) => {
         await next()
-        if (c.res.status === 200) c.header('cache-control', 'public, max-age=31536000, immutable')
+        if (c.res.status === 200) setAnswerHeader(c, 'cache-control', 'public, max-age=31536000, immutable')
       },
       serveStatic({ root: path.relative(process.cwd(), clientDir), precompressed: true }),
     )
@@ -112,7 +113,7 @@ export function createFrontDoor(options: FrontDoorOptions): Hono<FrontEnv> {
     // Field mode's service worker (decision 009): always checked for a new build.
     app.use('/sw.js', async (c, next) => {
       await next()
-      if (c.res.status === 200) c.header('cache-control', 'no-cache')
+      if (c.res.status === 200) setAnswerHeader(c, 'cache-control', 'no-cache')
     })
     // The files at the top of build/client (favicon.svg); a page's path is never looked for on disk.
     const rootFiles = serveStatic({
@@ -239,9 +240,11 @@ type KeptAnswer = { ok: boolean; copy: () => Response }
  */
 async function keepAnswer(response: Response): Promise<KeptAnswer> {
   if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return { ok: response.ok, copy: () => response.clone() }
-  const text = await response.text()
-  const { status, statusText, headers } = response
-  return { ok: true, copy: () => new Response(text, { status, statusText, headers }) }
+  // As the backend made it, not through a stream (server/http/whole-answer.ts).
+  const held = wholeBody(response)
+  const text = typeof held === 'string' ? held : await response.text()
+  const { status, headers } = response
+  return { ok: true, copy: () => new Response(text, { status, headers: new Headers(headers) }) }
 }
 
 /**

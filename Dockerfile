@@ -33,5 +33,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/health/live`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains (docs/operations.md "Stop"); give the container at least SHUTDOWN_DEADLINE_SECONDS
-# (25) to stop, e.g. `docker stop --time 30` or stop_grace_period: 30s.
-CMD ["node", "build/node/index.js"]
+# (25) to stop, e.g. `docker stop --time 30` or stop_grace_period: 30s. The node flag: the server's
+# young generation (docs/operations.md "Node's memory flags").
+CMD ["node", "--max-semi-space-size=64", "build/node/index.js"]

@@ -10,6 +10,16 @@ export const SESSION_SECRET = 'bench-session-secret-0123456789abcdefghijkl'
 const rootDir = fileURLToPath(new URL('..', import.meta.url))
 export const serverFile = process.env.BENCH_SERVER ?? path.join(rootDir, 'build/node/index.js')
 
+/**
+ * The node flags the server runs with in production: package.json's start and serve and the
+ * Dockerfile's CMD carry the same (tests/unit/server-node-flags.test.ts keeps them so), and the
+ * benches start the server with them, so they measure what runs. A semi-space of up to 64 MB, not
+ * V8's 16: a request's garbage dies young, and with the larger nursery fewer of them live long enough
+ * to be copied or promoted (docs/performance.md, "A larger young generation"). A flag given after
+ * these wins, so `--node-flags=--max-semi-space-size=16` measures V8's default beside it.
+ */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64']
+
 export type Running = { base: string; child: ChildProcess; log: () => string; stop: () => Promise<void> }
 /** VmRSS now and VmHWM (the process's peak resident set), in bytes. */
 export type Memory = { rss: number; hwm: number }
@@ -26,7 +36,7 @@ function serverEnv(env: Record<string, string>, port: number): Record<string, st
 export async function start(env: Record<string, string>): Promise<Running> {
   const port = 3900 + Math.floor(Math.random() * 90)
   const base = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, [serverFile], { env: { PATH: process.env.PATH, ...serverEnv(env, port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, serverFile], { env: { PATH: process.env.PATH, ...serverEnv(env, port) }, stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()))

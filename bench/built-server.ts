@@ -1,5 +1,6 @@
 // The built server (build/node/index.js, or BENCH_SERVER) as a child process on a free port, for
 // the benches that measure it over HTTP: its start, stop, log and memory (/proc/<pid>/status).
+// BENCH_SERVER=<file> starts another build, BENCH_NODE_FLAGS=<flags> adds node flags (below).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -15,10 +16,16 @@ export const serverFile = process.env.BENCH_SERVER ?? path.join(rootDir, 'build/
  * Dockerfile's CMD carry the same (tests/unit/server-node-flags.test.ts keeps them so), and the
  * benches start the server with them, so they measure what runs. A semi-space of up to 64 MB, not
  * V8's 16: a request's garbage dies young, and with the larger nursery fewer of them live long enough
- * to be copied or promoted (docs/performance.md, "A larger young generation"). A flag given after
- * these wins, so `--node-flags=--max-semi-space-size=16` measures V8's default beside it.
+ * to be copied or promoted (docs/performance.md, "A larger young generation").
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64']
+
+/**
+ * What the benches start the server's node with: the production flags, then BENCH_NODE_FLAGS
+ * (space-separated) to compare a setting, which wins over them, e.g.
+ * `BENCH_NODE_FLAGS=--max-semi-space-size=16` for V8's default.
+ */
+export const BENCH_NODE_FLAGS = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)]
 
 export type Running = { base: string; child: ChildProcess; log: () => string; stop: () => Promise<void> }
 /** VmRSS now and VmHWM (the process's peak resident set), in bytes. */
@@ -36,7 +43,7 @@ function serverEnv(env: Record<string, string>, port: number): Record<string, st
 export async function start(env: Record<string, string>): Promise<Running> {
   const port = 3900 + Math.floor(Math.random() * 90)
   const base = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, serverFile], { env: { PATH: process.env.PATH, ...serverEnv(env, port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...BENCH_NODE_FLAGS, serverFile], { env: { PATH: process.env.PATH, ...serverEnv(env, port) }, stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()))

@@ -20,7 +20,7 @@ import { csrfBinding, mintCsrfToken } from '#server/http/csrf'
 import { createLogger } from '#server/http/logger'
 import { freePort, sleep } from '#tests/multi/instances'
 import { HEADERS } from '~/lib/constants'
-import { configFor, SERVER_NODE_FLAGS, SESSION_SECRET, serverFile, type Running } from './built-server'
+import { BENCH_NODE_FLAGS, configFor, SESSION_SECRET, serverFile, type Running } from './built-server'
 import { adminQuery, databaseOf, seed } from './items-workload'
 
 export const rootDir = fileURLToPath(new URL('..', import.meta.url))
@@ -126,7 +126,7 @@ function serverLog(port: number): Record<string, string> {
 export async function launch(env: Record<string, string>, nodeArgs: string[] = []): Promise<Instance> {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, serverFile], {
+  const child: ChildProcess = spawn(process.execPath, [...BENCH_NODE_FLAGS, ...nodeArgs, serverFile], {
     env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: base, SESSION_SECRET, SEED: 'false', LOG_LEVEL: 'warn', ...serverLog(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -9,8 +9,8 @@
 // `--log`, no CPU figures: each answer's statements are printed, one answer after a warm-up
 // (DB_STATEMENT_LOG; a background job's statement may fall between them). `--answer <text>` keeps
 // the answers whose path contains it; `--cpu-prof <dir>` has the server write a CPU profile there
-// when it stops (node --cpu-prof: where the remaining time goes); `--node-flags=<flags>` (space-separated,
-// after `=`) starts the server's node with them after bench/built-server.ts's SERVER_NODE_FLAGS.
+// when it stops (node --cpu-prof: where the remaining time goes). BENCH_NODE_FLAGS=<flags> adds node
+// flags to the server's (bench/built-server.ts).
 // Needs `npm run build` first. The figures want a quiet machine: say how quiet it was beside them.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, existsSync } from 'node:fs'
@@ -30,7 +30,7 @@ import { launch, migrationsFolder, POSTGRES_URL, removeFolder, rootDir, scratchF
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, only: { type: 'string' }, items: { type: 'string', default: '2000' }, log: { type: 'boolean', default: false }, answer: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'node-flags': { type: 'string' } },
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, only: { type: 'string' }, items: { type: 'string', default: '2000' }, log: { type: 'boolean', default: false }, answer: { type: 'string' }, 'cpu-prof': { type: 'string' } },
 })
 const SECONDS = Number(values.seconds)
 const CONNECTIONS = Number(values.connections)
@@ -158,7 +158,7 @@ async function seedFor(db: Database, config: ReturnType<typeof configFor>): Prom
 async function run(name: string, env: Record<string, string>, data: Data, dbPids: () => Promise<number[]>): Promise<void> {
   if (values.log) return logStatements(name, env, data)
   const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : []
-  const server: Instance = await launch({ ...env, METRICS_TOKEN }, [...profile, ...(values['node-flags']?.split(' ').filter(Boolean) ?? [])])
+  const server: Instance = await launch({ ...env, METRICS_TOKEN }, profile)
   try {
     const rows: Row[] = [await bare()]
     for (const answer of answers(data.itemId)) {

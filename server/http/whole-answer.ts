@@ -8,9 +8,9 @@ import type { Context } from 'hono'
  * `bodyUsed` or `text()` turns it into undici's Response with the body as a stream, and the socket
  * is then fed from that stream. Hono's `c.header()` on an answer already made does exactly that,
  * and copies the answer; so does setting `c.res` over one. An API answer passed four such
- * middlewares (the correlation id, nosniff, the CSRF token, Vary) and was copied five times:
- * undici's Response and web streams were about a tenth of a list's CPU time (issue 37,
- * docs/performance.md "Answers kept whole").
+ * middlewares (the correlation id, nosniff, Cache-Control, the CSRF token) and compression, and was
+ * copied five times: undici's Response and web streams were about a tenth of a list's CPU time
+ * (issue 37, docs/performance.md "Answers kept whole").
  *
  * These helpers change an answer in place where they can, and fall back to Hono's own way where
  * they cannot (an answer of `fetch()`, whose headers cannot change). `wholeBody` reads the light

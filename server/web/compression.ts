@@ -84,7 +84,6 @@ export function compression(): MiddlewareHandler {
   }
 }
 
-
 /** The best encoding the header allows (q > 0), Brotli first on a tie; undefined for none. */
 export function chooseEncoding(header: string | undefined): Encoding | undefined {
   if (header === undefined) return undefined

@@ -93,6 +93,31 @@ describe('JS on', () => {
 })
 
 describe('JS on, phone', () => {
+  test('nothing below the photo fields moves when their upload island arrives', async () => {
+    const item = await newItem()
+    const j = await newJourneyContext(browser, { javaScript: true, viewport: 'phone', baseUrl: portal.baseUrl })
+    onTestFinished(() => j.close())
+    const { page } = j
+    // The island's chunk is held back until the form has been measured without it.
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/upload-island-[\w-]+\.js/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await openItem(page, item)
+    const respond = page.getByRole('region', { name: 'Respond' })
+    // The close request's checkbox sits under two photo fields on a verifier's page (close, respond).
+    const askToClose = respond.getByLabel('Ask to close this item')
+    const before = await askToClose.boundingBox()
+    expect(await respond.getByLabel('Shrink photos before upload (faster on a weak connection)').isDisabled()).toBe(true)
+    release()
+    await respond.getByText('Take photo').waitFor()
+    await expect.poll(() => respond.getByLabel('Shrink photos before upload (faster on a weak connection)').isEnabled()).toBe(true)
+    expect(await askToClose.boundingBox()).toEqual(before)
+    j.assertNoConsoleErrors()
+  })
+
   test('with "shrink before upload" on, a large photo is made smaller in the browser before it is sent', async () => {
     const item = await newItem()
     const j = await newJourneyContext(browser, { javaScript: true, viewport: 'phone', baseUrl: portal.baseUrl })
@@ -134,6 +159,9 @@ describe('JS off', () => {
     onTestFinished(() => j.close())
     const { page } = j
     await openItem(page, item)
+    // What only script does (the uploads while writing, the device's shrink setting) is not offered.
+    expect(await page.getByText('Shrink photos before upload').first().isVisible()).toBe(false)
+    expect(await page.getByText('They upload while you write').first().isVisible()).toBe(false)
     await page.getByLabel('Your response').fill('Two photos, no script.')
     await page.getByRole('region', { name: 'Respond' }).getByLabel('Photos (optional)').setInputFiles([await image('east.jpg', 'jpeg', { r: 10, g: 10, b: 200 }), await image('west.png', 'png', { r: 200, g: 200, b: 10 })])
     await page.getByRole('button', { name: 'Send response' }).click()

@@ -8,7 +8,7 @@ import { createUploadApi } from './upload-api'
 import { photoTarget } from './upload-target'
 import { readDownscaleSetting, writeDownscaleSetting } from './upload-downscale'
 import { shrinkPhoto } from './upload-downscale-browser'
-import { PHOTO_HELP, SHRINK_HELP } from './upload-field-text'
+import { PHOTO_HELP, PHOTO_UPLOAD_NOTE, SHRINK_HELP, SHRINK_LABEL } from './upload-field-text'
 import { browserEnvironment, UploadQueue } from './upload-queue'
 import { UploadRow } from './upload-row'
 
@@ -64,7 +64,9 @@ export function UploadIsland({ itemId }: { itemId: string }) {
     <div ref={rootRef} className="flex flex-col gap-3">
       <fieldset className="flex flex-col gap-1.5">
         <legend className="font-medium text-text">Photos (optional)</legend>
-        <FieldHelp id={`${id}-help`}>{PHOTO_HELP} They upload while you write; a lost connection resumes by itself.</FieldHelp>
+        <FieldHelp id={`${id}-help`}>
+          {PHOTO_HELP} {PHOTO_UPLOAD_NOTE}
+        </FieldHelp>
         <div className="flex flex-wrap gap-2">
           <PhotoPicker label="Take photo" camera describedBy={`${id}-help`} onChoose={choose} />
           <PhotoPicker label="Choose photos" describedBy={`${id}-help`} onChoose={choose} />
@@ -72,7 +74,7 @@ export function UploadIsland({ itemId }: { itemId: string }) {
         {/* No name: the setting is the device's, not part of the form. */}
         <CheckboxField
           className="mt-1"
-          label="Shrink photos before upload (faster on a weak connection)"
+          label={SHRINK_LABEL}
           help={SHRINK_HELP}
           inputProps={{ id: `${id}-shrink`, checked: shrink, onChange: (event) => toggleShrink(event.currentTarget.checked) }}
         />

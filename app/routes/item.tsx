@@ -272,7 +272,6 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
         <div className="flex min-w-0 flex-col gap-8">
-          <DiscussionPanel room={roomName('item', item.id)} ownUserId={userId} locale={locale} />
           {can.write ? (
             <Section title="Edit item">
               <ItemEditForm item={item} revision={revisionFor(actionData, 'edit', undefined, item.revision)} members={members} packages={packages} lastResult={editResult} />
@@ -285,6 +284,9 @@ export default function ItemScreen({ loaderData }: Route.ComponentProps) {
               </ConfirmDialog>
             </Section>
           ) : null}
+          {/* Last: it arrives after the page (its chunk, then the room), and grows with its messages,
+              so nothing a person is about to tap sits below it and moves. */}
+          <DiscussionPanel room={roomName('item', item.id)} ownUserId={userId} locale={locale} />
         </div>
       </div>
     </>

@@ -143,6 +143,29 @@ describe('JS on', () => {
     RESTART_JOURNEY_LIMIT_MS,
   )
 
+  test('the discussion arrives below the item page\'s forms, and nothing of them moves', async () => {
+    const item = await newItem()
+    // Its chunk is held back until the forms have been measured without it.
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const j = await newJourneyContext(browser, { javaScript: true, baseUrl: portal.baseUrl, ignore: HUB_NOISE })
+    onTestFinished(() => j.close())
+    const { page } = j
+    await page.route(/\/discussion-island-[\w-]+\.js/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(`/items/${item.id}`)
+    await signIn(page, DEMO.user.email, DEMO.user.password)
+    await expectScreen(page, `#${item.number} ${item.title}`)
+    const forms = ['Respond', 'Edit item', 'Delete item'].map((name) => page.getByRole('region', { name, exact: true }))
+    const before = await Promise.all(forms.map((form) => form.boundingBox()))
+    release()
+    await discussion(page).getByText('No messages yet.').waitFor()
+    expect(await Promise.all(forms.map((form) => form.boundingBox()))).toEqual(before)
+    j.assertNoConsoleErrors()
+  })
+
   test(
     'the indicator says Reconnecting… while the server is away',
     async () => {

@@ -20,7 +20,6 @@ import { useHydrated } from '~/components/ui/use-hydrated'
 import { Section } from '~/components/ui/section'
 import { DiscussionPanel } from '~/islands/realtime/discussion-panel'
 import { LiveItemUpdates } from '~/islands/realtime/live-item-notice'
-import { PhotoUploadField } from '~/islands/upload/photo-upload-field'
 import { createServerApi } from '~/lib/api.server'
 import type { ApiClient } from '~/lib/api/types'
 import { setFlash } from '~/lib/flash.server'
@@ -37,6 +36,10 @@ const loadItemVerifyForms = async () => (await import('~/components/reporting/it
 const ItemVerifyForms = deferred(loadItemVerifyForms, import.meta.env.SSR ? await loadItemVerifyForms() : undefined)
 const loadItemRespondForm = async () => (await import('~/components/reporting/item-respond-form')).ItemRespondForm
 const ItemRespondForm = deferred(loadItemRespondForm, import.meta.env.SSR ? await loadItemRespondForm() : undefined)
+// So does the forms' photo field: it is laid out as its upload island (check box and all), which
+// the first load need not carry either.
+const loadPhotoUploadField = async () => (await import('~/islands/upload/photo-upload-field')).PhotoUploadField
+const PhotoUploadField = deferred(loadPhotoUploadField, import.meta.env.SSR ? await loadPhotoUploadField() : undefined)
 const loadItemEditForm = async () => (await import('~/components/reporting/item-edit-form')).ItemEditForm
 const ItemEditForm = deferred(loadItemEditForm, import.meta.env.SSR ? await loadItemEditForm() : undefined)
 

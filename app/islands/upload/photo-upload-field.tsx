@@ -1,9 +1,8 @@
 import { Suspense, useId, useRef, useState } from 'react'
-import { CheckboxField } from '~/components/ui/checkbox-field'
-import { FieldHelp } from '~/components/ui/field-parts'
 import { lazyPart } from '~/components/ui/lazy-part'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import { fileInputClasses, PHOTO_HELP, PHOTO_UPLOAD_NOTE, SHRINK_HELP, SHRINK_LABEL } from './upload-field-text'
+import { PhotoFieldGroup } from './photo-field-group'
+import { fileInputClasses } from './upload-field-text'
 import { useWhenIdleOrFocused } from './when-wanted'
 
 // Fetched once the page is idle after hydration, or as soon as the user turns to the form, so it
@@ -32,25 +31,15 @@ export function PhotoUploadField({ itemId }: { itemId: string }) {
 }
 
 /**
- * The field before the island, and without JavaScript. With script it is laid out as the island is
- * (the same group, help and setting, the setting inert until the island brings it to life), so
- * nothing below it moves when the island takes its place: it arrives when the page is idle or the
- * person turns to the form, often while they are about to tap the next field (the close request's
- * checkbox under it was tapped as it moved and missed). Without script, where the island never
- * comes, what only script does is not shown (`noscript:`, the scripting media feature).
+ * The field before the island, and without JavaScript: the plain file input in the island's group
+ * (PhotoFieldGroup), its shrink setting inert until the island brings it to life.
  */
 function PlainPhotoInput({ onChoose }: { onChoose?: () => void }) {
   const id = useId()
   return (
-    <div className="flex flex-col gap-3">
-      <fieldset className="flex flex-col gap-1.5">
-        <legend id={`${id}-legend`} className="font-medium text-text">
-          Photos (optional)
-        </legend>
-        <FieldHelp id={`${id}-help`}>
-          {PHOTO_HELP}
-          <span className="noscript:hidden"> {PHOTO_UPLOAD_NOTE}</span>
-        </FieldHelp>
+    <PhotoFieldGroup
+      id={id}
+      controls={
         <input
           id={id}
           type="file"
@@ -64,8 +53,8 @@ function PlainPhotoInput({ onChoose }: { onChoose?: () => void }) {
             if (event.currentTarget.files?.length) onChoose?.()
           }}
         />
-        <CheckboxField className="mt-1 noscript:hidden" label={SHRINK_LABEL} help={SHRINK_HELP} inputProps={{ id: `${id}-shrink`, disabled: true }} />
-      </fieldset>
-    </div>
+      }
+      shrinkInput={{ disabled: true }}
+    />
   )
 }

@@ -1,14 +1,12 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
 import { buttonClasses } from '~/components/ui/button'
 import { cx } from '~/components/ui/class-names'
-import { CheckboxField } from '~/components/ui/checkbox-field'
-import { FieldHelp } from '~/components/ui/field-parts'
 import { createBrowserApi } from '~/lib/api/browser'
 import { createUploadApi } from './upload-api'
+import { PhotoFieldGroup } from './photo-field-group'
 import { photoTarget } from './upload-target'
 import { readDownscaleSetting, writeDownscaleSetting } from './upload-downscale'
 import { shrinkPhoto } from './upload-downscale-browser'
-import { PHOTO_HELP, PHOTO_UPLOAD_NOTE, SHRINK_HELP, SHRINK_LABEL } from './upload-field-text'
 import { browserEnvironment, UploadQueue } from './upload-queue'
 import { UploadRow } from './upload-row'
 
@@ -62,23 +60,16 @@ export function UploadIsland({ itemId }: { itemId: string }) {
 
   return (
     <div ref={rootRef} className="flex flex-col gap-3">
-      <fieldset className="flex flex-col gap-1.5">
-        <legend className="font-medium text-text">Photos (optional)</legend>
-        <FieldHelp id={`${id}-help`}>
-          {PHOTO_HELP} {PHOTO_UPLOAD_NOTE}
-        </FieldHelp>
-        <div className="flex flex-wrap gap-2">
-          <PhotoPicker label="Take photo" camera describedBy={`${id}-help`} onChoose={choose} />
-          <PhotoPicker label="Choose photos" describedBy={`${id}-help`} onChoose={choose} />
-        </div>
-        {/* No name: the setting is the device's, not part of the form. */}
-        <CheckboxField
-          className="mt-1"
-          label={SHRINK_LABEL}
-          help={SHRINK_HELP}
-          inputProps={{ id: `${id}-shrink`, checked: shrink, onChange: (event) => toggleShrink(event.currentTarget.checked) }}
-        />
-      </fieldset>
+      <PhotoFieldGroup
+        id={id}
+        controls={
+          <div className="flex flex-wrap gap-2">
+            <PhotoPicker label="Take photo" camera describedBy={`${id}-help`} onChoose={choose} />
+            <PhotoPicker label="Choose photos" describedBy={`${id}-help`} onChoose={choose} />
+          </div>
+        }
+        shrinkInput={{ checked: shrink, onChange: (event) => toggleShrink(event.currentTarget.checked) }}
+      />
       {entries.length > 0 ? (
         <ul aria-label="Photo uploads" className="flex flex-col gap-2">
           {entries.map((entry) => (

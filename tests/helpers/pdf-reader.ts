@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -51,9 +51,9 @@ export async function readPdfImages(bytes: ArrayBuffer | Uint8Array): Promise<Pd
       .map((line) => line.trim().split(/\s+/))
       .filter((cells) => cells[2] === 'image')
     await run('pdfimages', ['-png', file, path.join(folder, 'img')])
-    const { readFile, readdir } = await import('node:fs/promises')
     const pngs = (await readdir(folder)).filter((name) => name.startsWith('img-') && name.endsWith('.png')).sort()
-    return Promise.all(
+    // Awaited here: returned as it is, the folder would be removed (finally) while the files are read.
+    return await Promise.all(
       rows.map(async (cells, index) => ({
         page: Number(cells[0]),
         width: Number(cells[3]),

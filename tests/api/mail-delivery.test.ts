@@ -167,9 +167,9 @@ test('a slow server cannot stall the worker: the socket timeout ends the attempt
   const slow = await startSmtpServer({ mode: 'slow', slowMs: 3_000 })
   try {
     const message = await queue()
-    const started = performance.now()
     await pass(instanceRouter({ url: smtpUrl(slow), timeouts: { connectionMs: 1_000, greetingMs: 1_000, socketMs: 300 } }), new Date())
-    expect(performance.now() - started).toBeLessThan(3_000)
+    // The attempt ended on the socket timeout (the error says so), not on the server's 3 s answer:
+    // tests do not assert on time.
     const row = await rowOf(message.id)
     expect(row.status).toBe('queued')
     expect(row.lastError).toMatch(/^The SMTP server at 127\.0\.0\.1:\d+ stopped answering/)

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { useFetcher, useLocation, useSubmit } from 'react-router'
 import { useCsrfToken } from '~/components/ui/csrf-input'
-import { type PendingUpload, resumableUploadReady } from '~/islands/upload/file-upload-field'
+import { type PendingUpload, resumableUploadReady } from '~/islands/upload/file-upload-island-loader'
 import type { UploadOutcome } from '~/islands/upload/upload-api'
 import { revisionTarget } from '~/islands/upload/upload-target'
 import { type DocumentsActionData, type ReadyUpload, UPLOAD_FINISHED, UPLOAD_REFUSED } from './document-action'

@@ -1,30 +1,11 @@
-import { type ComponentType, type ReactNode, useEffect, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
 import { ErrorList } from '~/components/ui/error-list'
 import { FieldHelp, FieldLabel, useFieldA11y } from '~/components/ui/field-parts'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import type { UploadOutcome } from './upload-api'
-import type { UploadTarget } from './upload-target'
 import { fileInputClasses } from './upload-field-text'
-import type { FileUploadIslandProps } from './file-upload-island'
+import { fileUploadIsland, loadFileUploadIsland, type PendingUpload } from './file-upload-island-loader'
 import { useWhenIdleOrFocused } from './when-wanted'
-
-/** A file the form has a place for now (the document exists, the revision was checked): the island sends it there. */
-export type PendingUpload = { key: string; target: UploadTarget; file: File }
-
-// The island (the resumable queue and its progress row) is fetched once the page is idle after
-// hydration, or as soon as the user turns to the form. Until then, and without JavaScript, the
-// plain file input posts the file with the form, and the action forwards it in one request.
-let island: { FileUploadIsland: ComponentType<FileUploadIslandProps> } | undefined
-let loading: Promise<unknown> | undefined
-function loadIsland(): Promise<unknown> {
-  loading ??= import('./file-upload-island').then((m) => (island = m)).catch(() => (loading = undefined))
-  return loading
-}
-
-/** True once the island is here: a form may then send its file through it instead of with the post. */
-export function resumableUploadReady(): boolean {
-  return island !== undefined
-}
 
 export type FileUploadFieldProps = {
   label: ReactNode
@@ -45,12 +26,13 @@ export function FileUploadField({ label, help, errors, required, upload, onOutco
   const hydrated = useHydrated()
   const rootRef = useRef<HTMLDivElement>(null)
   const wanted = useWhenIdleOrFocused(hydrated, rootRef)
-  const [Island, setIsland] = useState(() => island?.FileUploadIsland)
+  const [Island, setIsland] = useState(fileUploadIsland)
   useEffect(() => {
     if (!wanted || Island) return
     let live = true
-    void loadIsland().then(() => {
-      if (live && island) setIsland(() => island?.FileUploadIsland)
+    void loadFileUploadIsland().then(() => {
+      const loaded = fileUploadIsland()
+      if (live && loaded) setIsland(() => loaded)
     })
     return () => {
       live = false

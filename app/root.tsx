@@ -17,6 +17,7 @@ import { appearanceFromCookieHeader, documentAppearance } from '~/lib/appearance
 import { documentNonce } from '~/lib/appearance-nonce'
 import { preferredLocale } from '~/lib/format'
 import { FORGET_KEY } from '~/islands/sync/forget-key'
+import { markHydrated } from '~/components/ui/deferred'
 import { holdEarlyErrors, track } from '~/lib/telemetry'
 import { guardRedirectOf } from '~/lib/telemetry-events'
 import { NO_COLLECTION, SIGNED_OUT_COLLECTION } from '~/lib/telemetry-settings'
@@ -171,6 +172,8 @@ function AppearanceStyle({ css, nonce }: { css: string | undefined; nonce: strin
 }
 
 export default function App() {
+  // From now on a route module is evaluated by an in-app navigation (app/components/ui/deferred.tsx).
+  useEffect(markHydrated, [])
   useForgetSignedOutCopy()
   usePageTelemetry()
   useTrackGuardRedirects()

@@ -24,7 +24,7 @@ import type { Route } from './+types/document'
 import { documentPage, uploadFinished } from './documents-actions.server'
 import { editDetails, loadDocumentPage, newRevision, renumber, saveMetadata, savePermissions, setArchived } from './documents-document.server'
 import { loadDocumentReviews, startReview } from './doc-control/workflow-start.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx): the details,
 // revisions and reviews do not need the form library.
@@ -38,6 +38,7 @@ const loadRenumberHistory = async () => (await import('~/components/documents/do
 const RenumberHistory = deferred(loadRenumberHistory, import.meta.env.SSR ? await loadRenumberHistory() : undefined)
 const loadDocumentPermissionsForm = async () => (await import('~/components/documents/document-permissions-form')).DocumentPermissionsForm
 const DocumentPermissionsForm = deferred(loadDocumentPermissionsForm, import.meta.env.SSR ? await loadDocumentPermissionsForm() : undefined)
+await partsBeforeNavigation(RevisionForm, DocumentEditForm, DocumentRenumberForm, RenumberHistory, DocumentPermissionsForm)
 
 /**
  * One document (/documents/{documentId}; docs/documents.md "Screens"): where it is, its state, its

@@ -11,7 +11,7 @@ import { SubfolderList } from '~/components/documents/subfolder-list'
 import { useResumableForm } from '~/components/documents/use-resumable-form'
 import { resultFor } from '~/components/reporting/report-action'
 import { Banner } from '~/components/ui/banner'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 import { buttonClasses } from '~/components/ui/button'
 import { EmptyState } from '~/components/ui/empty-state'
 import { PageHeader } from '~/components/ui/page-header'
@@ -48,6 +48,7 @@ const loadFolderCreateForm = async () => (await import('~/components/documents/f
 const DocumentUploadForm = deferred(loadUploadForm, import.meta.env.SSR ? await loadUploadForm() : undefined)
 const DocumentPermissionsForm = deferred(loadPermissionsForm, import.meta.env.SSR ? await loadPermissionsForm() : undefined)
 const FolderCreateForm = deferred(loadFolderCreateForm, import.meta.env.SSR ? await loadFolderCreateForm() : undefined)
+await partsBeforeNavigation(DocumentUploadForm, DocumentPermissionsForm, FolderCreateForm)
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseDocumentsQuery(new URL(request.url).searchParams)

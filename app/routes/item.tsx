@@ -28,7 +28,7 @@ import { type Item, reportTitle } from '~/lib/reporting/types'
 import { ConfirmCloseSchema, ItemFieldsSchema, RejectCloseSchema, RespondSchema } from '~/lib/schemas/reporting-items'
 import { useLocale, useShellSession } from '~/root'
 import type { Route } from './+types/item'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx): the item, its
 // responses and drawing do not need the form library.
@@ -42,6 +42,7 @@ const loadPhotoUploadField = async () => (await import('~/islands/upload/photo-u
 const PhotoUploadField = deferred(loadPhotoUploadField, import.meta.env.SSR ? await loadPhotoUploadField() : undefined)
 const loadItemEditForm = async () => (await import('~/components/reporting/item-edit-form')).ItemEditForm
 const ItemEditForm = deferred(loadItemEditForm, import.meta.env.SSR ? await loadItemEditForm() : undefined)
+await partsBeforeNavigation(ItemVerifyForms, ItemRespondForm, PhotoUploadField, ItemEditForm)
 
 /**
  * One item (spec §2 /items/{itemId}): its fields, who acts next, the thread, and the forms the

@@ -38,7 +38,7 @@ import { reportTitle } from '~/lib/reporting/types'
 import { DeleteViewSchema, ItemSelectionSchema, parseBulkOperation, SaveViewSchema } from '~/lib/schemas/reporting-items'
 import { useShellSession } from '~/root'
 import type { Route } from './+types/items'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The job form of an export too large to stream, fetched only when the screen shows it (app/components/ui/deferred.tsx).
 const loadExportForm = async () => (await import('~/components/exports/background-export-form')).BackgroundExportForm
@@ -48,6 +48,7 @@ const BackgroundExportForm = deferred(loadExportForm, import.meta.env.SSR ? awai
 // the form library is not in the screen's first load.
 const loadItemSavedViews = async () => (await import('~/components/reporting/item-saved-views')).ItemSavedViews
 const ItemSavedViews = deferred(loadItemSavedViews, import.meta.env.SSR ? await loadItemSavedViews() : undefined)
+await partsBeforeNavigation(ItemSavedViews)
 
 /** "Waiting for my confirmation" is not a filter of the call: it scans this many pages of this size. */
 const VERIFIER_SCAN = { pageSize: 100, pages: 4 } as const

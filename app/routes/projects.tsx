@@ -23,7 +23,7 @@ import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import { ProjectCreateSchema, ProjectRenameSchema, ProjectStatusSchema } from '~/lib/schemas/reporting-projects'
 import { useLocale } from '~/root'
 import type { Route } from './+types/projects'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
@@ -31,6 +31,7 @@ const loadProjectCreateForm = async () => (await import('~/components/reporting/
 const ProjectCreateForm = deferred(loadProjectCreateForm, import.meta.env.SSR ? await loadProjectCreateForm() : undefined)
 const loadProjectRenameForm = async () => (await import('~/components/reporting/project-rename-form')).ProjectRenameForm
 const ProjectRenameForm = deferred(loadProjectRenameForm, import.meta.env.SSR ? await loadProjectRenameForm() : undefined)
+await partsBeforeNavigation(ProjectCreateForm, ProjectRenameForm)
 
 /**
  * Projects (spec §2): the organisation's sites, active or archived, newest first. Read-write

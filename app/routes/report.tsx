@@ -25,7 +25,7 @@ import { ItemCreateSchema, ReportRenameSchema } from '~/lib/schemas/reporting-pr
 import { useLocale } from '~/root'
 import { revisionFromForm } from '~/lib/schemas/edit-conflict'
 import type { Route } from './+types/report'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The job form of an export too large to stream, fetched only when the screen shows it (app/components/ui/deferred.tsx).
 const loadExportForm = async () => (await import('~/components/exports/background-export-form')).BackgroundExportForm
@@ -37,6 +37,7 @@ const loadReportAddItemForm = async () => (await import('~/components/reporting/
 const ReportAddItemForm = deferred(loadReportAddItemForm, import.meta.env.SSR ? await loadReportAddItemForm() : undefined)
 const loadReportRenameForm = async () => (await import('~/components/reporting/report-rename-form')).ReportRenameForm
 const ReportRenameForm = deferred(loadReportRenameForm, import.meta.env.SSR ? await loadReportRenameForm() : undefined)
+await partsBeforeNavigation(ReportAddItemForm, ReportRenameForm)
 
 /**
  * A report's page (/reports/{reportId}): its title and project, its items in the order they were

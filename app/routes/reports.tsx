@@ -22,12 +22,13 @@ import { type Page, type Project, type Report, projectTitle, reportTitle } from 
 import { ReportCreateSchema } from '~/lib/schemas/reporting-projects'
 import { useLocale } from '~/root'
 import type { Route } from './+types/reports'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
 const loadReportCreateForm = async () => (await import('~/components/reporting/report-create-form')).ReportCreateForm
 const ReportCreateForm = deferred(loadReportCreateForm, import.meta.env.SSR ? await loadReportCreateForm() : undefined)
+await partsBeforeNavigation(ReportCreateForm)
 
 /**
  * Reports (spec §2): every report of the organisation, newest first, filtered by project and

@@ -159,6 +159,9 @@ describe('JS on', () => {
     await signIn(page, DEMO.user.email, DEMO.user.password)
     await expectScreen(page, `#${item.number} ${item.title}`)
     const forms = ['Respond', 'Edit item', 'Delete item'].map((name) => page.getByRole('region', { name, exact: true }))
+    // The forms are measured whole: their own parts (deferred) are there.
+    await forms[0]?.getByLabel('Your response').waitFor()
+    await forms[1]?.getByLabel('Title').waitFor()
     const before = await Promise.all(forms.map((form) => form.boundingBox()))
     release()
     await discussion(page).getByText('No messages yet.').waitFor()

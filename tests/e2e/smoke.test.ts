@@ -160,3 +160,49 @@ test.each(['desktop', 'phone'] as const)('JS on: a response typed before its for
   await page.unrouteAll()
   journey.assertNoConsoleErrors()
 })
+
+// A screen reached by an in-app navigation is drawn with its deferred forms in place. Their chunks
+// are fetched beside the screen's data; drawn before they had arrived, the forms popped in a moment
+// later and pushed what was below them down, under the person's thumb.
+test('JS on: a screen reached by an in-app navigation shows its deferred forms with it', async () => {
+  const title = `Loose handrail ${randomBytes(3).toString('hex')}`
+  const item = await newDemoItem(portal.baseUrl, { project: `Quick Yard ${randomBytes(2).toString('hex')}`, report: 'Morning walk', item: title, priority: 'medium' })
+  const journey = await newJourneyContext(browser, { javaScript: true, baseUrl: portal.baseUrl })
+  onTestFinished(() => journey.close())
+  const { page } = journey
+  await page.goto('/items')
+  await signIn(page, DEMO.user.email, DEMO.user.password)
+  await expectScreen(page, 'Items')
+  await page.waitForLoadState('networkidle')
+
+  // Whenever the page changes, note whether the item's heading is there without its respond form.
+  await page.evaluate((heading) => {
+    const w = window as { formless?: boolean }
+    w.formless = false
+    const check = () => {
+      const shown = [...document.querySelectorAll('h1')].some((h) => h.textContent === heading)
+      const form = [...document.querySelectorAll('label')].some((label) => label.textContent?.includes('Your response'))
+      if (shown && !form) w.formless = true
+    }
+    new MutationObserver(check).observe(document.body, { childList: true, subtree: true, characterData: true })
+  }, `#${item.number} ${title}`)
+
+  // The respond form's chunk arrives a second after the item's data.
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/assets/item-respond-form-*.js', async (route) => {
+    await held
+    await route.continue()
+  })
+  const data = page.waitForResponse((response) => response.url().includes(`/items/${item.id}.data`))
+  await page.getByRole('link', { name: title }).first().click()
+  await data
+  await Promise.race([page.getByRole('heading', { level: 1, name: `#${item.number} ${title}` }).waitFor(), new Promise((resolve) => setTimeout(resolve, 1_000))])
+  release()
+
+  await page.getByRole('heading', { level: 1, name: `#${item.number} ${title}` }).waitFor()
+  expect(await page.getByRole('region', { name: 'Respond' }).getByLabel('Your response').count()).toBe(1)
+  expect(await page.evaluate(() => (window as { formless?: boolean }).formless)).toBe(false)
+  await page.unrouteAll()
+  journey.assertNoConsoleErrors()
+})

@@ -1,4 +1,6 @@
-import { describe, expect, test } from 'vitest'
+import { createElement, Suspense } from 'react'
+import { renderToString } from 'react-dom/server'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { untilLoaded } from '~/components/ui/lazy-part'
 
 describe('untilLoaded', () => {
@@ -42,5 +44,50 @@ describe('lazyPart', () => {
     })
     expect(eager).toBe(1)
     expect(onRender).toBe(0)
+  })
+
+  test('once its chunk is here the part renders at once, without suspending for a turn', async () => {
+    const { lazyPart } = await import('~/components/ui/lazy-part')
+    const Part = lazyPart(async () => () => createElement('p', null, 'the form'), { fetchNow: true })
+    const page = () => renderToString(createElement(Suspense, { fallback: createElement('p', null, 'nothing yet') }, createElement(Part)))
+    // React's lazy alone drew its fallback on a first render even with the chunk here.
+    expect(page()).toContain('nothing yet')
+    await Part.ready()
+    expect(page()).toContain('the form')
+  })
+})
+
+describe('partsBeforeNavigation', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.unstubAllEnvs()
+  })
+
+  const never = { ready: () => new Promise<never>(() => {}) }
+
+  test('at the first load it waits for nothing; after hydration it waits for the parts, at most PART_WAIT_MS', async () => {
+    vi.stubEnv('SSR', false)
+    vi.resetModules()
+    const { markHydrated, partsBeforeNavigation, PART_WAIT_MS } = await import('~/components/ui/deferred')
+    await partsBeforeNavigation(never)
+
+    markHydrated()
+    let arrived!: () => void
+    const part = { ready: () => new Promise<void>((resolve) => (arrived = resolve)) }
+    let done = false
+    const waiting = partsBeforeNavigation(part).then(() => (done = true))
+    await Promise.resolve()
+    expect(done).toBe(false)
+    arrived()
+    await waiting
+
+    vi.useFakeTimers()
+    done = false
+    const bounded = partsBeforeNavigation(never).then(() => (done = true))
+    await vi.advanceTimersByTimeAsync(PART_WAIT_MS - 1)
+    expect(done).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    await bounded
+    expect(done).toBe(true)
   })
 })

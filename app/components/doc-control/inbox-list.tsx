@@ -5,13 +5,14 @@ import type { InboxEntry, RecipientStatus, Workflow } from '~/lib/doc-control/ty
 import { formatDate, formatDateTime } from '~/lib/format'
 import { PURPOSE_LABELS } from '~/lib/schemas/sets'
 import { DueText } from './workflow-badges'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // A row's answer forms hydrate after the rest of the screen (app/components/ui/deferred.tsx).
 const loadApproveForm = async () => (await import('./workflow-action-forms')).ApproveForm
 const ApproveForm = deferred(loadApproveForm, import.meta.env.SSR ? await loadApproveForm() : undefined)
 const loadRejectForm = async () => (await import('./workflow-action-forms')).RejectForm
 const RejectForm = deferred(loadRejectForm, import.meta.env.SSR ? await loadRejectForm() : undefined)
+await partsBeforeNavigation(ApproveForm, RejectForm)
 
 type TaskEntry = Extract<InboxEntry, { kind: 'task' }>
 type TransmittalEntry = Extract<InboxEntry, { kind: 'transmittal' }>

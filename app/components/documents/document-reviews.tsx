@@ -10,13 +10,14 @@ import { useLiveRevalidation } from '~/islands/realtime/use-live-revalidation'
 import type { WorkflowSummary } from '~/lib/doc-control/types'
 import type { DocumentDetail } from '~/lib/documents/types'
 import { formatDateTime } from '~/lib/format'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The start form hydrates after the rest of the screen (app/components/ui/deferred.tsx).
 const loadReviewTemplateChoice = async () => (await import('~/components/doc-control/workflow-start-form')).ReviewTemplateChoice
 const ReviewTemplateChoice = deferred(loadReviewTemplateChoice, import.meta.env.SSR ? await loadReviewTemplateChoice() : undefined)
 const loadWorkflowStartForm = async () => (await import('~/components/doc-control/workflow-start-form')).WorkflowStartForm
 const WorkflowStartForm = deferred(loadWorkflowStartForm, import.meta.env.SSR ? await loadWorkflowStartForm() : undefined)
+await partsBeforeNavigation(ReviewTemplateChoice, WorkflowStartForm)
 
 /**
  * "Reviews" of a document's page (docs/doc-control.md "Workflow"): its reviews newest first, part of

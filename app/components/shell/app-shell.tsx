@@ -6,12 +6,13 @@ import { FlashToast } from '~/components/ui/toast'
 import { RealtimeIndicator } from '~/islands/realtime/realtime-indicator'
 import { SyncIndicator } from '~/islands/sync/sync-indicator'
 import { useLocale } from '~/root'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The account menu (a native <details>, open without JavaScript) hydrates after the rest of the
 // page (app/components/ui/deferred.tsx): Escape and a click elsewhere are what its script adds.
 const loadUserMenu = async () => (await import('~/components/shell/user-menu')).UserMenu
 const UserMenu = deferred(loadUserMenu, import.meta.env.SSR ? await loadUserMenu() : undefined)
+await partsBeforeNavigation(UserMenu)
 
 /** What the shell needs from the session; the root maps the real session onto it. */
 export type ShellSession = { displayName: string; email: string; showAdminTab: boolean; userId: string; tenantId: string; mobileSync: boolean }

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy } from 'react'
+import { type ComponentType, createElement, lazy, useState } from 'react'
 
 /**
  * Seconds before each further try of a chunk that did not load; the last repeats. A tab coming back
@@ -37,15 +37,34 @@ export async function untilLoaded<T>(load: () => Promise<T>, wait: (attempt: num
   }
 }
 
+/** A part in its own chunk: a component, and `ready()`, which starts its fetch and settles when it is here. */
+export type LazyPart<P extends object> = ComponentType<P> & { ready: () => Promise<unknown> }
+
 /**
  * React's `lazy` for a component in its own chunk, whose fetch is tried again until it arrives
  * (`untilLoaded`). `fetchNow` starts the fetch when the module that declares the part is evaluated,
  * not when the part first renders: a screen reached by an in-app navigation then fetches the part
  * beside its route module and loader data, and shows it with the rest instead of a moment later.
+ *
+ * Once the chunk is here the part renders at once. React's `lazy` would suspend for a turn even
+ * then, and a screen newly shown by an in-app navigation draws its fallback (nothing) for that
+ * moment, so the part popped in under the person's thumb. The choice is kept for the life of the
+ * part's instance: switching from the lazy component to the loaded one would remount it and drop
+ * what was typed into it.
  */
-export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>, options: { fetchNow?: boolean } = {}): ComponentType<P> {
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>, options: { fetchNow?: boolean } = {}): LazyPart<P> {
   let loading: Promise<ComponentType<P>> | undefined
-  const start = () => (loading ??= untilLoaded(load))
+  let loaded: ComponentType<P> | undefined
+  const start = () =>
+    (loading ??= untilLoaded(load).then((component) => {
+      loaded = component
+      return component
+    }))
   if (options.fetchNow) void start()
-  return lazy(async () => ({ default: await start() }))
+  const Lazy = lazy(async () => ({ default: await start() }))
+  function Part(props: P) {
+    const [Component] = useState<ComponentType<P>>(() => loaded ?? Lazy)
+    return createElement(Component, props)
+  }
+  return Object.assign(Part, { ready: start })
 }

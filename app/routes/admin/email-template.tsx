@@ -13,12 +13,13 @@ import { useLocale, type loader as rootLoader } from '~/root'
 import type { Route } from './+types/email-template'
 import { loadTemplate, previewTemplate, resetTemplate, saveTemplate, sendTest, templateKey } from './email-template.server'
 import type { EmailTemplateActionData } from './email-template.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The form hydrates after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
 const loadEmailTemplateForm = async () => (await import('~/components/admin/email-template-form')).EmailTemplateForm
 const EmailTemplateForm = deferred(loadEmailTemplateForm, import.meta.env.SSR ? await loadEmailTemplateForm() : undefined)
+await partsBeforeNavigation(EmailTemplateForm)
 
 /**
  * Administration › Email templates › one template (docs/admin/email-templates.md): edit the

@@ -13,7 +13,7 @@ import { useLocale } from '~/root'
 import type { Route } from './+types/invites'
 import { cancelInvite, cancelProjectInvite, createInvite, createProjectInvite, invitesQuery, loadInvitesPage, resendInvite } from './invites.server'
 import type { InvitesActionData } from './invites.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
@@ -27,6 +27,7 @@ const loadProjectInviteForm = async () => (await import('~/components/admin/invi
 const ProjectInviteForm = deferred(loadProjectInviteForm, import.meta.env.SSR ? await loadProjectInviteForm() : undefined)
 const loadProjectInvitesTable = async () => (await import('~/components/admin/invites-project')).ProjectInvitesTable
 const ProjectInvitesTable = deferred(loadProjectInvitesTable, import.meta.env.SSR ? await loadProjectInvitesTable() : undefined)
+await partsBeforeNavigation(InviteCreateForm, InviteQueued, ProjectInviteCreated, ProjectInviteForm, ProjectInvitesTable)
 
 /**
  * Administration › Invites (docs/admin/invites.md): invite an address to the organisation with a

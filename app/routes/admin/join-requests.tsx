@@ -13,12 +13,13 @@ import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/join-requests'
 import { approveJoinRequest, declineJoinRequest, loadJoinRequestsPage, unknownIntent } from './join-requests.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
 const loadJoinRequestCard = async () => (await import('~/components/admin/join-request-card')).JoinRequestCard
 const JoinRequestCard = deferred(loadJoinRequestCard, import.meta.env.SSR ? await loadJoinRequestCard() : undefined)
+await partsBeforeNavigation(JoinRequestCard)
 
 /**
  * Administration › Join requests (issue 13, docs/admin/join-requests-and-devices.md): people who

@@ -13,12 +13,13 @@ import { type AdminUser, roleName } from '~/lib/admin/users'
 import { createServerApi } from '~/lib/api.server'
 import type { Route } from './+types/users'
 import { addMember, loadUsersPage } from './users.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
 const loadAddMemberForm = async () => (await import('~/components/admin/users-forms')).AddMemberForm
 const AddMemberForm = deferred(loadAddMemberForm, import.meta.env.SSR ? await loadAddMemberForm() : undefined)
+await partsBeforeNavigation(AddMemberForm)
 
 /**
  * Administration › Users (spec §2, §3 "Admin user"; docs/admin/users.md): the organisation's

@@ -13,7 +13,7 @@ import { createServerApi } from '~/lib/api.server'
 import { useLocale } from '~/root'
 import type { Route } from './+types/wizard'
 import { draftAction, loadWizard, startDraft, type WizardActionData, type WizardScreen } from './wizard.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The wizard shows one step at a time: each draft step's script comes with the step (and hydrates
 // after the rest of the screen, app/components/ui/deferred.tsx), not with every step's first load.
@@ -25,6 +25,7 @@ const loadWizardRevisionsStep = async () => (await import('~/components/doc-cont
 const WizardRevisionsStep = deferred(loadWizardRevisionsStep, import.meta.env.SSR ? await loadWizardRevisionsStep() : undefined)
 const loadWizardMessageStep = async () => (await import('~/components/doc-control/wizard-message-step')).WizardMessageStep
 const WizardMessageStep = deferred(loadWizardMessageStep, import.meta.env.SSR ? await loadWizardMessageStep() : undefined)
+await partsBeforeNavigation(WizardRecipientsStep, WizardReviewStep, WizardRevisionsStep, WizardMessageStep)
 
 /**
  * Issue documents (spec §2 /doc-control/wizard): choose revisions → recipients → purpose and

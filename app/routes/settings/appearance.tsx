@@ -2,12 +2,13 @@ import { data } from 'react-router'
 import { createServerApi } from '~/lib/api.server'
 import type { Route } from './+types/appearance'
 import { resetAppearance, saveAppearance } from './appearance.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
 const loadAppearanceCard = async () => (await import('~/components/settings/appearance-card')).AppearanceCard
 const AppearanceCard = deferred(loadAppearanceCard, import.meta.env.SSR ? await loadAppearanceCard() : undefined)
+await partsBeforeNavigation(AppearanceCard)
 
 /**
  * /settings/appearance: the appearance form's action (docs/settings-appearance-notifications.md).

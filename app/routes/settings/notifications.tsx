@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 import { createServerApi } from '~/lib/api.server'
 import type { Route } from './+types/notifications'
 import { loadPreferences, savePreferences } from './notifications.server'
@@ -28,6 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 // The form hydrates after the rest of the screen (app/components/ui/deferred.tsx): the form library is not in the first load.
 const loadForm = async () => (await import('~/components/settings/notification-preferences-form')).NotificationPreferencesForm
 const NotificationPreferencesForm = deferred(loadForm, import.meta.env.SSR ? await loadForm() : undefined)
+await partsBeforeNavigation(NotificationPreferencesForm)
 
 export default function NotificationSettings({ loaderData, actionData }: Route.ComponentProps) {
   return <NotificationPreferencesForm preferences={loaderData.preferences} lastResult={actionData?.result} />

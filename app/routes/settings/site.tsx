@@ -6,12 +6,13 @@ import { Banner } from '~/components/ui/banner'
 import { createServerApi } from '~/lib/api.server'
 import type { Route } from './+types/site'
 import { deleteLogo, loadSite, saveSite, type SiteActionData, timeZones, unknownIntent, uploadLogo } from './site.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
 const loadSiteForm = async () => (await import('~/components/settings/site-form')).SiteForm
 const SiteForm = deferred(loadSiteForm, import.meta.env.SSR ? await loadSiteForm() : undefined)
+await partsBeforeNavigation(SiteForm)
 
 /**
  * /settings/site (issue 14, docs/settings.md "Site"): the organisation's name, short name, logo,

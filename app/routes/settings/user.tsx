@@ -19,7 +19,7 @@ import {
   unknownIntent,
   type UserActionData,
 } from './user.server'
-import { deferred } from '~/components/ui/deferred'
+import { deferred, partsBeforeNavigation } from '~/components/ui/deferred'
 
 // The forms hydrate after the rest of the screen (app/components/ui/deferred.tsx), so the form
 // library is not in the screen's first load.
@@ -35,6 +35,7 @@ const loadPasswordCard = async () => (await import('~/components/settings/passwo
 const PasswordCard = deferred(loadPasswordCard, import.meta.env.SSR ? await loadPasswordCard() : undefined)
 const loadProfileCard = async () => (await import('~/components/settings/profile-card')).ProfileCard
 const ProfileCard = deferred(loadProfileCard, import.meta.env.SSR ? await loadProfileCard() : undefined)
+await partsBeforeNavigation(AppearanceCard, EmailCard, MfaCard, OrganisationsCard, PasswordCard, ProfileCard)
 
 /**
  * /settings and /settings/user (issue 14, docs/settings.md "User"): your details, e-mail address,

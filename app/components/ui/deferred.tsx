@@ -16,7 +16,7 @@ export type DeferredPart<P extends object> = ComponentType<P> & { ready: () => P
  * that cannot be fetched is tried again (`lazyPart`), the HTML staying in place meanwhile. Its fetch
  * starts when the screen's module is evaluated, so after a client-side navigation the part arrives
  * with the screen's data rather than after it; the module's `await partsBeforeNavigation(...)`
- * holds the screen back until it has (`tests/e2e/realtime.test.ts` holds a chunk back to check it).
+ * holds the screen back until it has (`tests/e2e/smoke.test.ts` holds a chunk back to check it).
  *
  * A screen must not re-render its deferred parts urgently before they have hydrated: React then
  * cannot wait for the chunk and draws the part anew instead, dropping its server HTML and what the

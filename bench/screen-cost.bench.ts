@@ -10,10 +10,12 @@
 // (DB_STATEMENT_LOG; a background job's statement may fall between them). `--answer <text>` keeps
 // the answers whose path contains it; `--cpu-prof <dir>` has the server write a CPU profile there
 // when it stops (node --cpu-prof: where the remaining time goes). BENCH_NODE_FLAGS=<flags> adds node
-// flags to the server's (bench/built-server.ts).
+// flags to the server's (bench/built-server.ts). `--save <dir>` writes each answer's body there
+// (one answer after the warm-up) and prints its size, raw and as sent.
 // Needs `npm run build` first. The figures want a quiet machine: say how quiet it was beside them.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -30,7 +32,7 @@ import { launch, migrationsFolder, POSTGRES_URL, removeFolder, rootDir, scratchF
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, only: { type: 'string' }, items: { type: 'string', default: '2000' }, log: { type: 'boolean', default: false }, answer: { type: 'string' }, 'cpu-prof': { type: 'string' } },
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, only: { type: 'string' }, items: { type: 'string', default: '2000' }, log: { type: 'boolean', default: false }, answer: { type: 'string' }, save: { type: 'string' }, 'cpu-prof': { type: 'string' } },
 })
 const SECONDS = Number(values.seconds)
 const CONNECTIONS = Number(values.connections)
@@ -165,6 +167,7 @@ async function run(name: string, env: Record<string, string>, data: Data, dbPids
       const session = answer.path === '/api/health' ? undefined : data.session
       const row = await measure(server, answer, session, dbPids)
       row.statements = await statementsPer(server.base, answer, data.session)
+      if (values.save) await saveBody(server.base, answer, session, values.save)
       rows.push(row)
     }
     rows.push(await bare())
@@ -172,6 +175,17 @@ async function run(name: string, env: Record<string, string>, data: Data, dbPids
   } finally {
     await server.stop()
   }
+}
+
+/** One answer's body, written to `dir`, with its size raw and as sent (compressed). */
+async function saveBody(base: string, answer: Answer, session: Session | undefined, dir: string): Promise<void> {
+  const response = await fetch(base + answer.path, { headers: headersFor(session, answer.html), redirect: 'manual' })
+  const body = await response.text()
+  await mkdir(dir, { recursive: true })
+  const file = path.join(dir, `${answer.label.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.${answer.html ? 'html' : 'json'}`)
+  await writeFile(file, body)
+  const sent = response.headers.get('content-length') ?? 'streamed'
+  console.log(`     ${answer.label}: ${Buffer.byteLength(body)} bytes (${response.headers.get('content-encoding') ?? 'identity'}, ${sent}) → ${path.relative(process.cwd(), file)}`)
 }
 
 /** Each answer's statements as the server logged them, one answer after a warm-up. */

@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite'
+import { messages, PGlite } from '@electric-sql/pglite'
 import { eq, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
@@ -79,13 +79,39 @@ describe('PGlite prepared statements', { timeout: 60_000 }, () => {
         () => undefined,
         (e: unknown) => e,
       )
-      const cause = (error as { cause?: { code?: string; message?: string; query?: string } }).cause
-      errors.push({ code: cause?.code, message: cause?.message, query: cause?.query })
+      const cause = (error as { cause?: messages.DatabaseError & { query?: string } }).cause
+      expect(cause).toBeInstanceOf(messages.DatabaseError)
+      const { stack: _stack, ...fields } = cause ?? {}
+      errors.push({ ...fields, message: cause?.message })
       await expect(db.select().from(notes).where(eq(notes.id, 2))).resolves.toHaveLength(1)
     }
     expect(errors[1]).toEqual(errors[0])
-    expect(errors[1]?.code).toBe('23505')
+    expect(errors[1]).toMatchObject({ code: '23505', severity: 'ERROR', constraint: 'notes_pkey', table: 'notes' })
     expect(errors[1]?.query).toContain('insert into "notes"')
+  })
+
+  it('reads an answer larger than one chunk, with text of every width, as PGlite’s own query()', async () => {
+    const answers = []
+    for (const { client } of [plain, fast]) {
+      const { rows } = await client.query<{ n: number; body: string }>(`select n, repeat($1::text, n % 50) || n as body from generate_series(1, 3000) n`, ['ä€😀x'])
+      answers.push(rows)
+    }
+    expect(answers[1]).toEqual(answers[0])
+    expect(answers[1]).toHaveLength(3000)
+    expect(answers[1]?.[48]).toEqual({ n: 49, body: `${'ä€😀x'.repeat(49)}49` })
+  })
+
+  it('hands notifications to PGlite’s listeners once it listens', async () => {
+    const { client } = await open(true)
+    try {
+      const heard: string[] = []
+      await client.listen('changes', (payload) => heard.push(payload))
+      await client.query(`select pg_notify('changes', $1)`, ['one'])
+      await client.query(`select $1::int as n`, [1])
+      await expect.poll(() => heard).toEqual(['one'])
+    } finally {
+      await client.close()
+    }
   })
 
   it('keeps row-level security on a plan PostgreSQL has cached (custom and generic plans)', async () => {

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from 'react-router'
 import { createApiClient } from '~/lib/api/client'
 import { ensureClientId } from '~/lib/api/client-id'
+import { inProcessRequest } from '~/lib/api/in-process-request'
 import { detectClientOs } from '~/lib/client-os'
 import {
   csrfTokenFromCookies,
@@ -105,6 +106,7 @@ export function createServerApi(request: Request, context: AppLoadContext, optio
 
   const api = createApiClient({
     transport,
+    createRequest: inProcessRequest,
     origin: new URL(request.url).origin,
     getCsrfToken: () => (options.form ? callToken : latestToken),
     clientId: clientId.id,

@@ -165,9 +165,10 @@ export function tracedTransport(transport: BackendTransport): BackendTransport {
       attributes: { [ATTR_HTTP_REQUEST_METHOD]: request.method, [ATTR_URL_PATH]: new URL(request.url).pathname, ...correlationAttribute() },
     })
     const active = trace.setSpan(context.active(), span)
-    const headers = new Headers(request.headers)
-    propagation.inject(active, headers, headerSetter)
-    return answered(span, () => context.with(active, () => transport(new Request(request, { headers }))))
+    // Set on the call's own request, which the page's API client made for this call alone (and
+    // which may be a light one that a web Request cannot copy: app/lib/api/in-process-request.ts).
+    propagation.inject(active, request.headers, headerSetter)
+    return answered(span, () => context.with(active, () => transport(request)))
   }
 }
 

@@ -15,7 +15,7 @@ import type { Logger } from '#server/http/logger'
 import { answerScrape, recordHttpRequest } from '#server/http/metrics'
 import { inServerSpan, nameServerSpan, tracedTransport, tracingOn } from '#server/http/tracing'
 import { warnIfProxyUntrusted } from '#server/http/proxy-warning'
-import { setAnswerHeader, wholeBody } from '#server/http/whole-answer'
+import { keptTextAnswer, setAnswerHeader, wholeBody } from '#server/http/whole-answer'
 import { HEADERS } from '~/lib/constants'
 import type { BackendTransport } from '~/lib/load-context'
 import type { Liveness } from '~/lib/schemas/health'
@@ -244,7 +244,7 @@ async function keepAnswer(response: Response): Promise<KeptAnswer> {
   const held = wholeBody(response)
   const text = typeof held === 'string' ? held : await response.text()
   const { status, headers } = response
-  return { ok: true, copy: () => new Response(text, { status, headers: new Headers(headers) }) }
+  return { ok: true, copy: () => keptTextAnswer(text, { status, headers: new Headers(headers) }) }
 }
 
 /**

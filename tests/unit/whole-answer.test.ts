@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { replaceAnswer, setAnswerHeader, wholeBody } from '#server/http/whole-answer'
+import { keptTextAnswer, replaceAnswer, setAnswerHeader, wholeBody } from '#server/http/whole-answer'
 import { compression } from '#server/web/compression'
 
 // server/http/whole-answer.ts against the @hono/node-server the lockfile holds: its light Response
@@ -91,5 +91,19 @@ describe('answers kept whole', () => {
     expect(wholeBody(small)).toBe('{"ok":true}')
     expect(small.headers.get('content-encoding')).toBeNull()
     expect(small.headers.get('vary')).toBe('Accept-Encoding')
+  })
+
+  it('hands a kept text over as it is, once, with the status and headers it was given', async () => {
+    const answer = keptTextAnswer('{"items":[1,2]}', { status: 201, headers: new Headers({ 'content-type': 'application/json', 'x-a': 'b' }) })
+    expect(answer).toBeInstanceOf(Light)
+    expect([answer.status, answer.ok, answer.headers.get('x-a')]).toEqual([201, true, 'b'])
+    expect(answer.bodyUsed).toBe(false)
+    expect(await answer.json()).toEqual({ items: [1, 2] })
+    expect(answer.bodyUsed).toBe(true)
+    await expect(answer.text()).rejects.toThrow(TypeError)
+    // A copy made before the read is whole, and reads as a Response does.
+    const other = keptTextAnswer('plain', { status: 200 })
+    expect(await other.clone().text()).toBe('plain')
+    expect(await other.text()).toBe('plain')
   })
 })

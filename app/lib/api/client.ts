@@ -6,7 +6,7 @@ import { randomUuid } from './random'
 import { isRetryable, parseRetryAfter, retryDelayMs } from './retry'
 import { createSessionRefresher } from './session-refresh'
 import { callPath, type ContractMethod } from './typed'
-import type { ApiClient, ApiClientOptions, ApiResult, ContractCall, HttpMethod, MethodOptions, RequestOptions, SignedOutReason } from './types'
+import type { ApiClient, ApiClientOptions, ApiResult, ContractCall, HttpMethod, MethodOptions, RequestOptions, RequestParts, SignedOutReason } from './types'
 
 type Attempt<T> = { result: ApiResult<T>; retryAfterMs?: number | undefined }
 
@@ -19,6 +19,7 @@ const TIMED_OUT = Symbol('timed out')
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const sleep = options.sleep ?? defaultSleep
+  const createRequest = options.createRequest ?? webRequest
   const now = options.now ?? Date.now
   const refreshSession = createSessionRefresher(async () => {
     const result = await request(SESSION_REFRESH_PATH, { method: 'POST' })
@@ -32,7 +33,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function request<T = unknown>(path: string, init: RequestOptions = {}): Promise<ApiResult<T>> {
     const method = init.method ?? 'GET'
-    const url = new URL(resolveApiPath(path), options.origin)
+    const url = new URL(resolveApiPath(path), options.origin).href
     // One key for the whole logical call, so the server can tell a retry from a new request.
     const idempotencyKey =
       typeof init.idempotencyKey === 'string'
@@ -91,13 +92,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  async function attempt<T>(url: URL, method: HttpMethod, init: RequestOptions, idempotencyKey: string | undefined): Promise<Attempt<T>> {
+  async function attempt<T>(url: string, method: HttpMethod, init: RequestOptions, idempotencyKey: string | undefined): Promise<Attempt<T>> {
     if (init.signal?.aborted) return { result: { ok: false, error: fetchError(init.signal.reason ?? 'Aborted') } }
     const headers = buildHeaders(method, init, idempotencyKey)
     const body = encodeBody(init.body, headers)
-    const controller = new AbortController()
+    const controller = lazyAbortController()
     // Built outside the try: a malformed call (a GET with a body) is a bug to throw, not a network error.
-    const request = new Request(url, { method, headers, body, credentials: 'include', signal: controller.signal })
+    const request = createRequest(url, { method, headers, body, signal: () => controller.signal })
     const work = options.transport(request).then(async (response) => ({
       result: await readResponse<T>(response),
       retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now()),
@@ -185,6 +186,31 @@ function encodeBody(body: unknown, headers: Headers): BodyInit | undefined {
   return JSON.stringify(body)
 }
 
+/** The browser's request, and the default: a web Request, with the browser's cookies. */
+export function webRequest(url: string, parts: RequestParts): Request {
+  return new Request(url, { method: parts.method, headers: parts.headers, body: parts.body, credentials: 'include', signal: parts.signal() })
+}
+
+/**
+ * An AbortController made when its signal is first asked for, aborted then if the attempt already
+ * ended: a call that stays in the process rarely asks (issue 37).
+ */
+function lazyAbortController(): Pick<AbortController, 'signal' | 'abort'> {
+  let controller: AbortController | undefined
+  let aborted: { reason: unknown } | undefined
+  return {
+    get signal() {
+      controller ??= new AbortController()
+      if (aborted && !controller.signal.aborted) controller.abort(aborted.reason)
+      return controller.signal
+    },
+    abort(reason?: unknown) {
+      aborted ??= { reason }
+      controller?.abort(reason)
+    },
+  }
+}
+
 /**
  * Settles with the work, or TIMED_OUT when the timeout passes first, or rejects when the caller
  * aborts. The whole attempt (headers and body) counts, and the request is aborted either way so a
@@ -193,7 +219,7 @@ function encodeBody(body: unknown, headers: Headers): BodyInit | undefined {
 function withDeadline<T>(
   work: Promise<T>,
   timeoutMs: number | undefined,
-  controller: AbortController,
+  controller: Pick<AbortController, 'abort'>,
   callerSignal: AbortSignal | undefined,
 ): Promise<T | typeof TIMED_OUT> {
   return new Promise((resolve, reject) => {

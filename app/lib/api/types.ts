@@ -47,8 +47,22 @@ export type SignedOutReason = 'unauthorized' | 'blocked' | 'not-active' | 'expir
 
 export type Transport = (request: Request) => Promise<Response>
 
+/** What the API client hands its request factory for one attempt. */
+export type RequestParts = {
+  method: string
+  headers: Headers
+  body: BodyInit | undefined
+  /** Asked for only when something needs it: an AbortSignal is a cost of its own. */
+  signal: () => AbortSignal
+}
+
 export type ApiClientOptions = {
   transport: Transport
+  /**
+   * Makes each attempt's request; default a web Request with the browser's cookies. The page
+   * server's client makes a light one that stays in the process (app/lib/api/in-process-request.ts).
+   */
+  createRequest?: ((url: string, parts: RequestParts) => Request) | undefined
   /** Absolute origin the paths are resolved against, e.g. `https://portal.example`. */
   origin: string
   getCsrfToken: () => string | undefined

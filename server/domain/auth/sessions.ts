@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from '#server/db/client'
 import { memberships, sessions, tenants, users } from '#server/db/schema'
+import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { withTenant } from '#server/db/tenancy'
 import { sessionLifetimeMsIn } from '#server/domain/config/effective'
 import type { Session, SessionKind } from '~/lib/auth/session'
@@ -88,7 +89,14 @@ export async function createSession(
 }
 
 export async function findSession(db: Database, token: string, now: Date): Promise<AuthSession | undefined> {
-  const [row] = await db
+  const [row] = await selectSession(db, { tokenHash: hashToken(token), now: now.toISOString() })
+  if (!row) return undefined
+  return { ...row, kind: row.kind as SessionKind }
+}
+
+/** Every request reads its session: drizzle builds this select once (server/db/reusable-select.ts). */
+const selectSession = reusableSelect((db, value: ValueOf<{ tokenHash: string; now: string }>) =>
+  db
     .select({
       id: sessions.id,
       userId: sessions.userId,
@@ -103,11 +111,9 @@ export async function findSession(db: Database, token: string, now: Date): Promi
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-    .limit(1)
-  if (!row) return undefined
-  return { ...row, kind: row.kind as SessionKind }
-}
+    .where(and(eq(sessions.tokenHash, value('tokenHash')), isNull(sessions.revokedAt), gt(sessions.expiresAt, value('now'))))
+    .limit(1),
+)
 
 /** Slides the idle expiry on, within the absolute lifetime. Returns the new expiry when it moved. */
 export async function touchSession(db: Database, session: AuthSession, now: Date, force = false): Promise<Date | undefined> {

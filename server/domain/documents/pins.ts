@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, ne } from 'drizzle-orm'
+import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { itemPins } from '#server/db/schema-documents'
 import { reportItems } from '#server/db/schema-reporting'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
@@ -43,13 +44,18 @@ function isNotFound(error: unknown): boolean {
 }
 
 async function pinOf(ctx: DomainContext, itemId: string): Promise<PinRow | undefined> {
-  const [row] = await ctx.tx
-    .select(pinColumns)
-    .from(itemPins)
-    .where(and(eq(itemPins.tenantId, ctx.actor.tenantId), eq(itemPins.itemId, itemId)))
-    .limit(1)
+  const [row] = await pinStatement(ctx.tx, { tenantId: ctx.actor.tenantId, itemId })
   return row
 }
+
+/** Every item page looks for its pin: built once (server/db/reusable-select.ts). */
+const pinStatement = reusableSelect((tx, value: ValueOf<{ tenantId: string; itemId: string }>) =>
+  tx
+    .select(pinColumns)
+    .from(itemPins)
+    .where(and(eq(itemPins.tenantId, value('tenantId')), eq(itemPins.itemId, value('itemId'))))
+    .limit(1),
+)
 
 /** The pin's drawing; one the caller may not view hides the pin (404, as if there were none). */
 async function pinnedDocument(ctx: DomainContext, row: PinRow): Promise<DocumentRow> {

@@ -2,6 +2,7 @@ import { announcePhotosChanged } from './announce'
 import { createHash, randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm'
+import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { photoEdits, photos } from '#server/db/schema-photos'
 import { reportItems } from '#server/db/schema-reporting'
 import { Problem, problems } from '#server/http/problem'
@@ -264,13 +265,17 @@ export async function findPhoto(ctx: DomainContext, id: string, options: { lock?
 /** GET /api/items/{id}/photos: in sortOrder, then oldest first. */
 export async function listPhotos(ctx: DomainContext, itemId: string): Promise<Photo[]> {
   const item = await findItem(ctx, itemId)
-  const rows = await ctx.tx
+  return toPhotos(ctx, await photosStatement(ctx.tx, { tenantId: ctx.actor.tenantId, itemId: item.id }))
+}
+
+/** Every item page reads them: built once (server/db/reusable-select.ts). */
+const photosStatement = reusableSelect((tx, value: ValueOf<{ tenantId: string; itemId: string }>) =>
+  tx
     .select(photoColumns)
     .from(photos)
-    .where(and(eq(photos.tenantId, ctx.actor.tenantId), eq(photos.itemId, item.id), isNull(photos.deletedAt)))
-    .orderBy(asc(photos.sortOrder), asc(photos.createdAt), asc(photos.id))
-  return toPhotos(ctx, rows)
-}
+    .where(and(eq(photos.tenantId, value('tenantId')), eq(photos.itemId, value('itemId')), isNull(photos.deletedAt)))
+    .orderBy(asc(photos.sortOrder), asc(photos.createdAt), asc(photos.id)),
+)
 
 /** DELETE /api/photos/{id}: the row stays (responses may name it), marked deleted; the bytes go. */
 export async function deletePhoto(rt: PhotoRuntime, id: string): Promise<void> {

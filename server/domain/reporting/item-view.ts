@@ -1,6 +1,7 @@
 import { readOnceIn } from '#server/domain/tenancy/request-scope'
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import { reportItems } from '#server/db/schema-reporting'
+import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { rowsOf } from '#server/db/tenancy'
 import { isUuid } from '~/lib/schemas/uuid'
 import { Problem, problems } from '#server/http/problem'
@@ -62,16 +63,22 @@ export type ItemRow = {
  */
 export async function findItem(ctx: DomainContext, id: string, options: { lock?: boolean } = {}): Promise<ItemRow> {
   if (!isUuid(id)) throw new Problem(problems.notFound('The item was not found.'))
-  const query = ctx.tx
-    .select(itemColumns)
-    .from(reportItems)
-    .where(and(eq(reportItems.tenantId, ctx.actor.tenantId), eq(reportItems.id, id), isNull(reportItems.deletedAt)))
-    .limit(1)
+  const values = { tenantId: ctx.actor.tenantId, id }
   // A page's reads (the item, its responses, photos and pin) look the item up once between them.
-  const [row] = options.lock ? await query.for('update') : await readOnceIn(ctx.tx, `item:${ctx.actor.tenantId}:${id}`, () => query.execute())
+  const [row] = options.lock ? await itemStatement(ctx.tx, values, 'lock') : await readOnceIn(ctx.tx, `item:${ctx.actor.tenantId}:${id}`, () => itemStatement(ctx.tx, values))
   if (!row) throw new Problem(problems.notFound('The item was not found.'))
   return { ...row }
 }
+
+/** An item by id, for update when `lock`: every item page and item call reads it (built once, server/db/reusable-select.ts). */
+const itemStatement = reusableSelect((tx, value: ValueOf<{ tenantId: string; id: string }>, shape: '' | 'lock') => {
+  const query = tx
+    .select(itemColumns)
+    .from(reportItems)
+    .where(and(eq(reportItems.tenantId, value('tenantId')), eq(reportItems.id, value('id')), isNull(reportItems.deletedAt)))
+    .limit(1)
+  return shape === 'lock' ? query.for('update') : query
+})
 
 /** The calendar day (UTC) an item is due by: past it, an item that is not closed is overdue. */
 export function todayUtc(now: Date): string {
@@ -84,12 +91,14 @@ export async function toItems(ctx: DomainContext, rows: ItemRow[]): Promise<Item
   const projectIds = [...new Set(rows.map((r) => r.projectId))]
   const userIds = [...new Set(rows.flatMap((r) => [r.assigneeUserId, r.createdBy, r.closedBy]).filter((id): id is string => id !== null))]
   // The report and project titles and the people's names in one statement (issue 37), the
-  // reports and projects this tenant's (row-level security as well).
+  // reports and projects this tenant's (row-level security as well). The ids go as arrays, so
+  // the text is the same for every page (PostgreSQL plans it once; an `in (…)` list would be a new
+  // text for each length). They are uuids read from the rows: the array literal needs no quoting.
   const tenantId = ctx.actor.tenantId
   const names = rowsOf<{ kind: 'report' | 'project' | 'user'; id: string; name: string | null }>(
-    await ctx.tx.execute(sql`select 'report' as kind, id, title as name from reports where tenant_id = ${tenantId} and id in ${reportIds}
-      union all select 'project', id, title from projects where tenant_id = ${tenantId} and id in ${projectIds}
-      ${userIds.length > 0 ? sql`union all select 'user', id, display_name from users where id in ${userIds}` : sql``}`),
+    await ctx.tx.execute(sql`select 'report' as kind, id, title as name from reports where tenant_id = ${tenantId} and id = any(${uuidArray(reportIds)}::uuid[])
+      union all select 'project', id, title from projects where tenant_id = ${tenantId} and id = any(${uuidArray(projectIds)}::uuid[])
+      union all select 'user', id, display_name from users where id = any(${uuidArray(userIds)}::uuid[])`),
   )
   const reportTitles = new Map<string, string | null>()
   const projectTitles = new Map<string, string | null>()
@@ -130,6 +139,11 @@ export async function toItems(ctx: DomainContext, rows: ItemRow[]): Promise<Item
       nextAction: nextAction(status, assignee, createdBy),
     } satisfies Item
   })
+}
+
+/** PostgreSQL's text of a uuid array, for ids read from the database (no quoting needed). */
+function uuidArray(ids: readonly string[]): string {
+  return `{${ids.join(',')}}`
 }
 
 export async function toItem(ctx: DomainContext, row: ItemRow): Promise<Item> {

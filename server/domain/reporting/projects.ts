@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { and, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm'
+import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { projects } from '#server/db/schema-reporting'
 import { users } from '#server/db/schema'
 import { isUuid } from '~/lib/schemas/uuid'
@@ -95,18 +96,37 @@ export async function requireProjectRow(ctx: DomainContext, id: string, lock?: '
 }
 
 export async function listProjects(ctx: DomainContext, query: { limit: number; after: Cursor | undefined; status: ListStatus }): Promise<Page<Project>> {
-  // The creators' names joined in: one statement for the page (issue 37).
-  const rows = await ctx.tx
-    .select({ ...projectColumns, createdByName: users.displayName })
-    .from(projects)
-    .leftJoin(users, eq(users.id, projects.createdBy))
-    .where(and(eq(projects.tenantId, ctx.actor.tenantId), statusFilter(projects.status, query.status), olderThan(query.after, projects.createdAt, projects.id)))
-    .orderBy(desc(projects.createdAt), desc(projects.id))
-    .limit(query.limit + 1)
+  const shape = `${query.status === 'all' ? 'all' : 'status'}${query.after ? ' after' : ''}` as const
+  const rows = await selectProjectPage(
+    ctx.tx,
+    { tenantId: ctx.actor.tenantId, status: query.status, afterCreatedAt: query.after?.createdAt.toISOString(), afterId: query.after?.id, limit: query.limit + 1 },
+    shape,
+  )
   const page = pageOf(rows, query.limit)
   const refs = new Map(page.rows.flatMap((r) => (r.createdBy !== null && r.createdByName !== null ? [[r.createdBy, { id: r.createdBy, displayName: r.createdByName }] as const] : [])))
   return { items: page.rows.map((row) => toProject(row, refs)), nextCursor: page.nextCursor }
 }
+
+/**
+ * A page of projects with their creators' names joined in: one statement for the page (issue 37),
+ * whose SQL drizzle builds once per shape (server/db/reusable-select.ts).
+ */
+const selectProjectPage = reusableSelect(
+  (tx, value: ValueOf<{ tenantId: string; status: ListStatus; afterCreatedAt: string | undefined; afterId: string | undefined; limit: number }>, shape: `${'all' | 'status'}${'' | ' after'}`) =>
+    tx
+      .select({ ...projectColumns, createdByName: users.displayName })
+      .from(projects)
+      .leftJoin(users, eq(users.id, projects.createdBy))
+      .where(
+        and(
+          eq(projects.tenantId, value('tenantId')),
+          shape.startsWith('status') ? eq(projects.status, value('status')) : undefined,
+          shape.endsWith('after') ? sql`(${projects.createdAt}, ${projects.id}) < (${value('afterCreatedAt')}::timestamptz, ${value('afterId')}::uuid)` : undefined,
+        ),
+      )
+      .orderBy(desc(projects.createdAt), desc(projects.id))
+      .limit(value('limit')),
+)
 
 export async function getProject(ctx: DomainContext, id: string): Promise<Project> {
   return present(ctx, await requireProjectRow(ctx, id))

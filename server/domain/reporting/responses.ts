@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm'
+import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { itemResponses } from '#server/db/schema-reporting'
 import { Problem, problems, type FieldErrors } from '#server/http/problem'
 import type { Item, ItemResponse, ItemStatus } from '~/lib/reporting/types'
@@ -85,13 +86,17 @@ async function moveTo(ctx: DomainContext, row: ItemRow, status: ItemStatus): Pro
 /** GET /api/items/{id}/responses: oldest first. */
 export async function listResponses(ctx: DomainContext, itemId: string): Promise<ItemResponse[]> {
   const item = await findItem(ctx, itemId)
-  const rows = await ctx.tx
+  return toResponses(ctx, await responsesStatement(ctx.tx, { tenantId: ctx.actor.tenantId, itemId: item.id }))
+}
+
+/** Every item page reads them: built once (server/db/reusable-select.ts). */
+const responsesStatement = reusableSelect((tx, value: ValueOf<{ tenantId: string; itemId: string }>) =>
+  tx
     .select(responseColumns)
     .from(itemResponses)
-    .where(and(eq(itemResponses.tenantId, ctx.actor.tenantId), eq(itemResponses.itemId, item.id)))
-    .orderBy(asc(itemResponses.createdAt), asc(itemResponses.id))
-  return toResponses(ctx, rows)
-}
+    .where(and(eq(itemResponses.tenantId, value('tenantId')), eq(itemResponses.itemId, value('itemId'))))
+    .orderBy(asc(itemResponses.createdAt), asc(itemResponses.id)),
+)
 
 /** POST /api/items/{id}/responses: a closed item takes no responses (reopen it first). */
 export async function createResponse(ctx: DomainContext, itemId: string, input: NewResponse, links: MailLinks): Promise<ItemResponse> {

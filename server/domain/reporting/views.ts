@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, or, sql } from 'drizzle-orm'
+import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { savedViews } from '#server/db/schema-reporting'
 import { Problem, problems } from '#server/http/problem'
 import type { SavedView } from '~/lib/reporting/types'
@@ -50,15 +51,25 @@ function visible(ctx: DomainContext) {
  * personal: mine; shared: the organisation's; no scope: both (what a view picker shows). By name.
  */
 export async function listViews(ctx: DomainContext, scope: ViewScope | undefined): Promise<SavedView[]> {
-  const which = scope === 'personal' ? and(eq(savedViews.scope, 'personal'), eq(savedViews.ownerUserId, ctx.actor.userId)) : scope === 'shared' ? eq(savedViews.scope, 'shared') : visible(ctx)
-  const rows = await ctx.tx
-    .select(columns)
-    .from(savedViews)
-    .where(and(eq(savedViews.tenantId, ctx.actor.tenantId), which))
-    .orderBy(asc(sql`lower(${savedViews.name})`), asc(savedViews.createdAt), asc(savedViews.id))
+  const rows = await viewsStatement(ctx.tx, { tenantId: ctx.actor.tenantId, userId: ctx.actor.userId }, scope ?? 'both')
   const refs = await userRefs(ctx, rows.map((r) => r.ownerUserId))
   return rows.map((row) => toView(row, refs))
 }
+
+/** The items screen lists them on every visit: built once for each scope (server/db/reusable-select.ts). */
+const viewsStatement = reusableSelect((tx, value: ValueOf<{ tenantId: string; userId: string }>, scope: ViewScope | 'both') => {
+  const which =
+    scope === 'personal'
+      ? and(eq(savedViews.scope, 'personal'), eq(savedViews.ownerUserId, value('userId')))
+      : scope === 'shared'
+        ? eq(savedViews.scope, 'shared')
+        : or(eq(savedViews.scope, 'shared'), eq(savedViews.ownerUserId, value('userId')))
+  return tx
+    .select(columns)
+    .from(savedViews)
+    .where(and(eq(savedViews.tenantId, value('tenantId')), which))
+    .orderBy(asc(sql`lower(${savedViews.name})`), asc(savedViews.createdAt), asc(savedViews.id))
+})
 
 export async function createView(ctx: DomainContext, input: ViewInput): Promise<SavedView> {
   ensure(ctx.actor, input.scope === 'shared' ? 'view.create-shared' : 'view.create-personal')

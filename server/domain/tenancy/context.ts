@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Database, Tx } from '#server/db/client'
 import { memberships, tenants, users } from '#server/db/schema'
 import { adminConfig, notifications } from '#server/db/schema-settings'
+import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { withTenant } from '#server/db/tenancy'
 import { Problem } from '#server/http/problem'
 import type { RoleKey } from '#server/domain/tenancy/roles'
@@ -60,13 +61,18 @@ export async function asTenantReader<T>(
 }
 
 async function membershipOf(tx: Tx, tenantId: string, userId: string): Promise<Membership | undefined> {
-  const [membership] = await tx
-    .select({ roleKey: memberships.roleKey, status: memberships.status })
-    .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
-    .limit(1)
+  const [membership] = await selectMembership(tx, { tenantId, userId })
   return membership
 }
+
+/** Every call of the API reads it: drizzle builds it once (server/db/reusable-select.ts). */
+const selectMembership = reusableSelect((tx, value: ValueOf<{ tenantId: string; userId: string }>) =>
+  tx
+    .select({ roleKey: memberships.roleKey, status: memberships.status })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, value('tenantId')), eq(memberships.userId, value('userId'))))
+    .limit(1),
+)
 
 /**
  * Begins a shared read transaction with one statement (issue 37): the member's membership, and what
@@ -77,26 +83,7 @@ async function membershipOf(tx: Tx, tenantId: string, userId: string): Promise<M
  */
 function openMember(db: Database, tenantId: string, userId: string, inside: (tx: Tx, opened: Opened) => Promise<void>): Promise<void> {
   return withTenant(db, tenantId, async (tx) => {
-    const [row] = await tx
-      .select({
-        roleKey: memberships.roleKey,
-        status: memberships.status,
-        displayName: users.displayName,
-        email: users.email,
-        tenantName: tenants.name,
-        tenantSlug: tenants.slug,
-        featureFlags: tenants.featureFlags,
-        orgSettings: tenants.orgSettings,
-        telemetryValues: adminConfig.values,
-        telemetryVersion: adminConfig.version,
-        unread: sql<number>`(select count(*)::int from ${notifications} where ${notifications.tenantId} = ${tenants.id} and ${notifications.userId} = ${users.id} and ${notifications.readAt} is null)`,
-      })
-      .from(tenants)
-      .innerJoin(users, eq(users.id, userId))
-      .leftJoin(memberships, and(eq(memberships.tenantId, tenants.id), eq(memberships.userId, users.id)))
-      .leftJoin(adminConfig, and(eq(adminConfig.tenantId, tenants.id), eq(adminConfig.category, 'telemetry')))
-      .where(eq(tenants.id, tenantId))
-      .limit(1)
+    const [row] = await selectMember(tx, { tenantId, userId })
     if (!row) return inside(tx, { membership: undefined, member: undefined })
     const membership = row.roleKey !== null && row.status !== null ? { roleKey: row.roleKey, status: row.status } : undefined
     const telemetryConfig = row.telemetryValues !== null && row.telemetryVersion !== null ? { values: row.telemetryValues, version: row.telemetryVersion } : undefined
@@ -108,6 +95,30 @@ function openMember(db: Database, tenantId: string, userId: string, inside: (tx:
     })
   })
 }
+
+/** Every signed-in page begins with it: drizzle builds it once (server/db/reusable-select.ts). */
+const selectMember = reusableSelect((tx, value: ValueOf<{ tenantId: string; userId: string }>) =>
+  tx
+    .select({
+      roleKey: memberships.roleKey,
+      status: memberships.status,
+      displayName: users.displayName,
+      email: users.email,
+      tenantName: tenants.name,
+      tenantSlug: tenants.slug,
+      featureFlags: tenants.featureFlags,
+      orgSettings: tenants.orgSettings,
+      telemetryValues: adminConfig.values,
+      telemetryVersion: adminConfig.version,
+      unread: sql<number>`(select count(*)::int from ${notifications} where ${notifications.tenantId} = ${tenants.id} and ${notifications.userId} = ${users.id} and ${notifications.readAt} is null)`,
+    })
+    .from(tenants)
+    .innerJoin(users, eq(users.id, value('userId')))
+    .leftJoin(memberships, and(eq(memberships.tenantId, tenants.id), eq(memberships.userId, users.id)))
+    .leftJoin(adminConfig, and(eq(adminConfig.tenantId, tenants.id), eq(adminConfig.category, 'telemetry')))
+    .where(eq(tenants.id, value('tenantId')))
+    .limit(1),
+)
 
 /** Where a call came from, as the audit log records it. */
 export type RequestMeta = { ip: string; correlationId: string }

@@ -106,8 +106,8 @@ async function excelTitles(file: string): Promise<string[]> {
   return rows.sort()
 }
 
-// On a phone the list's automatic layout draws the items as cards and keeps the table in the page,
-// hidden: the title is looked for among what is visible.
+// On a phone the list's automatic layout draws the table's rows as cards; the title is looked for
+// among what is visible.
 describe.each(JOURNEY_VARIANTS)('$name', ({ javaScript, viewport }) => {
   test('a punch list PDF and an Excel file of the filtered items from the items screen, and the report PDF with its photo from the report', async () => {
     const suffix = randomBytes(2).toString('hex')

@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react'
+import { type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { CodeText } from '~/components/ui/code-text'
 import { DataTable, type DataTableColumn } from '~/components/ui/data-table'
@@ -15,16 +15,15 @@ export type DocumentListProps = {
 }
 
 /**
- * Documents as a table on a wide screen and as cards on a phone (both rendered; CSS shows one, so
- * the other is out of the accessibility tree too), with paging that keeps the URL's filters.
+ * Documents as a table on a wide screen and as cards on a phone (one table, its rows drawn as
+ * cards by CSS below the small breakpoint), with paging that keeps the URL's filters.
  */
 export function DocumentList({ page, caption, emptyState, locale }: DocumentListProps) {
-  const cardsId = useId()
   if (page.items.length === 0) return <>{emptyState}</>
   const pagination = pagingOf(page)
   const columns: Array<DataTableColumn<DocumentSummary>> = [
-    { key: 'number', header: 'Number', rowHeader: true, cell: (doc) => <DocumentLink doc={doc} /> },
-    { key: 'title', header: 'Title', cell: (doc) => <span className="break-words">{doc.title}</span> },
+    { key: 'number', header: 'Number', rowHeader: true, phone: 'headline', cell: (doc) => <DocumentLink doc={doc} /> },
+    { key: 'title', header: 'Title', phone: 'line', cell: (doc) => <span className="break-words">{doc.title}</span> },
     { key: 'revision', header: 'Revision', cell: (doc) => doc.currentRevision?.code ?? <NoRevision /> },
     { key: 'status', header: 'Status', cell: (doc) => <StatusText code={doc.status} /> },
     { key: 'state', header: 'State', cell: (doc) => <StateBadge state={doc.state} /> },
@@ -32,36 +31,7 @@ export function DocumentList({ page, caption, emptyState, locale }: DocumentList
   ]
   return (
     <div>
-      <DataTable className="hidden sm:block" caption={caption} captionHidden columns={columns} rows={page.items} rowKey={(doc) => doc.id} />
-      <div className="sm:hidden">
-        <h3 id={cardsId} className="sr-only">
-          {caption}
-        </h3>
-        <ul aria-labelledby={cardsId} className="flex flex-col gap-3">
-          {page.items.map((doc) => (
-            <li key={doc.id} className="rounded-lg border border-border bg-surface p-4">
-              <p className="font-medium break-all">
-                <DocumentLink doc={doc} />
-              </p>
-              <p className="mt-1 break-words text-text">{doc.title}</p>
-              <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-                <dt className="text-muted">Revision</dt>
-                <dd>{doc.currentRevision?.code ?? <NoRevision />}</dd>
-                <dt className="text-muted">Status</dt>
-                <dd>
-                  <StatusText code={doc.status} />
-                </dd>
-                <dt className="text-muted">State</dt>
-                <dd>
-                  <StateBadge state={doc.state} />
-                </dd>
-                <dt className="text-muted">Updated</dt>
-                <dd>{formatDate(doc.updatedAtUtc, locale)}</dd>
-              </dl>
-            </li>
-          ))}
-        </ul>
-      </div>
+      <DataTable caption={caption} captionHidden columns={columns} rows={page.items} rowKey={(doc) => doc.id} stackOnPhone />
       {pagination ? <Pagination {...pagination} /> : null}
     </div>
   )

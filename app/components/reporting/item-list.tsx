@@ -25,7 +25,8 @@ const linkClass = 'text-primary-strong underline underline-offset-2'
 /**
  * The outstanding items in the chosen layout, under group headings when grouped. Every item has a
  * checkbox (`ids`) for the selection form around the list. `auto` shows cards on a phone and a
- * table on a wider screen, by CSS alone, so it is right before any script runs.
+ * table on a wider screen: one table whose rows CSS draws as cards below the small breakpoint, so
+ * it is right before any script runs and the rows are rendered and sent once (issue 37).
  */
 export function ItemList({ items, query, packageName, selected }: ItemListProps) {
   const locale = useLocale()
@@ -42,16 +43,11 @@ export function ItemList({ items, query, packageName, selected }: ItemListProps)
               <Badge>{group.items.length === 1 ? '1 item' : `${group.items.length} items`}</Badge>
             </h2>
           ) : null}
-          {query.layout !== 'cards' ? (
-            <div className={query.layout === 'auto' ? 'hidden sm:block' : undefined}>
-              <ItemTable group={group} grouped={grouped} ctx={ctx} selected={selected} />
-            </div>
-          ) : null}
-          {query.layout !== 'table' ? (
-            <div className={query.layout === 'auto' ? 'sm:hidden' : undefined}>
-              <ItemCards group={group} ctx={ctx} selected={selected} />
-            </div>
-          ) : null}
+          {query.layout === 'cards' ? (
+            <ItemCards group={group} ctx={ctx} selected={selected} />
+          ) : (
+            <ItemTable group={group} grouped={grouped} ctx={ctx} selected={selected} stackOnPhone={query.layout === 'auto'} />
+          )}
         </section>
       ))}
     </div>
@@ -70,15 +66,18 @@ export function withProjectWhenSeveral(items: readonly Item[], query: Pick<Items
   return [...columns.slice(0, after), 'project', ...columns.slice(after)]
 }
 
-function ItemTable({ group, grouped, ctx, selected }: { group: ItemGroup; grouped: boolean; ctx: CellContext; selected: ReadonlySet<string> }) {
+type ItemTableProps = { group: ItemGroup; grouped: boolean; ctx: CellContext; selected: ReadonlySet<string>; stackOnPhone: boolean }
+
+function ItemTable({ group, grouped, ctx, selected, stackOnPhone }: ItemTableProps) {
   const linkOn = linkColumn(ctx.columns)
   const columns: Array<DataTableColumn<Item>> = [
-    { key: 'select', header: <span className="sr-only">Select</span>, cell: (item) => <SelectBox item={item} idPrefix="t" selected={selected} /> },
+    { key: 'select', header: <span className="sr-only">Select</span>, phone: 'corner', cell: (item) => <SelectBox item={item} idPrefix="t" selected={selected} /> },
     ...ctx.columns.map(
       (column): DataTableColumn<Item> => ({
         key: column,
         header: COLUMN_LABELS[column],
         rowHeader: column === linkOn,
+        phone: PHONE_PLACE[column],
         cell: (item) => cell(column, item, ctx, column === linkOn),
       }),
     ),
@@ -90,8 +89,23 @@ function ItemTable({ group, grouped, ctx, selected }: { group: ItemGroup; groupe
       columns={columns}
       rows={group.items}
       rowKey={(item) => item.id}
+      stackOnPhone={stackOnPhone}
     />
   )
+}
+
+/** Where a column goes in a row's card on a phone (the `auto` layout), as the `cards` layout places it. */
+const PHONE_PLACE: Record<ItemColumn, DataTableColumn<Item>['phone']> = {
+  number: 'headline',
+  title: 'headline',
+  status: 'badges',
+  priority: 'badges',
+  assignee: 'field',
+  package: 'field',
+  dueDate: 'field',
+  project: 'field',
+  report: 'field',
+  nextAction: 'field',
 }
 
 function ItemCards({ group, ctx, selected }: { group: ItemGroup; ctx: CellContext; selected: ReadonlySet<string> }) {

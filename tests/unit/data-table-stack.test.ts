@@ -22,22 +22,22 @@ function render(stackOnPhone: boolean): string {
 }
 
 describe('a data table stacked on a phone', () => {
-  test('each row is rendered once, its fields labelled for the card and its cells placed by their column', () => {
+  test('each row is rendered once, its cells placed in the card by their column and its fields labelled', () => {
     const html = render(true)
     expect(html.match(/<tr[ >]/g)).toHaveLength(3)
     expect(html.match(/name="ids"/g)).toHaveLength(2)
-    expect(html.match(/data-label="Where it stands"/g)).toHaveLength(2)
-    // The headline's label is its header, for a screen reader; its card shows no label before it.
-    expect(html).toMatch(/<th scope="row" class="[^"]*max-sm:order-1[^"]*" data-label="Name">Alpha<\/th>/)
-    expect(html).toMatch(/<td class="[^"]*max-sm:absolute[^"]*" data-label="Pick">/)
-    expect(html).toMatch(/<td class="[^"]*max-sm:before:content-\[attr\(data-label\)\][^"]*" data-label="Where it stands">Open<\/td>/)
-    // The head is for the wide screen only.
-    expect(html).toMatch(/<thead class="[^"]*max-sm:hidden/)
+    expect(html.match(/data-phone="field" data-label="Where it stands"/g)).toHaveLength(2)
+    // One class on the table draws the cards (app.css): the cells carry only where they go.
+    expect(html).toMatch(/<table class="[^"]*table-stack-phone[^"]*">/)
+    expect(html).toMatch(/<th scope="row" class="px-4 py-3 align-top text-left font-medium text-text" data-phone="headline">Alpha<\/th>/)
+    expect(html).toMatch(/<td class="px-4 py-3 align-top text-left text-text" data-phone="corner">/)
+    expect(html).not.toMatch(/<td[^>]*max-sm:/)
   })
 
   test('without it the table is as it was: no phone classes, no labels', () => {
     const html = render(false)
     expect(html).not.toContain('max-sm:')
-    expect(html).not.toContain('data-label')
+    expect(html).not.toContain('table-stack-phone')
+    expect(html).not.toContain('data-phone')
   })
 })

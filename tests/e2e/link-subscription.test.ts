@@ -34,7 +34,10 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve))
   const base = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`
-  portal = await startPortal({ env: stores.env({ apple: base, google: base, token: `${base}/token` }) })
+  // The stand-in answers from this process, which also drives the browsers: on a busy machine it
+  // can take longer than the 300 ms the API suite's stand-in allows (CI on 2026-12-02 saw a 503,
+  // "did not answer"). Nothing here tests a timeout, so the portal waits as long as in production.
+  portal = await startPortal({ env: { ...stores.env({ apple: base, google: base, token: `${base}/token` }), STORE_TIMEOUT_MS: '10000' } })
   browser = await launchBrowser()
 })
 

@@ -5,6 +5,7 @@ import type { Item, Page } from '~/lib/reporting/types'
 import type { DomainContext } from '../tenancy/context'
 import { itemColumns, todayUtc, toItems } from './item-view'
 import { pageOf, type Cursor } from '../tenancy/paging'
+import { olderThanKey } from './projects'
 
 export type OutstandingQuery = {
   limit: number
@@ -83,7 +84,7 @@ const pageStatement = reusableSelect((tx, value: ValueOf<Values>, shape: Shape) 
     .where(
       and(
         ...outstandingConditions(value, shape),
-        shape.includes('b') ? sql`(${reportItems.createdAt}, ${reportItems.id}) < (${value('beforeCreatedAt')}::timestamptz, ${value('beforeId')}::uuid)` : undefined,
+        shape.includes('b') ? olderThanKey(value('beforeCreatedAt'), value('beforeId'), reportItems.createdAt, reportItems.id) : undefined,
       ),
     )
     .orderBy(sql`${reportItems.createdAt} desc nulls last`, sql`${reportItems.id} desc nulls last`)

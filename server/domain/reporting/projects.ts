@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm'
+import { and, desc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm'
 import { reusableSelect, type ValueOf } from '#server/db/reusable-select'
 import { projects } from '#server/db/schema-reporting'
 import { users } from '#server/db/schema'
@@ -37,7 +37,12 @@ export function archivedConflict(detail: string): Problem {
  */
 export function olderThan(cursor: Cursor | undefined, createdAt: AnyColumn, id: AnyColumn): SQL | undefined {
   if (!cursor) return undefined
-  return sql`(${createdAt}, ${id}) < (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`
+  return olderThanKey(cursor.createdAt.toISOString(), cursor.id, createdAt, id)
+}
+
+/** The same condition for a cursor given as the driver's values, or as placeholders (a select built once). */
+export function olderThanKey(cursorCreatedAt: string | Placeholder, cursorId: string | Placeholder, createdAt: AnyColumn, id: AnyColumn): SQL {
+  return sql`(${createdAt}, ${id}) < (${cursorCreatedAt}::timestamptz, ${cursorId}::uuid)`
 }
 
 /** An archived row is one whose status says so; 'all' filters nothing. */
@@ -121,7 +126,7 @@ const selectProjectPage = reusableSelect(
         and(
           eq(projects.tenantId, value('tenantId')),
           shape.startsWith('status') ? eq(projects.status, value('status')) : undefined,
-          shape.endsWith('after') ? sql`(${projects.createdAt}, ${projects.id}) < (${value('afterCreatedAt')}::timestamptz, ${value('afterId')}::uuid)` : undefined,
+          shape.endsWith('after') ? olderThanKey(value('afterCreatedAt'), value('afterId'), projects.createdAt, projects.id) : undefined,
         ),
       )
       .orderBy(desc(projects.createdAt), desc(projects.id))

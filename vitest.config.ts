@@ -101,6 +101,9 @@ export default defineConfig({
           // Bounds for a stuck machine, scaled by the files sharing it (tests/e2e/harness.ts bound()).
           testTimeout: 60_000 * E2E_WORKERS,
           hookTimeout: 120_000 * E2E_WORKERS,
+          // expect.poll's own 1 s is far tighter than Playwright's 30 s for a locator: a reload that
+          // loads an island after hydration took longer beside two other files (CI, 2026-12-02).
+          expect: { poll: { timeout: 10_000 * E2E_WORKERS } },
           // Three files at once on two cores: a file alone keeps 1.36 of them busy (a journey is a
           // chain of browser, portal and test runner, each waiting on the other); two kept 1.7
           // busy (735 s), three 1.8 (572 s; docs/performance.md, 2026-11-30). Each file has its own

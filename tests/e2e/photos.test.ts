@@ -147,6 +147,8 @@ describe('JS on, phone', () => {
     expect(photo?.fileName).toMatch(/\.jpg$/)
     // The setting is remembered on this device.
     await page.reload()
+    // The setting is read by the upload island, which loads after hydration.
+    await respond.getByText('Take photo').waitFor()
     await expect.poll(() => respond.getByLabel('Shrink photos before upload (faster on a weak connection)').isChecked()).toBe(true)
     j.assertNoConsoleErrors()
   })

@@ -29,8 +29,10 @@ describe('a data table stacked on a phone', () => {
     expect(html.match(/data-phone="field" data-label="Where it stands"/g)).toHaveLength(2)
     // One class on the table draws the cards (app.css): the cells carry only where they go.
     expect(html).toMatch(/<table class="[^"]*table-stack-phone[^"]*">/)
-    expect(html).toMatch(/<th scope="row" class="px-4 py-3 align-top text-left font-medium text-text" data-phone="headline">Alpha<\/th>/)
-    expect(html).toMatch(/<td class="px-4 py-3 align-top text-left text-text" data-phone="corner">/)
+    // The cells' look is the table's too (`table-cells`): a plain cell has no class at all.
+    expect(html).toMatch(/<table class="[^"]*table-cells[^"]*">/)
+    expect(html).toMatch(/<th scope="row" data-phone="headline">Alpha<\/th>/)
+    expect(html).toMatch(/<td data-phone="corner">/)
     expect(html).not.toMatch(/<td[^>]*max-sm:/)
   })
 
@@ -39,5 +41,21 @@ describe('a data table stacked on a phone', () => {
     expect(html).not.toContain('max-sm:')
     expect(html).not.toContain('table-stack-phone')
     expect(html).not.toContain('data-phone')
+  })
+
+  test('a column set apart keeps its own classes: right-aligned, hidden on a phone', () => {
+    const html = renderToString(
+      createElement(DataTable<Row>, {
+        caption: 'Things',
+        columns: [
+          { key: 'name', header: 'Name', rowHeader: true, cell: (row) => row.name },
+          { key: 'state', header: 'State', align: 'end', hideOnMobile: true, cell: (row) => row.state },
+        ],
+        rows,
+        rowKey: (row) => row.id,
+      }),
+    )
+    expect(html).toMatch(/<th scope="col">Name<\/th>/)
+    expect(html.match(/<t[hd][^>]*class="text-right hidden sm:table-cell"/g)).toHaveLength(3)
   })
 })

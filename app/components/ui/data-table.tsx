@@ -61,14 +61,14 @@ export function DataTable<Row>({ caption, captionHidden, columns, rows, rowKey, 
           // is placed against, so it cannot stretch the page sideways on a phone.
           className={cx('scroll-shadow-x relative overflow-x-auto rounded-lg border border-border', stack && 'max-sm:overflow-visible max-sm:rounded-none max-sm:border-0 max-sm:bg-none max-sm:bg-transparent')}
         >
-          <table className={cx('w-full border-collapse text-left text-sm', stack && 'table-stack-phone')}>
+          <table className={cx('table-cells w-full border-collapse text-left text-sm', stack && 'table-stack-phone')}>
             <caption id={captionId} className={captionHidden ? 'sr-only' : 'px-4 pt-3 pb-2 text-left text-base font-semibold text-text'}>
               {caption}
             </caption>
             <thead className="bg-surface-muted">
               <tr>
                 {columns.map((column) => (
-                  <th key={column.key} scope="col" className={cellClasses(column, 'font-semibold text-text whitespace-nowrap')}>
+                  <th key={column.key} scope="col" className={cellClasses(column)}>
                     {column.header}
                   </th>
                 ))}
@@ -79,11 +79,11 @@ export function DataTable<Row>({ caption, captionHidden, columns, rows, rowKey, 
                 <tr key={rowKey(row)} className="border-t border-border">
                   {columns.map((column) =>
                     column.rowHeader ? (
-                      <th key={column.key} scope="row" className={cellClasses(column, 'font-medium text-text')} {...(stack ? phoneAttributes(column) : undefined)}>
+                      <th key={column.key} scope="row" className={cellClasses(column)} {...(stack ? phoneAttributes(column) : undefined)}>
                         {column.cell(row)}
                       </th>
                     ) : (
-                      <td key={column.key} className={cellClasses(column, 'text-text')} {...(stack ? phoneAttributes(column) : undefined)}>
+                      <td key={column.key} className={cellClasses(column)} {...(stack ? phoneAttributes(column) : undefined)}>
                         {column.cell(row)}
                       </td>
                     ),
@@ -99,8 +99,9 @@ export function DataTable<Row>({ caption, captionHidden, columns, rows, rowKey, 
   )
 }
 
-function cellClasses<Row>(column: DataTableColumn<Row>, extra: string) {
-  return cx('px-4 py-3 align-top', column.align === 'end' ? 'text-right' : 'text-left', column.hideOnMobile && 'hidden sm:table-cell', extra)
+/** Only what sets a column apart: the rest of a cell's look is the table's `table-cells` (app.css). */
+function cellClasses<Row>(column: DataTableColumn<Row>): string | undefined {
+  return cx(column.align === 'end' && 'text-right', column.hideOnMobile && 'hidden sm:table-cell') || undefined
 }
 
 /** Where a cell goes in its row's phone card and the label it shows there (app.css, `table-stack-phone`). */

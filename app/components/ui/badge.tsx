@@ -3,7 +3,8 @@ import { cx } from '~/components/ui/class-names'
 
 export type BadgeTone = 'neutral' | 'info' | 'success' | 'warning' | 'critical'
 
-// app.css `badge` and `badge-<tone>`: two classes per badge instead of fourteen.
+// app.css `badge` and `badge-<tone>`: two classes per badge instead of fourteen. Each name is
+// spelled out, not made as `badge-${tone}`: Tailwind generates only the classes it finds whole in the source.
 const tones: Record<BadgeTone, string> = {
   neutral: 'badge-neutral',
   info: 'badge-info',

@@ -1,4 +1,5 @@
 import { Transform } from 'node:stream'
+import { StringDecoder } from 'node:string_decoder'
 import stylesheet from '~/app.css?inline'
 
 /**
@@ -14,42 +15,70 @@ import stylesheet from '~/app.css?inline'
  *    fetch the scripts at once; only running them waits.
  */
 export function firstPaintHtml(nonce: string): Transform {
+  // React splits its output into 2 KB pieces at any byte, so a character may span two of them.
+  const decoder = new StringDecoder('utf8')
   let html = ''
   let stage: 'head' | 'bootstrap' | 'done' = 'head'
-  return new Transform({
+  let pieces: Buffer[] = []
+  let scheduled = false
+
+  /** What of the text so far can be sent on, rewritten; the rest stays in `html`. */
+  function rewrite(text: string): string {
+    if (stage === 'done') return text
+    html += text
+    let out = ''
+    if (stage === 'head') {
+      const mark = html.indexOf(HEAD_MARK)
+      const end = mark < 0 ? -1 : html.indexOf('>', mark)
+      if (end < 0) return ''
+      out = `${html.slice(0, end + 1)}<style nonce="${nonce}">${stylesheet}</style>`
+      html = html.slice(end + 1)
+      stage = 'bootstrap'
+    }
+    const open = html.indexOf(BOOTSTRAP_OPEN)
+    const close = open < 0 ? -1 : html.indexOf('</script>', open)
+    if (close < 0) {
+      // Hold back only from the bootstrap's opening tag on; React keeps the rest streaming.
+      const keep = open >= 0 ? open : Math.max(0, html.length - BOOTSTRAP_OPEN.length)
+      out += html.slice(0, keep)
+      html = html.slice(keep)
+      return out
+    }
+    const start = open + BOOTSTRAP_OPEN.length
+    out += html.slice(0, start) + deferBootstrap(html.slice(start, close)) + html.slice(close)
+    html = ''
+    stage = 'done'
+    return out
+  }
+
+  /** Sends on, as one piece, what React wrote since the last time. */
+  function sendPieces(): void {
+    scheduled = false
+    if (pieces.length === 0) return
+    const text = rewrite(decoder.write(Buffer.concat(pieces)))
+    pieces = []
+    if (text) stream.push(text)
+  }
+
+  const stream = new Transform({
+    // React writes what is ready in one turn, in 2 KB pieces (about 70 for the items list); each
+    // piece went alone through the web stream, the compressor and on to the socket. The pieces of
+    // one turn are taken at once and sent on together, at the end of the turn.
     transform(chunk: Buffer, _encoding, done) {
-      if (stage === 'done') return done(null, chunk)
-      html += chunk.toString('utf8')
-      let out = ''
-      if (stage === 'head') {
-        const mark = html.indexOf(HEAD_MARK)
-        const end = mark < 0 ? -1 : html.indexOf('>', mark)
-        if (end < 0) return done()
-        out = `${html.slice(0, end + 1)}<style nonce="${nonce}">${stylesheet}</style>`
-        html = html.slice(end + 1)
-        stage = 'bootstrap'
+      pieces.push(chunk)
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(sendPieces)
       }
-      const open = html.indexOf(BOOTSTRAP_OPEN)
-      const close = open < 0 ? -1 : html.indexOf('</script>', open)
-      if (close < 0) {
-        // Hold back only from the bootstrap's opening tag on; React keeps the rest streaming.
-        const keep = open >= 0 ? open : Math.max(0, html.length - BOOTSTRAP_OPEN.length)
-        out += html.slice(0, keep)
-        html = html.slice(keep)
-        return done(null, out || null)
-      }
-      const start = open + BOOTSTRAP_OPEN.length
-      out += html.slice(0, start) + deferBootstrap(html.slice(start, close)) + html.slice(close)
-      html = ''
-      stage = 'done'
-      done(null, out)
+      done()
     },
     flush(done) {
-      done(null, html || null)
+      sendPieces()
+      done(null, html + decoder.end() || null)
     },
   })
+  return stream
 }
-
 const HEAD_MARK = '<meta name="viewport"'
 // React Router's <Scripts> writes its bootstrap as an async module script (react-router 7.18).
 const BOOTSTRAP_OPEN = 'type="module" async="">'

@@ -54,3 +54,32 @@ test('a page without the marks passes through whole', async () => {
   const page = '<!DOCTYPE html><html><head><title>x</title></head><body>plain</body></html>'
   expect(await rewrite(page, 5)).toBe(page)
 })
+
+test('a character React splits between two pieces arrives whole', async () => {
+  const page = '<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"/></head><body>Rename “Quay Wall” – 10 m²</body></html>'
+  const bytes = Buffer.from(page)
+  const stream = firstPaintHtml('n0nce')
+  const out: string[] = []
+  stream.on('data', (chunk) => out.push(String(chunk)))
+  const ended = new Promise((resolve) => stream.on('end', resolve))
+  // One byte at a time: every multi-byte character is cut.
+  for (let i = 0; i < bytes.length; i++) stream.write(bytes.subarray(i, i + 1))
+  stream.end()
+  await ended
+  const html = out.join('')
+  expect(html).toContain('<body>Rename “Quay Wall” – 10 m²</body>')
+  expect(html).not.toContain('\uFFFD')
+})
+
+test('what React writes in one turn goes on as one piece', async () => {
+  const stream = firstPaintHtml('n0nce')
+  const out: string[] = []
+  stream.on('data', (chunk) => out.push(String(chunk)))
+  stream.write(Buffer.from('<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"/></head><body>'))
+  for (let i = 0; i < 70; i++) stream.write(Buffer.from(`<p>row ${i}</p>`))
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(out).toHaveLength(1)
+  // (The last few characters wait in case they begin the bootstrap's script.)
+  expect(out[0]).toContain('<p>row 67</p>')
+  stream.end()
+})

@@ -45,7 +45,7 @@ test('however React splits the stream, the stylesheet lands after the viewport t
     const style = html.indexOf('<style nonce="n0nce">')
     expect(style).toBe(html.indexOf('/>', html.indexOf('<meta name="viewport"')) + 2)
     expect(style).toBeLessThan(html.indexOf('modulepreload'))
-    expect(html).toContain('</style><link rel="modulepreload"')
+    expect(html).toContain('</style><link rel="modulepreload" fetchpriority="low" href="/assets/root-A.js"/>')
     expect(html).toContain(`type="module" async="">${deferBootstrap(BOOTSTRAP)}</script><script>tail()</script></body></html>`)
   }
 })

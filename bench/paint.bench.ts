@@ -9,8 +9,9 @@
 // measures the screens whose path starts so, without Lighthouse unless PAINT_LIGHTHOUSE=1, and leaves
 // the docs alone. LIGHTHOUSE_RUNS=n (default 1) runs Lighthouse n times a screen and keeps the run
 // with the median performance score, as Lighthouse's own advice on variability has it.
+// LIGHTHOUSE_SAVE=<dir> writes each run's report (JSON) there.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -25,6 +26,7 @@ const RUNS = Number(process.env.PAINT_RUNS ?? 5)
 const ONLY = process.env.PAINT_ONLY?.split(',').filter(Boolean)
 const WITH_LIGHTHOUSE = !ONLY || process.env.PAINT_LIGHTHOUSE === '1'
 const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1))
+const LIGHTHOUSE_SAVE = process.env.LIGHTHOUSE_SAVE
 // Lighthouse's mobile "Slow 4G" (150 ms RTT, 1.6 Mbps down, 750 Kbps up) as it applies it with
 // DevTools throttling: request latency × 3.75 and throughput × 0.9; CPU 4× slower.
 const SLOW_4G = { latency: 150 * 3.75, downloadBps: (1.6 * 1024 * 1024 * 0.9) / 8, uploadBps: (750 * 1024 * 0.9) / 8 }
@@ -242,6 +244,11 @@ async function runLighthouse(screen: Screen, cookies: Cookie[], attempt = 1): Pr
     if ((lhr.categories.performance?.score ?? null) === null && attempt === 1) {
       console.log(`Lighthouse ${screen.path}: no performance score (${lhr.runtimeError?.code ?? lhr.runWarnings.join('; ')}), once more`)
       return runLighthouse(screen, cookies, 2)
+    }
+    if (LIGHTHOUSE_SAVE) {
+      mkdirSync(LIGHTHOUSE_SAVE, { recursive: true })
+      const slug = screen.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')
+      writeFileSync(path.join(LIGHTHOUSE_SAVE, `${slug}-${Date.now()}.json`), JSON.stringify(lhr))
     }
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? Number.NaN) * 100)
     const fcp = lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN

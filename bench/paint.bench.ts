@@ -25,7 +25,7 @@ const CHROMIUM = '/usr/bin/chromium'
 const RUNS = Number(process.env.PAINT_RUNS ?? 5)
 const ONLY = process.env.PAINT_ONLY?.split(',').filter(Boolean)
 const WITH_LIGHTHOUSE = !ONLY || process.env.PAINT_LIGHTHOUSE === '1'
-const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1))
+const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS) || 1)
 const LIGHTHOUSE_SAVE = process.env.LIGHTHOUSE_SAVE
 // Lighthouse's mobile "Slow 4G" (150 ms RTT, 1.6 Mbps down, 750 Kbps up) as it applies it with
 // DevTools throttling: request latency × 3.75 and throughput × 0.9; CPU 4× slower.
@@ -214,18 +214,19 @@ function watchNetwork(cdp: CDPSession) {
   }
 }
 
+type LighthouseFigures = { performance: number; accessibility: number; lhFcpMs: number; lhTbtMs: number }
+
 /** LIGHTHOUSE_RUNS runs of one screen: the run with the median performance score, the lowest accessibility score. */
-async function medianLighthouse(screen: Screen, cookies: Cookie[]): Promise<Awaited<ReturnType<typeof runLighthouse>>> {
-  const runs: Array<Awaited<ReturnType<typeof runLighthouse>>> = []
+async function medianLighthouse(screen: Screen, cookies: Cookie[]): Promise<LighthouseFigures> {
+  const runs: LighthouseFigures[] = []
   for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await runLighthouse(screen, cookies))
   if (runs.length > 1) console.log(`Lighthouse ${screen.path}: performance ${runs.map((r) => r.performance).join(', ')} over ${runs.length} runs`)
-  const byScore = [...runs].sort((a, b) => a.performance - b.performance)
-  const middle = byScore[Math.floor((byScore.length - 1) / 2)] ?? runs[0]
+  const middle = [...runs].sort((a, b) => a.performance - b.performance)[Math.floor((runs.length - 1) / 2)]
   if (!middle) throw new Error(`Lighthouse did not run for ${screen.path}`)
   return { ...middle, accessibility: Math.min(...runs.map((r) => r.accessibility)) }
 }
 
-async function runLighthouse(screen: Screen, cookies: Cookie[], attempt = 1): Promise<{ performance: number; accessibility: number; lhFcpMs: number; lhTbtMs: number }> {
+async function runLighthouse(screen: Screen, cookies: Cookie[], attempt = 1): Promise<LighthouseFigures> {
   const chrome = await launchChrome({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] })
   try {
     const extraHeaders = screen.signedIn ? { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') } : undefined

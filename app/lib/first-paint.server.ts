@@ -84,6 +84,7 @@ export function firstPaintHtml(nonce: string): Transform {
   })
   return stream
 }
+
 const HEAD_MARK = '<meta name="viewport"'
 const HEAD_END = '</head>'
 const MODULE_PRELOAD = '<link rel="modulepreload" '

@@ -30,7 +30,7 @@ describe('untilLoaded', () => {
 })
 
 describe('lazyPart', () => {
-  test('fetchNow starts the fetch when the part is declared, once; without it nothing is fetched before a render', async () => {
+  test('fetchNow starts the fetch in the task after the part is declared, once; without it nothing is fetched before a render', async () => {
     const { lazyPart } = await import('~/components/ui/lazy-part')
     let eager = 0
     let onRender = 0
@@ -42,8 +42,26 @@ describe('lazyPart', () => {
       onRender += 1
       return () => null
     })
+    // Not in the task that evaluates the screen's modules (the preload helper's link insertions).
+    expect(eager).toBe(0)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    await new Promise((resolve) => setTimeout(resolve, 0))
     expect(eager).toBe(1)
     expect(onRender).toBe(0)
+  })
+
+  test('ready() starts the fetch of a fetchNow part at once, and the later task does not fetch it again', async () => {
+    const { lazyPart } = await import('~/components/ui/lazy-part')
+    let fetches = 0
+    const Part = lazyPart(async () => {
+      fetches += 1
+      return () => null
+    }, { fetchNow: true })
+    const ready = Part.ready()
+    expect(fetches).toBe(1)
+    await ready
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(fetches).toBe(1)
   })
 
   test('once its chunk is here the part renders at once, without suspending for a turn', async () => {

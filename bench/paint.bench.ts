@@ -45,7 +45,7 @@ if (!existsSync(serverFile)) {
 }
 
 type Screen = { name: string; path: string; signedIn: boolean; admin?: boolean }
-type Load = { fcpMs: number; jsBytes: number; scripts: number; deferredBytes: number; deferredScripts: number; cls: number }
+type Load = { fcpMs: number; hydratedMs: number; jsBytes: number; scripts: number; deferredBytes: number; deferredScripts: number; cls: number }
 type Row = Screen & { on: Load[]; off: Load[]; performance: number; accessibility: number; lhFcpMs: number; lhTbtMs: number }
 
 const port = await freePort()
@@ -93,7 +93,7 @@ try {
       }
       rows.push({ ...screen, on, off, performance: Number.NaN, accessibility: Number.NaN, lhFcpMs: Number.NaN, lhTbtMs: Number.NaN })
       const each = (loads: Load[]) => loads.map((l) => Math.round(l.fcpMs)).join(', ')
-      console.log(`${screen.name}: FCP JS on ${ms(median(on.map((l) => l.fcpMs)))} (${each(on)} ms), off ${ms(median(off.map((l) => l.fcpMs)))} (${each(off)} ms)`)
+      console.log(`${screen.name}: FCP JS on ${ms(median(on.map((l) => l.fcpMs)))} (${each(on)} ms), off ${ms(median(off.map((l) => l.fcpMs)))} (${each(off)} ms); hydrated ${ms(median(on.map((l) => l.hydratedMs)))}`)
     }
   } finally {
     await browser.close()
@@ -151,13 +151,17 @@ async function loadOnce(browser: Browser, screen: Screen, cookies: Cookie[], jav
       await page.waitForLoadState('networkidle')
     }
     const cls = javaScriptEnabled ? await page.evaluate(() => (window as unknown as { __cls: number }).__cls) : 0
+    // When the page's root hydrated (app/components/ui/deferred.tsx marks it), from navigation start.
+    const hydratedMs = javaScriptEnabled ? await page.evaluate(() => performance.getEntriesByName('hydrated')[0]?.startTime ?? Number.NaN) : Number.NaN
     const navigationStart = network.documentStart()
+    const toStart = bootstrapScripts(await response.text())
     return {
       fcpMs: (fcp - navigationStart) * 1000,
-      jsBytes: network.scriptBytes(),
-      scripts: network.scriptCount(),
-      deferredBytes: network.deferredBytes(),
-      deferredScripts: network.deferredCount(),
+      hydratedMs,
+      jsBytes: network.scriptBytes(toStart),
+      scripts: network.scriptCount(toStart),
+      deferredBytes: network.deferredBytes(toStart),
+      deferredScripts: network.deferredCount(toStart),
       cls,
     }
   } finally {
@@ -178,22 +182,31 @@ async function throttle(cdp: CDPSession): Promise<void> {
 }
 
 /**
+ * What the screen needs to start: the scripts React Router's bootstrap imports (the route modules
+ * and their shared chunks, fetched at once after the first frame) and the entry module it preloads.
+ * Every other script is fetched later, on the screen's own (deferred forms, islands when idle).
+ */
+function bootstrapScripts(html: string): Set<string> {
+  const bootstrap = /<script[^>]+type="module"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
+  return new Set([...bootstrap.matchAll(/(?:import\(|rel: "modulepreload", href: )"(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? ''))
+}
+
+/**
  * Script requests and their compressed bytes (Content-Length of the answer, else bytes on the
- * wire), split at the load event: what the screen needs to start, and what it fetches later on
- * its own (islands loaded when the browser is idle). Also when the document was requested.
+ * wire), split into what the screen needs to start (`bootstrapScripts`) and what it fetches later
+ * on its own. Also when the document was requested.
  */
 function watchNetwork(cdp: CDPSession) {
-  const scripts = new Map<string, { sentAt: number; bytes: number }>()
+  const scripts = new Map<string, { path: string; bytes: number }>()
   const lengths = new Map<string, number>()
   let documentStart = Number.NaN
-  let loadAt = Number.POSITIVE_INFINITY
-  cdp.on('Network.requestWillBeSent', (event: { requestId: string; type?: string; timestamp: number }) => {
+  cdp.on('Network.requestWillBeSent', (event: { requestId: string; type?: string; timestamp: number; request: { url: string } }) => {
     if (event.type === 'Document' && Number.isNaN(documentStart)) documentStart = event.timestamp
-    if (event.type === 'Script') scripts.set(event.requestId, { sentAt: event.timestamp, bytes: 0 })
+    if (event.type === 'Script') scripts.set(event.requestId, { path: new URL(event.request.url).pathname, bytes: 0 })
   })
-  cdp.on('Network.responseReceived', (event: { requestId: string; type: string; timestamp: number; response: { headers: Record<string, string> } }) => {
+  cdp.on('Network.responseReceived', (event: { requestId: string; type: string; response: { url: string; headers: Record<string, string> } }) => {
     if (event.type !== 'Script') return
-    if (!scripts.has(event.requestId)) scripts.set(event.requestId, { sentAt: event.timestamp, bytes: 0 })
+    if (!scripts.has(event.requestId)) scripts.set(event.requestId, { path: new URL(event.response.url).pathname, bytes: 0 })
     const length = Number(event.response.headers['content-length'] ?? event.response.headers['Content-Length'])
     if (length > 0) lengths.set(event.requestId, length)
   })
@@ -201,15 +214,12 @@ function watchNetwork(cdp: CDPSession) {
     const script = scripts.get(event.requestId)
     if (script) script.bytes = lengths.get(event.requestId) ?? event.encodedDataLength
   })
-  cdp.on('Page.loadEventFired', (event: { timestamp: number }) => {
-    loadAt = Math.min(loadAt, event.timestamp)
-  })
-  const part = (deferred: boolean) => [...scripts.values()].filter((s) => s.sentAt > loadAt === deferred)
+  const part = (toStart: Set<string>, later: boolean) => [...scripts.values()].filter((s) => toStart.has(s.path) !== later)
   return {
-    scriptBytes: () => part(false).reduce((sum, s) => sum + s.bytes, 0),
-    scriptCount: () => part(false).length,
-    deferredBytes: () => part(true).reduce((sum, s) => sum + s.bytes, 0),
-    deferredCount: () => part(true).length,
+    scriptBytes: (toStart: Set<string>) => part(toStart, false).reduce((sum, s) => sum + s.bytes, 0),
+    scriptCount: (toStart: Set<string>) => part(toStart, false).length,
+    deferredBytes: (toStart: Set<string>) => part(toStart, true).reduce((sum, s) => sum + s.bytes, 0),
+    deferredCount: (toStart: Set<string>) => part(toStart, true).length,
     documentStart: () => documentStart,
   }
 }
@@ -263,8 +273,8 @@ async function runLighthouse(screen: Screen, cookies: Cookie[], attempt = 1): Pr
 
 function renderTable(rows: Row[]): string {
   const head = [
-    '| Screen | FCP, JS on | FCP, JS off | JS to start (compressed, requests) | JS fetched later | CLS | Lighthouse performance | Lighthouse accessibility | Lighthouse FCP / TBT |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| Screen | FCP, JS on | FCP, JS off | Hydrated, JS on | JS to start (compressed, requests) | JS fetched later | CLS | Lighthouse performance | Lighthouse accessibility | Lighthouse FCP / TBT |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ]
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
   const lines = rows.map((r) => {
@@ -275,7 +285,8 @@ function renderTable(rows: Row[]): string {
     const later = deferredCount === 0 ? '–' : `${kib(median(r.on.map((l) => l.deferredBytes)))}, ${deferredCount}`
     const cls = Math.max(...r.on.map((l) => l.cls))
     const screen = r.path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
-    return `| \`${screen}\` | ${ms(on)} | ${ms(off)} | ${start} | ${later} | ${cls.toFixed(3)} | ${r.performance} | ${r.accessibility} | ${ms(r.lhFcpMs)} / ${Math.round(r.lhTbtMs)} ms |`
+    const hydrated = median(r.on.map((l) => l.hydratedMs))
+    return `| \`${screen}\` | ${ms(on)} | ${ms(off)} | ${ms(hydrated)} | ${start} | ${later} | ${cls.toFixed(3)} | ${r.performance} | ${r.accessibility} | ${ms(r.lhFcpMs)} / ${Math.round(r.lhTbtMs)} ms |`
   })
   return [...head, ...lines].join('\n')
 }

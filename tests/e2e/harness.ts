@@ -418,7 +418,7 @@ export async function newJourneyContext(browser: Browser, options: JourneyOption
     const failure = request.failure()?.errorText ?? 'failed'
     // A navigation cancels the requests still running on the page it leaves: that is not a fault.
     if (failure === 'net::ERR_ABORTED' || !sameOrigin(request.url())) return
-    // Without JavaScript, Chromium refuses the page's modulepreload requests and reports 'csp'.
+    // Without JavaScript, Chromium refuses the page's script requests and reports 'csp'.
     if (!options.javaScript && request.resourceType() === 'script') return
     record(`request failed: ${request.method()} ${request.url()}: ${failure}`)
   })

@@ -23,6 +23,21 @@ test('the bootstrap imports its route modules only after the first frame, then s
   expect(start).toBeGreaterThan(load)
 })
 
+test('after the first frame the bootstrap fetches every script the head preloaded at once, the entry by a module preload', () => {
+  const modules = ['/assets/entry.client-C.js', '/assets/framework-D.js', '/assets/root-A.js', '/assets/app-E.js', '/assets/login-B.js']
+  const deferred = deferBootstrap(BOOTSTRAP, modules)
+  const wait = deferred.indexOf('requestAnimationFrame')
+  const preload = deferred.indexOf('document.head.append(Object.assign(document.createElement("link"), { rel: "modulepreload", href: "/assets/entry.client-C.js" }));')
+  const load = deferred.indexOf(
+    'const [route0, route1] = await Promise.all([import("/assets/root-A.js"), import("/assets/login-B.js"), import("/assets/framework-D.js"), import("/assets/app-E.js")]);',
+  )
+  expect(preload).toBeGreaterThan(wait)
+  expect(load).toBeGreaterThan(preload)
+  // The entry is evaluated last, once the route modules are set, as React Router has it.
+  expect(deferred.indexOf('import("/assets/entry.client-C.js")')).toBeGreaterThan(deferred.indexOf('window.__reactRouterRouteModules'))
+  expect(deferred.match(/import\("\/assets\/entry\.client-C\.js"\)/g)).toHaveLength(1)
+})
+
 test('a bootstrap of another shape is left as it is', () => {
   const other = 'import("/assets/entry.client-C.js");'
   expect(deferBootstrap(other)).toBe(other)
@@ -36,17 +51,21 @@ async function rewrite(html: string, pieceSize: number): Promise<string> {
   return out.join('')
 }
 
-test('however React splits the stream, the stylesheet lands after the viewport tag and the bootstrap is deferred', async () => {
+test('however React splits the stream, the stylesheet lands after the viewport tag, the preloads leave the head for the deferred bootstrap', async () => {
   const page =
-    '<!DOCTYPE html><html><head><meta charSet="utf-8"/><meta name="viewport" content="width=device-width"/><link rel="modulepreload" href="/assets/root-A.js"/></head>' +
+    '<!DOCTYPE html><html><head><meta charSet="utf-8"/><meta name="viewport" content="width=device-width"/>' +
+    '<link rel="modulepreload" href="/assets/entry.client-C.js" nonce="n0nce"/><link rel="modulepreload" href="/assets/root-A.js" nonce="n0nce"/>' +
+    '<link rel="modulepreload" href="/assets/app-E.js" nonce="n0nce"/><title>x</title></head>' +
     `<body><main>Hello</main><script nonce="n0nce" type="module" async="">${BOOTSTRAP}</script><script>tail()</script></body></html>`
   for (const size of [1, 7, 64, page.length]) {
     const html = await rewrite(page, size)
     const style = html.indexOf('<style nonce="n0nce">')
     expect(style).toBe(html.indexOf('/>', html.indexOf('<meta name="viewport"')) + 2)
-    expect(style).toBeLessThan(html.indexOf('modulepreload'))
-    expect(html).toContain('</style><link rel="modulepreload" fetchpriority="low" href="/assets/root-A.js"/>')
-    expect(html).toContain(`type="module" async="">${deferBootstrap(BOOTSTRAP)}</script><script>tail()</script></body></html>`)
+    expect(html).toContain('</style><title>x</title></head>')
+    expect(html).not.toContain('<link rel="modulepreload"')
+    const bootstrap = deferBootstrap(BOOTSTRAP, ['/assets/entry.client-C.js', '/assets/root-A.js', '/assets/app-E.js'])
+    expect(bootstrap).toContain('import("/assets/app-E.js")')
+    expect(html).toContain(`type="module" async="">${bootstrap}</script><script>tail()</script></body></html>`)
   }
 })
 

@@ -43,8 +43,9 @@ export type LazyPart<P extends object> = ComponentType<P> & { ready: () => Promi
 /**
  * React's `lazy` for a component in its own chunk, whose fetch is tried again until it arrives
  * (`untilLoaded`). `fetchNow` starts the fetch just after the module that declares the part is
- * evaluated (in the next task), not when the part first renders: a screen reached by an in-app navigation then fetches the part
- * beside its route module and loader data, and shows it with the rest instead of a moment later.
+ * evaluated (in the next task), not when the part first renders: a screen reached by an in-app
+ * navigation then fetches the part beside its route module and loader data, and shows it with the
+ * rest instead of a moment later.
  *
  * Once the chunk is here the part renders at once. React's `lazy` would suspend for a turn even
  * then, and a screen newly shown by an in-app navigation draws its fallback (nothing) for that
@@ -64,8 +65,8 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
   // `<link rel="modulepreload">` per dependency of the chunk, and each insertion costs the browser
   // a style update on a full page (10–60 ms for ten on the documents list, without CPU slowdown).
   // At a first load the task is the evaluation of every module of the screen, one long task before
-  // hydration; a task of its own keeps it short (docs/performance.md "Deferred parts fetched in a
-  // task of their own"). `ready()` still starts the fetch at once, as an in-app navigation wants.
+  // hydration; a task of its own keeps it short (docs/performance.md "First paint", the note of
+  // 2026-12-02, fifth session). `ready()` still starts the fetch at once, as an in-app navigation wants.
   if (options.fetchNow) setTimeout(() => void start(), 0)
   const Lazy = lazy(async () => ({ default: await start() }))
   function Part(props: P) {

@@ -8,7 +8,8 @@
 // `npm run bench -- screen-cost [--seconds 5] [--connections 20] [--only pglite,postgres]`; with
 // `--log`, no CPU figures: each answer's statements are printed, one answer after a warm-up
 // (DB_STATEMENT_LOG; a background job's statement may fall between them). `--answer <text>` keeps
-// the answers whose path contains it; `--cpu-prof <dir>` has the server write a CPU profile there
+// the answers whose path contains it (`--answer =<path or label>`: the one answer of that path or
+// label, e.g. `=/items` or `=/items/{id}`); `--cpu-prof <dir>` has the server write a CPU profile there
 // when it stops (node --cpu-prof: where the remaining time goes). BENCH_NODE_FLAGS=<flags> adds node
 // flags to the server's (bench/built-server.ts). `--save <dir>` writes each answer's body there
 // (one answer after the warm-up) and prints its size, raw and as sent.
@@ -46,7 +47,9 @@ type Answer = { label: string; path: string; html: boolean }
 type Row = { label: string; cpuMs: number; dbMs?: number | undefined; rps: number; statements?: number | undefined; failed: number }
 
 function answers(itemId: string): Answer[] {
-  return allAnswers(itemId).filter((answer) => !values.answer || answer.path.includes(values.answer))
+  const wanted = values.answer
+  if (wanted?.startsWith('=')) return allAnswers(itemId).filter((answer) => answer.label === wanted.slice(1) || answer.path === wanted.slice(1))
+  return allAnswers(itemId).filter((answer) => !wanted || answer.path.includes(wanted))
 }
 
 function allAnswers(itemId: string): Answer[] {

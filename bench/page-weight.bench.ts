@@ -1,11 +1,13 @@
-// What a phone downloads for the sign-in page and a signed-in page: JS and CSS, raw and gzip.
-// Starts the built server (`npm run build` first) on a temporary data folder.
+// What a phone downloads for the sign-in page and a signed-in page: the scripts it needs to start
+// (read from the bootstrap, bench/page-scripts.ts) raw, gzip and brotli, and the stylesheet inlined
+// into the HTML. Starts the built server (`npm run build` first) on a temporary data folder.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { signInDemo, signInDemoAdmin, waitForHealth } from './demo-client'
+import { bootstrapScripts, inlineStylesheet } from './page-scripts'
 
 const port = 3900 + Math.floor(Math.random() * 90)
 const base = `http://127.0.0.1:${port}`
@@ -52,15 +54,19 @@ try {
 
 async function report(pagePath: string, cookie: string) {
   const html = await (await fetch(`${base}${pagePath}`, { headers: { cookie } })).text()
-  const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] as string)
+  const scripts = bootstrapScripts(html)
+  // A page that links its scripts or stylesheet (development, or a bootstrap of another shape).
+  for (const m of html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)) scripts.add(m[1] as string)
+  if (scripts.size === 0) throw new Error(`${pagePath}: no scripts found in its bootstrap; has the first-paint rewrite changed shape?`)
   let js = 0
   let jsGz = 0
   /** Brotli at quality 11, as scripts/build-compress.mjs writes the .br files Chromium is sent. */
   let jsBr = 0
   const files: string[] = []
-  let css = 0
-  let cssGz = 0
-  for (const asset of new Set(assets)) {
+  const inline = inlineStylesheet(html)
+  let css = inline.length
+  let cssGz = inline ? gzipSync(inline).length : 0
+  for (const asset of scripts) {
     const body = Buffer.from(await (await fetch(`${base}${asset}`)).arrayBuffer())
     const gz = gzipSync(body).length
     if (asset.endsWith('.js')) {
@@ -77,6 +83,5 @@ async function report(pagePath: string, cookie: string) {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
   // BENCH_FILES=1: each script and its brotli KB, to see what a screen's JavaScript is made of.
   if (process.env.BENCH_FILES === '1') console.log(`  ${files.join(', ')}`)
-  console.log(`${pagePath.padEnd(14)} HTML ${kb(html.length)}  JS ${kb(js)} (gzip ${kb(jsGz)}, brotli ${kb(jsBr)})  CSS ${kb(css)} (gzip ${kb(cssGz)})  files ${new Set(assets).size}`)
+  console.log(`${pagePath.padEnd(14)} HTML ${kb(html.length)}  JS ${kb(js)} (gzip ${kb(jsGz)}, brotli ${kb(jsBr)})  CSS ${kb(css)} (gzip ${kb(cssGz)}, inline)  files ${scripts.size}`)
 }
-

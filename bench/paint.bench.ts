@@ -20,6 +20,7 @@ import { launch as launchChrome } from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { chromium, type Browser, type CDPSession } from 'playwright-core'
 import { signInDemo, signInDemoAdmin, waitForHealth } from './demo-client'
+import { bootstrapScripts } from './page-scripts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const RUNS = Number(process.env.PAINT_RUNS ?? 5)
@@ -179,16 +180,6 @@ async function throttle(cdp: CDPSession): Promise<void> {
     uploadThroughput: SLOW_4G.uploadBps,
   })
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-}
-
-/**
- * What the screen needs to start: the scripts React Router's bootstrap imports (the route modules
- * and their shared chunks, fetched at once after the first frame) and the entry module it preloads.
- * Every other script is fetched later, on the screen's own (deferred forms, islands when idle).
- */
-function bootstrapScripts(html: string): Set<string> {
-  const bootstrap = /<script[^>]+type="module"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
-  return new Set([...bootstrap.matchAll(/(?:import\(|rel: "modulepreload", href: )"(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? ''))
 }
 
 /**
